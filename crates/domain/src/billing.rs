@@ -1,0 +1,83 @@
+//! What each call costs (`interface.md` section 1). Charging itself — reserve, settle,
+//! refund — is done by the stores, atomically; this module only names the operations.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Operation {
+    ListMarkets,
+    GetMarket,
+    ListEvents,
+    GetEvent,
+    Explain,
+    GetAccount,
+}
+
+impl Operation {
+    pub const ALL: [Operation; 6] = [
+        Operation::ListMarkets,
+        Operation::GetMarket,
+        Operation::ListEvents,
+        Operation::GetEvent,
+        Operation::Explain,
+        Operation::GetAccount,
+    ];
+
+    pub fn cost(self) -> i64 {
+        match self {
+            Operation::ListMarkets | Operation::GetMarket | Operation::ListEvents | Operation::GetEvent => 1,
+            Operation::Explain => 5,
+            Operation::GetAccount => 0,
+        }
+    }
+
+    /// The name written to the ledger.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Operation::ListMarkets => "listMarkets",
+            Operation::GetMarket => "getMarket",
+            Operation::ListEvents => "listEvents",
+            Operation::GetEvent => "getEvent",
+            Operation::Explain => "explain",
+            Operation::GetAccount => "getAccount",
+        }
+    }
+}
+
+impl fmt::Display for Operation {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Operation {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Operation::ALL
+            .into_iter()
+            .find(|operation| operation.as_str() == text)
+            .ok_or_else(|| format!("unknown operation {text:?}"))
+    }
+}
+
+/// The data fetch inside explain is itself worth one credit; `data.meta.creditsUsed`
+/// reports that figure while the envelope reports the whole charge (`decisions.md` 8).
+pub const EXPLAIN_DATA_FETCH_CREDITS: i64 = 1;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn costs_match_the_interface() {
+        let costs: Vec<i64> = Operation::ALL.iter().map(|operation| operation.cost()).collect();
+        assert_eq!(costs, [1, 1, 1, 1, 5, 0]);
+        for operation in Operation::ALL {
+            assert_eq!(operation.as_str().parse::<Operation>().unwrap(), operation);
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! A market as Marketlens serves it, whichever exchange it came from.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+use uuid::Uuid;
+
+use crate::category::Category;
+use crate::exchange::Exchange;
+use crate::ids;
+use crate::time::Timestamp;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum MarketStatus {
+    /// Trading now (or listed and about to open).
+    Open,
+    /// Has a final result.
+    Resolved,
+    /// Stopped trading without a final result (yet).
+    Closed,
+}
+
+impl MarketStatus {
+    pub const ALL: [MarketStatus; 3] = [MarketStatus::Open, MarketStatus::Resolved, MarketStatus::Closed];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MarketStatus::Open => "OPEN",
+            MarketStatus::Resolved => "RESOLVED",
+            MarketStatus::Closed => "CLOSED",
+        }
+    }
+
+    /// The two-valued status explain reports: `open`, or `closed` for anything else.
+    pub fn explain_status(self) -> &'static str {
+        match self {
+            MarketStatus::Open => "open",
+            MarketStatus::Resolved | MarketStatus::Closed => "closed",
+        }
+    }
+}
+
+impl fmt::Display for MarketStatus {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown market status {0:?}: expected OPEN, RESOLVED or CLOSED")]
+pub struct UnknownStatus(pub String);
+
+impl FromStr for MarketStatus {
+    type Err = UnknownStatus;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        MarketStatus::ALL
+            .into_iter()
+            .find(|status| status.as_str().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| UnknownStatus(text.to_owned()))
+    }
+}
+
+/// One outcome of a market. Prices are fractions in `[0, 1]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Outcome {
+    pub name: String,
+    pub price: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_bid_price: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_ask_price: Option<f64>,
+}
+
+/// The keys a public URL can name a market by. Polymarket URLs carry slugs; Kalshi URLs
+/// carry tickers, which are stored lower-cased here so that lookups ignore case.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UrlKeys {
+    /// Polymarket market slug, or Kalshi market ticker.
+    pub market: Option<String>,
+    /// Polymarket event slug, or Kalshi event ticker.
+    pub event: Option<String>,
+    /// Polymarket series slug, or Kalshi series ticker.
+    pub series: Option<String>,
+}
+
+/// A normalized market, as produced by the exchange normalizers and kept by the stores.
+///
+/// Invariants (checked by [`Market::validate`], which normalizers call before emitting):
+/// prices in `[0, 1]`, volumes and liquidity finite and not negative, a non-empty question
+/// and external id.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Market {
+    pub exchange: Exchange,
+    /// The exchange's own market id: Polymarket's numeric id, Kalshi's ticker.
+    pub external_id: String,
+    /// The exchange's own id of the event this market belongs to, when known.
+    pub event_external_id: Option<String>,
+    pub question: String,
+    pub description: String,
+    pub status: MarketStatus,
+    pub category: Category,
+    /// USD.
+    pub liquidity: f64,
+    /// USD. Kalshi reports contracts; a contract pays $1, so contracts are USD notional.
+    pub volume: f64,
+    pub volume_24h: f64,
+    pub start_date: Option<Timestamp>,
+    pub end_date: Option<Timestamp>,
+    /// When the exchange created the market. `None` when the payload does not say (the store
+    /// then keeps the time it first saw the market).
+    pub created_at: Option<Timestamp>,
+    /// When the exchange last changed the record, if the payload says; decides whether an
+    /// incoming record is newer than the stored one.
+    pub source_updated_at: Option<Timestamp>,
+    pub outcomes: Vec<Outcome>,
+    pub url_keys: UrlKeys,
+    /// The market's public page on its exchange.
+    pub url: String,
+    pub image_url: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidMarket {
+    #[error("empty external id")]
+    EmptyExternalId,
+    #[error("empty question")]
+    EmptyQuestion,
+    #[error("no outcomes")]
+    NoOutcomes,
+    #[error("{field} is {value}, outside [0, 1]")]
+    PriceOutOfRange { field: &'static str, value: String },
+    #[error("{field} is {value}, not a finite amount of at least 0")]
+    BadAmount { field: &'static str, value: String },
+}
+
+impl Market {
+    pub fn id(&self) -> Uuid {
+        ids::market_id(self.exchange, &self.external_id)
+    }
+
+    pub fn event_id(&self) -> Option<Uuid> {
+        self.event_external_id
+            .as_deref()
+            .map(|event_external_id| ids::event_id(self.exchange, event_external_id))
+    }
+
+    /// The price of the first outcome ("Yes" for binary markets), 0 when there is none.
+    pub fn headline_price(&self) -> f64 {
+        self.outcomes.first().map_or(0.0, |outcome| outcome.price)
+    }
+
+    pub fn validate(&self) -> Result<(), InvalidMarket> {
+        if self.external_id.trim().is_empty() {
+            return Err(InvalidMarket::EmptyExternalId);
+        }
+        if self.question.trim().is_empty() {
+            return Err(InvalidMarket::EmptyQuestion);
+        }
+        if self.outcomes.is_empty() {
+            return Err(InvalidMarket::NoOutcomes);
+        }
+        for (field, value) in [
+            ("liquidity", self.liquidity),
+            ("volume", self.volume),
+            ("volume24h", self.volume_24h),
+        ] {
+            if !value.is_finite() || value < 0.0 {
+                return Err(InvalidMarket::BadAmount { field, value: value.to_string() });
+            }
+        }
+        for outcome in &self.outcomes {
+            let prices = [Some(outcome.price), outcome.best_bid_price, outcome.best_ask_price];
+            for (field, price) in ["price", "bestBidPrice", "bestAskPrice"].into_iter().zip(prices) {
+                if let Some(price) = price
+                    && !(0.0..=1.0).contains(&price)
+                {
+                    return Err(InvalidMarket::PriceOutOfRange { field, value: price.to_string() });
+                }
+            }
+        }
+        Ok(())
+    }
+}
