@@ -13,9 +13,11 @@
 //! - [`text`]: word splitting shared by search, matching and explain.
 //! - [`market_url`]: parsing (never fetching) public market URLs of both exchanges.
 //! - [`matching`]: the cross-exchange matcher that fills `matchedMarkets`.
+//! - [`account`]: accounts, keys and the ledger.
 //! - [`api_key`], [`billing`], [`rate_limit`]: the rules of paid access.
 //! - [`upsert`]: when an incoming record replaces a stored one.
 
+pub mod account;
 pub mod api_key;
 pub mod billing;
 pub mod category;

@@ -1,0 +1,45 @@
+//! The storage layer's one error type. The HTTP layer maps it once: `Unavailable` to 503,
+//! `NotFound` and `Invalid` to client errors where a caller asked for them, `Internal` to a
+//! logged 500 with no details.
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database cannot be reached or is too busy to answer in time.
+    #[error("storage unavailable: {0}")]
+    Unavailable(String),
+    /// A named record does not exist (an account, a key).
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// The request cannot be carried out as asked (a bad URL, a negative amount).
+    #[error("{0}")]
+    Invalid(String),
+    /// Anything else: a bug or a corrupt database. Logged, never shown to users.
+    #[error("storage error: {0}")]
+    Internal(String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(error: sqlx::Error) -> Self {
+        match &error {
+            sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_) => {
+                StoreError::Unavailable(error.to_string())
+            }
+            sqlx::Error::Database(database_error) if is_busy(database_error.code().as_deref()) => {
+                StoreError::Unavailable(error.to_string())
+            }
+            _ => StoreError::Internal(error.to_string()),
+        }
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(error: sqlx::migrate::MigrateError) -> Self {
+        StoreError::Internal(format!("migration failed: {error}"))
+    }
+}
+
+/// SQLite's "database is locked/busy" codes (5, 6 and their extended forms): another
+/// process holds the write lock for longer than the busy timeout.
+fn is_busy(code: Option<&str>) -> bool {
+    code.and_then(|code| code.parse::<i64>().ok()).is_some_and(|code| matches!(code & 0xff, 5 | 6))
+}

@@ -1,0 +1,244 @@
+use marketlens_domain::Exchange::{Kalshi, Polymarket};
+use marketlens_domain::market_url::{MarketUrl, UrlKey};
+use marketlens_domain::matching::MatchPair;
+use marketlens_domain::{Category, MarketStatus};
+use marketlens_storage::{EventQuery, MarketFilter, MarketQuery, MarketSort, SearchWords, SortOrder};
+
+use crate::{at, backends, event, market};
+
+fn query(filter: MarketFilter, sort: MarketSort, order: SortOrder, limit: u32, offset: u64) -> MarketQuery {
+    MarketQuery { filter, sort, order, limit, offset }
+}
+
+#[tokio::test]
+async fn upsert_is_idempotent_and_keeps_the_newest_record() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let original = market(Polymarket, "1", "Will it rain in Paris?");
+        let counts = store.upsert(std::slice::from_ref(&original), &[], at(10)).await.unwrap();
+        assert_eq!((counts.markets_inserted, counts.markets_updated), (1, 0), "{}", backend.name);
+
+        let again = store.upsert(std::slice::from_ref(&original), &[], at(20)).await.unwrap();
+        assert_eq!((again.markets_inserted, again.markets_updated, again.markets_unchanged), (0, 0, 1));
+
+        let mut newer = original.clone();
+        newer.volume = 5000.0;
+        newer.source_updated_at = Some(at(30));
+        let updated = store.upsert(std::slice::from_ref(&newer), &[], at(40)).await.unwrap();
+        assert_eq!(updated.markets_updated, 1);
+
+        let stale = store.upsert(std::slice::from_ref(&original), &[], at(50)).await.unwrap();
+        assert_eq!(stale.markets_stale, 1);
+
+        let stored = store.get_market(original.id()).await.unwrap().unwrap();
+        assert_eq!(stored.market, newer);
+        assert_eq!(stored.created_at, at(1));
+        assert_eq!(stored.updated_at, at(30));
+    }
+}
+
+#[tokio::test]
+async fn markets_without_exchange_times_keep_their_first_sighting() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let mut undated = market(Kalshi, "KX-1", "Will the Fed cut rates?");
+        undated.created_at = None;
+        undated.source_updated_at = None;
+        store.upsert(std::slice::from_ref(&undated), &[], at(100)).await.unwrap();
+        undated.volume = 2.0;
+        store.upsert(std::slice::from_ref(&undated), &[], at(200)).await.unwrap();
+        let stored = store.get_market(undated.id()).await.unwrap().unwrap();
+        assert_eq!(stored.created_at, at(100), "{}", backend.name);
+        assert_eq!(stored.updated_at, at(200));
+        assert_eq!(stored.market.volume, 2.0);
+    }
+}
+
+#[tokio::test]
+async fn lists_filter_sort_and_page_without_overlap() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let mut markets = Vec::new();
+        for index in 0..25 {
+            let exchange = if index % 2 == 0 { Polymarket } else { Kalshi };
+            let mut item = market(exchange, &format!("M{index}"), &format!("Question number {index}"));
+            // Many ties, so that the id tie-break decides.
+            item.volume_24h = f64::from(index % 3);
+            item.status = if index % 5 == 0 { MarketStatus::Resolved } else { MarketStatus::Open };
+            item.category = if index % 4 == 0 { Category::Sports } else { Category::Politics };
+            markets.push(item);
+        }
+        store.upsert(&markets, &[], at(10)).await.unwrap();
+
+        for order in [SortOrder::Asc, SortOrder::Desc] {
+            let whole = store
+                .list_markets(&query(MarketFilter::default(), MarketSort::Volume24h, order, 200, 0))
+                .await
+                .unwrap();
+            assert_eq!(whole.total, 25);
+            let mut paged = Vec::new();
+            for offset in (0..25).step_by(7) {
+                let page = store
+                    .list_markets(&query(MarketFilter::default(), MarketSort::Volume24h, order, 7, offset))
+                    .await
+                    .unwrap();
+                assert_eq!(page.total, 25);
+                paged.extend(page.items.into_iter().map(|item| item.id));
+            }
+            let whole_ids: Vec<_> = whole.items.iter().map(|item| item.id).collect();
+            assert_eq!(paged, whole_ids, "{} pages must concatenate to the whole list", backend.name);
+            for pair in whole.items.windows(2) {
+                let (first, second) = (&pair[0], &pair[1]);
+                let in_order = match order {
+                    SortOrder::Asc => (first.market.volume_24h, first.id) < (second.market.volume_24h, second.id),
+                    SortOrder::Desc => (first.market.volume_24h, first.id) > (second.market.volume_24h, second.id),
+                };
+                assert!(in_order);
+            }
+        }
+
+        let filter = MarketFilter {
+            exchange: Some(Polymarket),
+            status: Some(MarketStatus::Open),
+            category: Some(Category::Politics),
+            search: None,
+        };
+        let filtered = store.list_markets(&query(filter, MarketSort::CreatedAt, SortOrder::Desc, 50, 0)).await.unwrap();
+        let expected = markets
+            .iter()
+            .filter(|item| item.exchange == Polymarket && item.status == MarketStatus::Open && item.category == Category::Politics)
+            .count();
+        assert_eq!(filtered.total as usize, expected);
+        assert!(filtered.items.iter().all(|item| item.market.exchange == Polymarket
+            && item.market.status == MarketStatus::Open
+            && item.market.category == Category::Politics));
+
+        let past_the_end = store
+            .list_markets(&query(MarketFilter::default(), MarketSort::Volume, SortOrder::Desc, 10, 1000))
+            .await
+            .unwrap();
+        assert!(past_the_end.items.is_empty());
+        assert_eq!(past_the_end.total, 25);
+    }
+}
+
+#[tokio::test]
+async fn search_matches_every_word_as_a_prefix_ignoring_case_and_accents() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let markets = vec![
+            market(Polymarket, "1", "Will Pokémon release a new game in 2026?"),
+            market(Polymarket, "2", "Will Bitcoin reach $100k by December?"),
+            market(Kalshi, "3", "Will BITCOIN fall below $50k?"),
+        ];
+        store.upsert(&markets, &[], at(10)).await.unwrap();
+        let search = |text: &str| MarketFilter { search: SearchWords::parse(text), ..MarketFilter::default() };
+        let found = |text: &'static str| {
+            let store = store.clone();
+            async move {
+                let page = store
+                    .list_markets(&query(search(text), MarketSort::Volume24h, SortOrder::Desc, 50, 0))
+                    .await
+                    .unwrap();
+                let mut ids: Vec<String> = page.items.into_iter().map(|item| item.market.external_id).collect();
+                ids.sort();
+                ids
+            }
+        };
+        assert_eq!(found("bitcoin").await, ["2", "3"], "{}", backend.name);
+        assert_eq!(found("BitCo").await, ["2", "3"]);
+        assert_eq!(found("bitcoin 100k").await, ["2"]);
+        assert_eq!(found("pokemon").await, ["1"]);
+        assert_eq!(found("POKÉMON gam").await, ["1"]);
+        assert!(found("bitcoin pokemon").await.is_empty());
+
+        let any = store.search_any_words(&SearchWords::parse("bitcoin pokemon").unwrap(), 10).await.unwrap();
+        assert_eq!(any.len(), 3);
+    }
+}
+
+#[tokio::test]
+async fn events_count_their_markets_and_sum_volume_when_the_exchange_does_not() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let kalshi_event = event(Kalshi, "KXPOPE-70", "Who will the next Pope be?");
+        let mut polymarket_event = event(Polymarket, "900", "Fed chair");
+        polymarket_event.reported_volume = Some(12345.0);
+        let mut first = market(Kalshi, "KXPOPE-70-A", "Who will the next Pope be? — A");
+        first.event_external_id = Some("KXPOPE-70".into());
+        first.outcomes[0].price = 0.2;
+        let mut second = market(Kalshi, "KXPOPE-70-B", "Who will the next Pope be? — B");
+        second.event_external_id = Some("KXPOPE-70".into());
+        second.outcomes[0].price = 0.7;
+        second.created_at = Some(at(-50));
+        // The markets arrive before their event: the event still counts them.
+        store.upsert(&[first.clone(), second.clone()], &[], at(10)).await.unwrap();
+        store.upsert(&[], &[kalshi_event.clone(), polymarket_event.clone()], at(20)).await.unwrap();
+
+        let stored = store.get_event(kalshi_event.id()).await.unwrap().unwrap();
+        assert_eq!(stored.market_count, 2, "{}", backend.name);
+        assert_eq!(stored.total_volume, 2000.0);
+        assert_eq!(stored.created_at, at(-50), "earliest market creation");
+        let members = store.event_markets(kalshi_event.id()).await.unwrap();
+        assert_eq!(members.iter().map(|member| member.price).collect::<Vec<_>>(), [0.7, 0.2]);
+
+        let reported = store.get_event(polymarket_event.id()).await.unwrap().unwrap();
+        assert_eq!((reported.market_count, reported.total_volume), (0, 12345.0));
+
+        let page = store.list_events(&EventQuery { exchange: Some(Kalshi), category: None, limit: 10, offset: 0 }).await.unwrap();
+        assert_eq!(page.total, 1);
+        let all = store.list_events(&EventQuery { exchange: None, category: None, limit: 10, offset: 0 }).await.unwrap();
+        assert_eq!(all.items.iter().map(|item| item.total_volume).collect::<Vec<_>>(), [12345.0, 2000.0]);
+    }
+}
+
+#[tokio::test]
+async fn url_keys_find_markets_most_specific_first() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let mut named = market(Kalshi, "KXMARMAD-26-UGA", "Will Georgia win?");
+        named.url_keys.event = Some("kxmarmad-26".into());
+        let mut sibling = market(Kalshi, "KXMARMAD-26-DUKE", "Will Duke win?");
+        sibling.url_keys.event = Some("kxmarmad-26".into());
+        store.upsert(&[named.clone(), sibling], &[], at(10)).await.unwrap();
+
+        let by_market = MarketUrl {
+            exchange: Kalshi,
+            keys: vec![UrlKey::Market("kxmarmad-26-uga".into()), UrlKey::Event("kxmarmad-26-uga".into())],
+        };
+        let found = store.markets_by_url(&by_market).await.unwrap();
+        assert_eq!(found.len(), 1, "{}", backend.name);
+        assert_eq!(found[0].id, named.id());
+
+        let by_series = MarketUrl { exchange: Kalshi, keys: vec![UrlKey::Series("kxmarmad".into())] };
+        assert_eq!(store.markets_by_url(&by_series).await.unwrap().len(), 2, "series found by event-ticker prefix");
+
+        let other_exchange = MarketUrl { exchange: Polymarket, keys: vec![UrlKey::Market("kxmarmad-26-uga".into())] };
+        assert!(store.markets_by_url(&other_exchange).await.unwrap().is_empty());
+    }
+}
+
+#[tokio::test]
+async fn matches_are_served_best_first_and_counted_once_per_pair() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let left = market(Polymarket, "1", "Will Elon Musk visit Mars?");
+        let right = market(Kalshi, "KX-1", "Will Elon Musk visit Mars?");
+        let other = market(Kalshi, "KX-2", "Will Elon Musk visit Mars soon?");
+        store.upsert(&[left.clone(), right.clone(), other.clone()], &[], at(10)).await.unwrap();
+        let pairs = vec![
+            MatchPair { market_id: left.id(), matched_id: right.id(), similarity: 0.95 },
+            MatchPair { market_id: right.id(), matched_id: left.id(), similarity: 0.95 },
+            MatchPair { market_id: left.id(), matched_id: other.id(), similarity: 0.8 },
+            MatchPair { market_id: other.id(), matched_id: left.id(), similarity: 0.8 },
+        ];
+        store.replace_matches(&pairs).await.unwrap();
+        let matched = store.matched_markets(left.id()).await.unwrap();
+        assert_eq!(matched.iter().map(|item| item.id).collect::<Vec<_>>(), [right.id(), other.id()], "{}", backend.name);
+        assert_eq!(matched[0].exchange, Kalshi);
+        let counts = store.catalog_counts().await.unwrap();
+        assert_eq!((counts.polymarket_markets, counts.kalshi_markets, counts.match_pairs), (1, 2, 2));
+        store.replace_matches(&[]).await.unwrap();
+        assert!(store.matched_markets(left.id()).await.unwrap().is_empty());
+    }
+}

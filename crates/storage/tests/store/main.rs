@@ -1,0 +1,72 @@
+//! The storage suite: every scenario runs against each backend `backends()` yields. SQLite
+//! always runs; each test gets its own database file.
+
+mod accounts;
+mod catalog;
+
+use marketlens_domain::market::UrlKeys;
+use marketlens_domain::time::{Timestamp, from_epoch_millis};
+use marketlens_domain::{Category, Event, Exchange, Market, MarketStatus, Outcome};
+use marketlens_storage::Store;
+use std::sync::Arc;
+use tempfile::TempDir;
+
+/// A store and what keeps it alive.
+pub struct Backend {
+    pub name: &'static str,
+    pub store: Arc<dyn Store>,
+    _directory: TempDir,
+}
+
+pub async fn backends() -> Vec<Backend> {
+    let directory = tempfile::tempdir().expect("a temporary directory");
+    let url = format!("sqlite://{}", directory.path().join("test.db").display());
+    let store = marketlens_storage::open(&url).await.expect("the SQLite store opens");
+    vec![Backend { name: "sqlite", store, _directory: directory }]
+}
+
+pub fn at(seconds: i64) -> Timestamp {
+    from_epoch_millis(1_750_000_000_000 + seconds * 1000)
+}
+
+pub fn market(exchange: Exchange, external_id: &str, question: &str) -> Market {
+    Market {
+        exchange,
+        external_id: external_id.to_owned(),
+        event_external_id: None,
+        question: question.to_owned(),
+        description: format!("Rules for {question}"),
+        status: MarketStatus::Open,
+        category: Category::Politics,
+        liquidity: 100.0,
+        volume: 1000.0,
+        volume_24h: 10.0,
+        start_date: Some(at(0)),
+        end_date: Some(at(86_400)),
+        created_at: Some(at(1)),
+        source_updated_at: Some(at(2)),
+        outcomes: vec![
+            Outcome { name: "Yes".into(), price: 0.4, best_bid_price: Some(0.39), best_ask_price: Some(0.41) },
+            Outcome { name: "No".into(), price: 0.6, best_bid_price: None, best_ask_price: None },
+        ],
+        url_keys: UrlKeys { market: Some(external_id.to_lowercase()), event: None, series: None },
+        url: format!("https://example.invalid/{external_id}"),
+        image_url: String::new(),
+    }
+}
+
+pub fn event(exchange: Exchange, external_id: &str, title: &str) -> Event {
+    Event {
+        exchange,
+        external_id: external_id.to_owned(),
+        title: title.to_owned(),
+        description: String::new(),
+        category: Category::Politics,
+        reported_volume: None,
+        image_url: String::new(),
+        created_at: None,
+        source_updated_at: Some(at(2)),
+        slug: Some(external_id.to_lowercase()),
+        series_slug: None,
+    }
+}
