@@ -1,0 +1,119 @@
+//! Authentication and the rate limit, the first two checks of every API call
+//! (`decisions.md` section 4: authentication, then rate limit, then parameters, then
+//! credits, then work).
+//!
+//! On success the request gains a [`Caller`] extension and the response gains the
+//! `X-RateLimit-*` headers.
+
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use chrono::Utc;
+use marketlens_domain::account::{Account, AccountStatus, ApiKeyRecord};
+use marketlens_domain::api_key::ApiKey;
+use marketlens_domain::time::to_iso8601;
+
+use crate::error::ApiError;
+use crate::rate_limit::WindowUsage;
+use crate::state::AppState;
+
+/// The tier whose limit applies when an account's tier is missing from the configured table
+/// (an operator removed it): the most conservative default.
+const FALLBACK_TIER: &str = "free";
+
+/// Who is calling: their key, their account as of this request, their window.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub key: ApiKeyRecord,
+    pub account: Account,
+    pub usage: WindowUsage,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        parts.extensions.get::<Caller>().cloned().ok_or_else(|| {
+            tracing::error!("a route that needs a caller is missing the authentication layer");
+            ApiError::Internal
+        })
+    }
+}
+
+/// The token of an `Authorization: Bearer <token>` header (scheme case-insensitive).
+fn bearer_token(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.trim().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+pub async fn authenticate(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    let token = match bearer_token(request.headers()) {
+        Some(token) => token,
+        None => return ApiError::MissingApiKey.into_response(),
+    };
+    let Some(key) = ApiKey::parse(token) else {
+        return ApiError::InvalidApiKey.into_response();
+    };
+    let (key, account) = match state.store.authenticate(&key.hash()).await {
+        Ok(Some(found)) => found,
+        Ok(None) => return ApiError::InvalidApiKey.into_response(),
+        Err(error) => return ApiError::from(error).into_response(),
+    };
+    if account.status == AccountStatus::Suspended {
+        return ApiError::AccountSuspended.into_response();
+    }
+    let tiers = &state.settings.tiers;
+    let limit = tiers.requests_per_minute(&account.tier).unwrap_or_else(|| {
+        tracing::warn!(tier = %account.tier, "account tier has no configured limit; using the free tier's");
+        tiers.requests_per_minute(FALLBACK_TIER).unwrap_or(1)
+    });
+    let usage = match state.rate_limiter.acquire(account.id, limit, Utc::now()) {
+        Ok(usage) => usage,
+        Err(refusal) => {
+            let mut response = ApiError::RateLimited {
+                limit: refusal.limit,
+                retry_after_seconds: refusal.retry_after_seconds,
+                resets_at: to_iso8601(refusal.resets_at),
+            }
+            .into_response();
+            let usage = WindowUsage { limit: refusal.limit, used: refusal.limit, resets_at: refusal.resets_at };
+            add_rate_limit_headers(response.headers_mut(), &usage);
+            return response;
+        }
+    };
+    request.extensions_mut().insert(Caller { key, account, usage });
+    let mut response = next.run(request).await;
+    add_rate_limit_headers(response.headers_mut(), &usage);
+    response
+}
+
+fn add_rate_limit_headers(headers: &mut HeaderMap, usage: &WindowUsage) {
+    headers.insert("x-ratelimit-limit", HeaderValue::from(usage.limit));
+    headers.insert("x-ratelimit-remaining", HeaderValue::from(usage.remaining()));
+    headers.insert("x-ratelimit-reset", HeaderValue::from(usage.resets_at.timestamp()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(value: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::AUTHORIZATION, HeaderValue::from_str(value).unwrap());
+        headers
+    }
+
+    #[test]
+    fn reads_bearer_tokens_only() {
+        assert_eq!(bearer_token(&headers("Bearer abc")), Some("abc"));
+        assert_eq!(bearer_token(&headers("bearer   abc ")), Some("abc"));
+        assert_eq!(bearer_token(&headers("Basic abc")), None);
+        assert_eq!(bearer_token(&headers("Bearer ")), None);
+        assert_eq!(bearer_token(&headers("abc")), None);
+        assert_eq!(bearer_token(&HeaderMap::new()), None);
+    }
+}

@@ -1,0 +1,212 @@
+//! The one error type of the HTTP API and the one place that knows status codes.
+//!
+//! Handlers and middleware return [`ApiError`]. Its `IntoResponse` only sets the status and
+//! stashes the error in the response's extensions; [`render_errors`], the outermost
+//! middleware, turns it into the error JSON of `decisions.md` section 2 with the request's
+//! id. Error responses made by the framework itself (an unknown method, a body over the
+//! limit, a timeout, a panic) carry no `ApiError`; `render_errors` maps their status onto one,
+//! so every error on every path has the same shape.
+
+use axum::extract::Request;
+use axum::http::{HeaderName, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use marketlens_storage::StoreError;
+use serde_json::{Value, json};
+
+use crate::request_id::RequestId;
+
+#[derive(Debug, Clone)]
+pub enum ApiError {
+    MissingApiKey,
+    InvalidApiKey,
+    AccountSuspended,
+    InvalidParameter { parameter: String, message: String, details: Value },
+    NotFound { message: String },
+    MissingQuery,
+    UnsupportedMediaType,
+    InvalidJson { message: String },
+    NoMatch { query: String },
+    PayloadTooLarge,
+    InsufficientCredits { required: i64, remaining: i64 },
+    RateLimited { limit: u32, retry_after_seconds: i64, resets_at: String },
+    MethodNotAllowed,
+    ServiceUnavailable { message: String },
+    Internal,
+}
+
+impl ApiError {
+    pub fn invalid_parameter(parameter: &str, message: impl Into<String>, details: Value) -> ApiError {
+        let mut details = details;
+        if let Value::Object(map) = &mut details {
+            map.insert("parameter".to_owned(), Value::String(parameter.to_owned()));
+        }
+        ApiError::InvalidParameter { parameter: parameter.to_owned(), message: message.into(), details }
+    }
+
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::NotFound { message: message.into() }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::MissingApiKey | ApiError::InvalidApiKey => StatusCode::UNAUTHORIZED,
+            ApiError::AccountSuspended => StatusCode::FORBIDDEN,
+            ApiError::InvalidParameter { .. } | ApiError::MissingQuery | ApiError::InvalidJson { .. } => {
+                StatusCode::BAD_REQUEST
+            }
+            ApiError::NotFound { .. } | ApiError::NoMatch { .. } => StatusCode::NOT_FOUND,
+            ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::InsufficientCredits { .. } => StatusCode::PAYMENT_REQUIRED,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::ServiceUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::MissingApiKey => "MISSING_API_KEY",
+            ApiError::InvalidApiKey => "INVALID_API_KEY",
+            ApiError::AccountSuspended => "ACCOUNT_SUSPENDED",
+            ApiError::InvalidParameter { .. } => "INVALID_PARAMETER",
+            ApiError::NotFound { .. } => "NOT_FOUND",
+            ApiError::MissingQuery => "MISSING_QUERY",
+            ApiError::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
+            ApiError::InvalidJson { .. } => "INVALID_JSON",
+            ApiError::NoMatch { .. } => "NO_MATCH",
+            ApiError::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
+            ApiError::InsufficientCredits { .. } => "INSUFFICIENT_CREDITS",
+            ApiError::RateLimited { .. } => "RATE_LIMITED",
+            ApiError::MethodNotAllowed => "METHOD_NOT_ALLOWED",
+            ApiError::ServiceUnavailable { .. } => "SERVICE_UNAVAILABLE",
+            ApiError::Internal => "INTERNAL_ERROR",
+        }
+    }
+
+    pub fn message(&self) -> String {
+        match self {
+            ApiError::MissingApiKey => {
+                "Send your API key in the Authorization header: 'Authorization: Bearer <API_KEY>'.".to_owned()
+            }
+            ApiError::InvalidApiKey => "The API key is unknown, malformed or revoked.".to_owned(),
+            ApiError::AccountSuspended => "This account is suspended; contact the operator.".to_owned(),
+            ApiError::InvalidParameter { message, .. }
+            | ApiError::NotFound { message }
+            | ApiError::InvalidJson { message }
+            | ApiError::ServiceUnavailable { message } => message.clone(),
+            ApiError::MissingQuery => "The 'query' parameter is required and must not be empty.".to_owned(),
+            ApiError::UnsupportedMediaType => "Send the body as JSON with 'Content-Type: application/json'.".to_owned(),
+            ApiError::NoMatch { query } => format!("No market matches {query:?}."),
+            ApiError::PayloadTooLarge => "The request body is larger than 16 KiB.".to_owned(),
+            ApiError::InsufficientCredits { required, remaining } => {
+                format!("This call costs {required} credits; {remaining} remain.")
+            }
+            ApiError::RateLimited { limit, retry_after_seconds, .. } => format!(
+                "Rate limit of {limit} requests per minute exceeded; retry in {retry_after_seconds} seconds."
+            ),
+            ApiError::MethodNotAllowed => "This path does not support this method.".to_owned(),
+            ApiError::Internal => "Something went wrong on our side. The request id identifies it in our logs.".to_owned(),
+        }
+    }
+
+    fn details(&self) -> Option<Value> {
+        match self {
+            ApiError::InvalidParameter { details, .. } => Some(details.clone()),
+            ApiError::InsufficientCredits { required, remaining } => {
+                Some(json!({ "required": required, "remaining": remaining }))
+            }
+            ApiError::RateLimited { limit, retry_after_seconds, resets_at } => Some(json!({
+                "requestsPerMinute": limit, "retryAfterSeconds": retry_after_seconds, "resetsAt": resets_at
+            })),
+            _ => None,
+        }
+    }
+
+    fn headers(&self) -> Vec<(HeaderName, HeaderValue)> {
+        match self {
+            ApiError::MissingApiKey => {
+                vec![(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer realm=\"marketlens\""))]
+            }
+            ApiError::InvalidApiKey => vec![(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"marketlens\", error=\"invalid_token\""),
+            )],
+            ApiError::RateLimited { retry_after_seconds, .. } => {
+                vec![(header::RETRY_AFTER, HeaderValue::from(*retry_after_seconds))]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The error a bare framework response stands for.
+    fn from_status(status: StatusCode) -> ApiError {
+        match status {
+            StatusCode::NOT_FOUND => ApiError::not_found("No such path."),
+            StatusCode::METHOD_NOT_ALLOWED => ApiError::MethodNotAllowed,
+            StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::UnsupportedMediaType,
+            StatusCode::REQUEST_TIMEOUT | StatusCode::SERVICE_UNAVAILABLE | StatusCode::GATEWAY_TIMEOUT => {
+                ApiError::ServiceUnavailable { message: "The request took too long; try again.".to_owned() }
+            }
+            _ => ApiError::Internal,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = self.status().into_response();
+        for (name, value) in self.headers() {
+            response.headers_mut().insert(name, value);
+        }
+        response.extensions_mut().insert(self);
+        response
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Unavailable(reason) => {
+                tracing::warn!(%reason, "storage unavailable");
+                ApiError::ServiceUnavailable { message: "The data store is unavailable; try again shortly.".to_owned() }
+            }
+            other => {
+                tracing::error!(error = %other, "storage error");
+                ApiError::Internal
+            }
+        }
+    }
+}
+
+/// Renders every error response as the error JSON, with the request's id.
+pub async fn render_errors(request: Request, next: Next) -> Response {
+    let request_id = request.extensions().get::<RequestId>().cloned();
+    let response = next.run(request).await;
+    let error = match response.extensions().get::<ApiError>() {
+        Some(error) => error.clone(),
+        None if response.status().is_client_error() || response.status().is_server_error() => {
+            ApiError::from_status(response.status())
+        }
+        None => return response,
+    };
+    let mut body = json!({
+        "success": false,
+        "error": { "code": error.code(), "message": error.message() },
+        "requestId": request_id.map(|id| id.0),
+    });
+    if let Some(details) = error.details() {
+        body["error"]["details"] = details;
+    }
+    let (mut parts, _) = response.into_parts();
+    parts.status = error.status();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    for (name, value) in error.headers() {
+        parts.headers.insert(name, value);
+    }
+    parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    Response::from_parts(parts, axum::body::Body::from(body.to_string()))
+}

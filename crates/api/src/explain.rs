@@ -1,0 +1,145 @@
+//! Explain: find the one market a query names, and say what its data shows.
+//!
+//! A query is a market URL of either exchange (parsed, never fetched) or free words. Free
+//! words pick the best market by relevance first — how many of the query's informative
+//! words begin a word of the question — then open before closed, then volume
+//! (`decisions.md` section 8). A market must match at least half of those words, so that
+//! one shared word ("trump") does not pass for an answer.
+//!
+//! Key factors from news are not gathered yet: `keyFactors` is empty and the summary says
+//! that no recent news was found, which is true.
+
+use marketlens_domain::market_url;
+use marketlens_domain::text::{is_stopword, words};
+use marketlens_domain::{Market, MarketStatus};
+use marketlens_storage::{SearchWords, Store, StoredMarket, StoreError};
+use std::cmp::Reverse;
+
+/// How many candidates the index proposes for free words before they are ranked.
+const CANDIDATES: u32 = 200;
+
+/// The market `query` names, if any.
+pub async fn find_market(store: &dyn Store, query: &str) -> Result<Option<StoredMarket>, StoreError> {
+    if let Some(url) = market_url::parse(query) {
+        let markets = store.markets_by_url(&url).await?;
+        return Ok(markets.into_iter().min_by_key(|stored| status_then_volume(&stored.market)));
+    }
+    let informative: Vec<String> = {
+        let all: Vec<String> = words(query).collect();
+        let kept: Vec<String> = all.iter().filter(|word| !is_stopword(word)).cloned().collect();
+        let mut kept = if kept.is_empty() { all } else { kept };
+        kept.sort();
+        kept.dedup();
+        kept
+    };
+    let Some(search) = SearchWords::parse(&informative.join(" ")) else {
+        return Ok(None);
+    };
+    let required = informative.len().div_ceil(2);
+    let candidates = store.search_any_words(&search, CANDIDATES).await?;
+    Ok(candidates
+        .into_iter()
+        .map(|stored| (coverage(&informative, &stored.market.question), stored))
+        .filter(|(covered, _)| *covered >= required)
+        .min_by_key(|(covered, stored)| (Reverse(*covered), status_then_volume(&stored.market)))
+        .map(|(_, stored)| stored))
+}
+
+/// How many of the query's words begin some word of the question.
+fn coverage(query_words: &[String], question: &str) -> usize {
+    let question_words: Vec<String> = words(question).collect();
+    query_words
+        .iter()
+        .filter(|query_word| question_words.iter().any(|word| word.starts_with(query_word.as_str())))
+        .count()
+}
+
+/// Open before closed, then higher volume, then id: a total order, so the pick is stable.
+fn status_then_volume(market: &Market) -> (bool, Reverse<OrderedVolume>, String) {
+    (market.status != MarketStatus::Open, Reverse(OrderedVolume(market.volume)), market.external_id.clone())
+}
+
+#[derive(PartialEq, PartialOrd)]
+struct OrderedVolume(f64);
+
+impl Eq for OrderedVolume {}
+
+impl Ord for OrderedVolume {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// The summary of a market's data: leading outcome and price, volumes, end date, and how
+/// much news was found (none yet).
+pub fn summary(stored: &StoredMarket, now: chrono::DateTime<chrono::Utc>) -> String {
+    let market = &stored.market;
+    let mut sentences = Vec::new();
+    let leader = market.outcomes.iter().max_by(|left, right| left.price.total_cmp(&right.price));
+    match leader {
+        Some(leader) => sentences.push(format!(
+            "On {}, \"{}\" is led by {} at {}.",
+            market.exchange.display_name(),
+            market.question,
+            leader.name,
+            percent(leader.price)
+        )),
+        None => sentences.push(format!("On {}, \"{}\" has no priced outcome.", market.exchange.display_name(), market.question)),
+    }
+    sentences.push(format!(
+        "Volume is {} in total and {} in the last 24 hours, with {} of liquidity.",
+        dollars(market.volume),
+        dollars(market.volume_24h),
+        dollars(market.liquidity)
+    ));
+    sentences.push(match (market.end_date, market.status) {
+        (Some(end), MarketStatus::Open) if end > now => format!("It ends on {}.", end.format("%B %-d, %Y")),
+        (Some(end), _) => format!("It ended on {} and is {}.", end.format("%B %-d, %Y"), market.status.as_str().to_lowercase()),
+        (None, MarketStatus::Open) => "It has no set end date.".to_owned(),
+        (None, status) => format!("It is {}.", status.as_str().to_lowercase()),
+    });
+    sentences.push("No recent news articles about this market were found.".to_owned());
+    sentences.join(" ")
+}
+
+fn percent(price: f64) -> String {
+    let tenths = (price * 1000.0).round() / 10.0;
+    if tenths.fract() == 0.0 { format!("{tenths:.0}%") } else { format!("{tenths:.1}%") }
+}
+
+/// Whole dollars with thousands separators: `$1,015,034`.
+fn dollars(amount: f64) -> String {
+    let whole = amount.max(0.0).round() as u64;
+    let digits = whole.to_string();
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    format!("${grouped}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_money_and_percentages() {
+        assert_eq!(dollars(1_015_033.948_621), "$1,015,034");
+        assert_eq!(dollars(999.4), "$999");
+        assert_eq!(dollars(0.0), "$0");
+        assert_eq!(dollars(1000.0), "$1,000");
+        assert_eq!(percent(0.0015), "0.2%");
+        assert_eq!(percent(0.72), "72%");
+        assert_eq!(percent(0.725), "72.5%");
+    }
+
+    #[test]
+    fn coverage_counts_prefix_matches() {
+        let query: Vec<String> = ["bitcoin", "100k", "dec"].map(String::from).to_vec();
+        assert_eq!(coverage(&query, "Will Bitcoin reach $100k by December 31?"), 3);
+        assert_eq!(coverage(&query, "Will Ethereum reach $10k?"), 0);
+    }
+}

@@ -1,0 +1,65 @@
+//! The Marketlens HTTP API: `interface.md` over `axum`, with the choices of `decisions.md`.
+//!
+//! - [`app`] builds the whole application from an [`AppState`]; tests call it too.
+//! - [`serve`] runs it on a listener until a shutdown signal, finishing requests in flight.
+//!
+//! A request passes, outermost first: request id ([`request_id`]), error rendering
+//! ([`error::render_errors`]), tracing, panic catching, the timeout and the body limit; then,
+//! on `/api/v1` routes, authentication and the rate limit ([`auth`]); then the handler,
+//! which parses its parameters ([`params`]) and runs its work as a charged call
+//! ([`billing`]). Responses are built from [`views`], the contract's JSON shapes.
+
+pub mod auth;
+pub mod billing;
+pub mod error;
+pub mod explain;
+pub mod params;
+pub mod rate_limit;
+pub mod request_id;
+mod routes;
+pub mod state;
+pub mod views;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{Request, StatusCode};
+use axum::middleware;
+use std::future::Future;
+use tokio::net::TcpListener;
+use tower::ServiceBuilder;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
+
+pub use state::{ApiSettings, AppState};
+
+/// The largest request body accepted (`decisions.md` section 2).
+pub const MAX_BODY_BYTES: usize = 16 * 1024;
+
+pub fn app(state: AppState) -> Router {
+    let request_timeout = state.settings.request_timeout;
+    routes::router(state).layer(
+        ServiceBuilder::new()
+            .layer(middleware::from_fn(request_id::assign_request_id))
+            .layer(middleware::from_fn(error::render_errors))
+            .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
+                let request_id = request
+                    .extensions()
+                    .get::<request_id::RequestId>()
+                    .map(|id| id.0.as_str())
+                    .unwrap_or_default();
+                // The path only: query strings and headers (keys) stay out of the logs.
+                tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id)
+            }))
+            .layer(CatchPanicLayer::new())
+            .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, request_timeout))
+            .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
+            .layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
+    )
+}
+
+/// Serves `app` on `listener` until `shutdown` completes, then lets requests in flight finish.
+pub async fn serve(listener: TcpListener, app: Router, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+    axum::serve(listener, app).with_graceful_shutdown(shutdown).await
+}

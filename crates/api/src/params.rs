@@ -1,0 +1,306 @@
+//! Query parameters: parsed by hand from the raw query string rather than with serde, so
+//! that every mistake gets its own precise 400 (`decisions.md` section 2): an unknown
+//! parameter, a repeated one, a value that is not a number, out of range or not one of the
+//! allowed values, each naming the parameter and what it allows.
+//!
+//! An empty value (`?status=`) counts as absent, as many HTTP clients send absent options
+//! that way.
+
+use marketlens_domain::{Category, Exchange, MarketStatus};
+use marketlens_storage::{EventQuery, MarketFilter, MarketQuery, MarketSort, SearchWords, SortOrder};
+use serde_json::json;
+use std::str::FromStr;
+
+use crate::error::ApiError;
+
+/// The longest query string accepted.
+pub const MAX_QUERY_STRING_LEN: usize = 4096;
+/// The longest `search` text accepted.
+pub const MAX_SEARCH_LEN: usize = 200;
+/// The most words a `search` may have.
+pub const MAX_SEARCH_WORDS: usize = 12;
+/// The longest explain `query` accepted.
+pub const MAX_EXPLAIN_QUERY_LEN: usize = 500;
+
+pub const MARKETS_DEFAULT_LIMIT: u64 = 50;
+pub const MARKETS_MAX_LIMIT: u64 = 200;
+pub const EVENTS_DEFAULT_LIMIT: u64 = 20;
+pub const EVENTS_MAX_LIMIT: u64 = 100;
+/// Offsets beyond this are refused rather than scanned.
+pub const MAX_OFFSET: u64 = 1_000_000_000;
+
+/// The parameters of one request, checked against the names an endpoint accepts.
+pub struct QueryParameters {
+    pairs: Vec<(String, String)>,
+}
+
+impl QueryParameters {
+    pub fn parse(query: Option<&str>, accepted: &[&str]) -> Result<QueryParameters, ApiError> {
+        let query = query.unwrap_or_default();
+        if query.len() > MAX_QUERY_STRING_LEN {
+            return Err(ApiError::invalid_parameter(
+                "query string",
+                format!("The query string is longer than {MAX_QUERY_STRING_LEN} characters."),
+                json!({ "maximumLength": MAX_QUERY_STRING_LEN }),
+            ));
+        }
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
+            if name.is_empty() && value.is_empty() {
+                continue;
+            }
+            if name.is_empty() {
+                return Err(ApiError::invalid_parameter(
+                    "(unnamed)",
+                    format!("A parameter has a value ({value:?}) but no name."),
+                    json!({ "accepted": accepted }),
+                ));
+            }
+            if !accepted.contains(&name.as_ref()) {
+                return Err(ApiError::invalid_parameter(
+                    &name,
+                    format!("Unknown parameter {name:?}."),
+                    json!({ "accepted": accepted }),
+                ));
+            }
+            if pairs.iter().any(|(existing, _)| *existing == name) {
+                return Err(ApiError::invalid_parameter(&name, format!("Parameter {name:?} is given more than once."), json!({})));
+            }
+            pairs.push((name.into_owned(), value.into_owned()));
+        }
+        Ok(QueryParameters { pairs })
+    }
+
+    /// The parameter's value, `None` when absent or empty.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.pairs.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str()).filter(|value| !value.is_empty())
+    }
+
+    pub fn integer(&self, name: &str, default: u64, minimum: u64, maximum: u64) -> Result<u64, ApiError> {
+        let Some(text) = self.text(name) else {
+            return Ok(default);
+        };
+        let range_error = || {
+            ApiError::invalid_parameter(
+                name,
+                format!("{name} must be a whole number from {minimum} to {maximum}; got {text:?}."),
+                json!({ "minimum": minimum, "maximum": maximum }),
+            )
+        };
+        let value: i128 = text.trim().parse().map_err(|_| range_error())?;
+        if value < i128::from(minimum) || value > i128::from(maximum) {
+            return Err(range_error());
+        }
+        Ok(value as u64)
+    }
+
+    /// A value from a fixed set, matched case-insensitively by `parse`.
+    pub fn choice<T>(&self, name: &str, allowed: &[&str], parse: impl Fn(&str) -> Option<T>) -> Result<Option<T>, ApiError> {
+        let Some(text) = self.text(name) else {
+            return Ok(None);
+        };
+        parse(text).map(Some).ok_or_else(|| {
+            ApiError::invalid_parameter(
+                name,
+                format!("{name} must be one of {}; got {text:?}.", allowed.join(", ")),
+                json!({ "allowed": allowed }),
+            )
+        })
+    }
+}
+
+fn exchange(parameters: &QueryParameters) -> Result<Option<Exchange>, ApiError> {
+    let allowed: Vec<&str> = Exchange::ALL.iter().map(|exchange| exchange.as_str()).collect();
+    parameters.choice("exchange", &allowed, |text| Exchange::from_str(text).ok())
+}
+
+fn category(parameters: &QueryParameters) -> Result<Option<Category>, ApiError> {
+    let allowed: Vec<&str> = Category::ALL.iter().map(|category| category.as_str()).collect();
+    parameters.choice("category", &allowed, |text| Category::from_str(text).ok())
+}
+
+fn offset(parameters: &QueryParameters) -> Result<u64, ApiError> {
+    parameters.integer("offset", 0, 0, MAX_OFFSET)
+}
+
+/// `GET /api/v1/markets`: the store query and whether to include outcomes.
+pub fn list_markets(query: Option<&str>) -> Result<(MarketQuery, bool), ApiError> {
+    let parameters = QueryParameters::parse(
+        query,
+        &["limit", "offset", "exchange", "status", "category", "search", "sortBy", "sortOrder", "include"],
+    )?;
+    let limit = parameters.integer("limit", MARKETS_DEFAULT_LIMIT, 1, MARKETS_MAX_LIMIT)?;
+    let offset = offset(&parameters)?;
+    let exchange = exchange(&parameters)?;
+    let status_names: Vec<&str> = MarketStatus::ALL.iter().map(|status| status.as_str()).collect();
+    let status = parameters.choice("status", &status_names, |text| MarketStatus::from_str(text).ok())?;
+    let category = category(&parameters)?;
+    let sort_names: Vec<&str> = MarketSort::ALL.iter().map(|sort| sort.as_str()).collect();
+    let sort = parameters
+        .choice("sortBy", &sort_names, |text| {
+            MarketSort::ALL.into_iter().find(|sort| sort.as_str().eq_ignore_ascii_case(text))
+        })?
+        .unwrap_or(MarketSort::Volume24h);
+    let order = parameters
+        .choice("sortOrder", &["asc", "desc"], |text| match text.to_ascii_lowercase().as_str() {
+            "asc" => Some(SortOrder::Asc),
+            "desc" => Some(SortOrder::Desc),
+            _ => None,
+        })?
+        .unwrap_or(SortOrder::Desc);
+    let include_outcomes = parameters
+        .choice("include", &["outcomes"], |text| text.eq_ignore_ascii_case("outcomes").then_some(true))?
+        .unwrap_or(false);
+    let search = match parameters.text("search") {
+        None => None,
+        Some(text) => Some(search_words(text)?),
+    };
+    let filter = MarketFilter { exchange, status, category, search };
+    Ok((MarketQuery { filter, sort, order, limit: limit as u32, offset }, include_outcomes))
+}
+
+fn search_words(text: &str) -> Result<SearchWords, ApiError> {
+    if text.chars().count() > MAX_SEARCH_LEN {
+        return Err(ApiError::invalid_parameter(
+            "search",
+            format!("search is longer than {MAX_SEARCH_LEN} characters."),
+            json!({ "maximumLength": MAX_SEARCH_LEN }),
+        ));
+    }
+    let words = SearchWords::parse(text).ok_or_else(|| {
+        ApiError::invalid_parameter("search", "search must contain at least one letter or digit.", json!({}))
+    })?;
+    if words.words().len() > MAX_SEARCH_WORDS {
+        return Err(ApiError::invalid_parameter(
+            "search",
+            format!("search has more than {MAX_SEARCH_WORDS} words."),
+            json!({ "maximumWords": MAX_SEARCH_WORDS }),
+        ));
+    }
+    Ok(words)
+}
+
+/// `GET /api/v1/events`.
+pub fn list_events(query: Option<&str>) -> Result<EventQuery, ApiError> {
+    let parameters = QueryParameters::parse(query, &["limit", "offset", "exchange", "category"])?;
+    Ok(EventQuery {
+        limit: parameters.integer("limit", EVENTS_DEFAULT_LIMIT, 1, EVENTS_MAX_LIMIT)? as u32,
+        offset: offset(&parameters)?,
+        exchange: exchange(&parameters)?,
+        category: category(&parameters)?,
+    })
+}
+
+/// Endpoints that take no parameters refuse any, so that a typo is never silently ignored.
+pub fn none(query: Option<&str>) -> Result<(), ApiError> {
+    QueryParameters::parse(query, &[]).map(|_| ())
+}
+
+/// The explain query, from the query string or the body: required, trimmed, bounded.
+pub fn explain_query(text: Option<&str>) -> Result<String, ApiError> {
+    let text = text.map(str::trim).filter(|text| !text.is_empty()).ok_or(ApiError::MissingQuery)?;
+    if text.chars().count() > MAX_EXPLAIN_QUERY_LEN {
+        return Err(ApiError::invalid_parameter(
+            "query",
+            format!("query is longer than {MAX_EXPLAIN_QUERY_LEN} characters."),
+            json!({ "maximumLength": MAX_EXPLAIN_QUERY_LEN }),
+        ));
+    }
+    Ok(text.to_owned())
+}
+
+/// `GET /api/v1/explain`.
+pub fn explain(query: Option<&str>) -> Result<String, ApiError> {
+    let parameters = QueryParameters::parse(query, &["query"])?;
+    explain_query(parameters.text("query"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn code_and_parameter(result: Result<(MarketQuery, bool), ApiError>) -> (String, String) {
+        match result {
+            Err(ApiError::InvalidParameter { parameter, .. }) => ("INVALID_PARAMETER".into(), parameter),
+            Err(other) => (other.code().into(), String::new()),
+            Ok(_) => ("OK".into(), String::new()),
+        }
+    }
+
+    #[test]
+    fn defaults() {
+        let (query, include) = list_markets(None).unwrap();
+        assert_eq!((query.limit, query.offset, query.sort, query.order, include), (50, 0, MarketSort::Volume24h, SortOrder::Desc, false));
+        let events = list_events(Some("")).unwrap();
+        assert_eq!((events.limit, events.offset), (20, 0));
+    }
+
+    #[test]
+    fn accepts_canonical_and_case_insensitive_values() {
+        let (query, include) = list_markets(Some(
+            "limit=200&offset=3&exchange=kalshi&status=Open&category=science%20%26%20technology&sortBy=createdat&sortOrder=ASC&include=outcomes&search=Bitcoin%20100k",
+        ))
+        .unwrap();
+        assert_eq!(query.limit, 200);
+        assert_eq!(query.filter.exchange, Some(Exchange::Kalshi));
+        assert_eq!(query.filter.status, Some(MarketStatus::Open));
+        assert_eq!(query.filter.category, Some(Category::ScienceAndTechnology));
+        assert_eq!((query.sort, query.order, include), (MarketSort::CreatedAt, SortOrder::Asc, true));
+        assert_eq!(query.filter.search.unwrap().words(), ["bitcoin", "100k"]);
+    }
+
+    #[test]
+    fn refuses_each_kind_of_mistake_naming_the_parameter() {
+        let cases = [
+            ("limit=0", "limit"),
+            ("limit=201", "limit"),
+            ("limit=ten", "limit"),
+            ("limit=-1", "limit"),
+            ("offset=-5", "offset"),
+            ("exchange=nyse", "exchange"),
+            ("status=open2", "status"),
+            ("category=Elections", "category"),
+            ("sortBy=price", "sortBy"),
+            ("sortOrder=up", "sortOrder"),
+            ("include=everything", "include"),
+            ("search=%3F%21", "search"),
+            ("limit=5&limit=6", "limit"),
+            ("sortby=volume", "sortby"),
+        ];
+        for (query, parameter) in cases {
+            assert_eq!(code_and_parameter(list_markets(Some(query))), ("INVALID_PARAMETER".into(), parameter.into()), "{query}");
+        }
+        assert!(matches!(list_events(Some("limit=101")), Err(ApiError::InvalidParameter { .. })));
+        assert!(none(Some("x=1")).is_err());
+        assert!(matches!(explain(Some("query=%20")), Err(ApiError::MissingQuery)));
+        assert!(matches!(explain(None), Err(ApiError::MissingQuery)));
+    }
+
+    proptest! {
+        #[test]
+        fn any_query_string_is_either_accepted_or_refused_with_a_named_parameter(query in ".{0,300}") {
+            match list_markets(Some(&query)) {
+                Ok((parsed, _)) => {
+                    prop_assert!((1..=200).contains(&parsed.limit));
+                    prop_assert!(parsed.offset <= MAX_OFFSET);
+                }
+                Err(ApiError::InvalidParameter { parameter, .. }) => prop_assert!(!parameter.is_empty()),
+                Err(other) => prop_assert!(false, "unexpected error {other:?}"),
+            }
+        }
+
+        #[test]
+        fn valid_parameter_combinations_are_accepted(
+            limit in 1u64..=200, offset in 0u64..=MAX_OFFSET,
+            sort in prop::sample::select(vec!["volume", "volume24h", "liquidity", "createdAt"]),
+            order in prop::sample::select(vec!["asc", "desc", "ASC"]),
+            exchange in prop::sample::select(vec!["POLYMARKET", "kalshi"]),
+        ) {
+            let query = format!("limit={limit}&offset={offset}&sortBy={sort}&sortOrder={order}&exchange={exchange}");
+            let (parsed, _) = list_markets(Some(&query)).unwrap();
+            prop_assert_eq!(u64::from(parsed.limit), limit);
+            prop_assert_eq!(parsed.offset, offset);
+        }
+    }
+}

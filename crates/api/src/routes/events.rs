@@ -1,0 +1,47 @@
+use axum::Json;
+use axum::extract::{Path, RawQuery, State};
+use marketlens_domain::billing::Operation;
+use uuid::Uuid;
+
+use crate::auth::Caller;
+use crate::billing::charged;
+use crate::error::ApiError;
+use crate::params;
+use crate::request_id::RequestId;
+use crate::state::AppState;
+use crate::views::{DataEnvelope, EventDetail, EventListItem, ListEnvelope, Pagination};
+
+pub async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    axum::Extension(request_id): axum::Extension<RequestId>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<ListEnvelope<EventListItem>>, ApiError> {
+    let event_query = params::list_events(query.as_deref())?;
+    charged(&state, &caller, Operation::ListEvents, &request_id, async {
+        let page = state.store.list_events(&event_query).await?;
+        Ok(Json(ListEnvelope {
+            pagination: Pagination::of(&page, event_query.limit, event_query.offset),
+            data: page.items.iter().map(EventListItem::from).collect(),
+        }))
+    })
+    .await
+}
+
+pub async fn get(
+    State(state): State<AppState>,
+    caller: Caller,
+    axum::Extension(request_id): axum::Extension<RequestId>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<DataEnvelope<EventDetail>>, ApiError> {
+    params::none(query.as_deref())?;
+    charged(&state, &caller, Operation::GetEvent, &request_id, async {
+        let unknown = || ApiError::not_found(format!("No event has id {id:?}."));
+        let event_id = Uuid::parse_str(&id).map_err(|_| unknown())?;
+        let stored = state.store.get_event(event_id).await?.ok_or_else(unknown)?;
+        let markets = state.store.event_markets(event_id).await?;
+        Ok(Json(DataEnvelope { data: EventDetail::new(&stored, &markets) }))
+    })
+    .await
+}

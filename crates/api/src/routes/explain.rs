@@ -1,0 +1,139 @@
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{RawQuery, State};
+use axum::extract::rejection::BytesRejection;
+use axum::http::{HeaderMap, StatusCode, header};
+use chrono::Utc;
+use marketlens_domain::billing::{EXPLAIN_DATA_FETCH_CREDITS, Operation};
+use marketlens_domain::time::to_iso8601;
+use serde_json::{Value, json};
+use std::time::Instant;
+
+use crate::auth::Caller;
+use crate::billing::charged;
+use crate::error::ApiError;
+use crate::explain::{find_market, summary};
+use crate::params;
+use crate::request_id::RequestId;
+use crate::state::AppState;
+use crate::views::{ExplainData, ExplainEnvelope, ExplainMarket, ExplainMeta, ExplainSource, explain_outcomes, optional_time};
+
+pub async fn get(
+    State(state): State<AppState>,
+    caller: Caller,
+    axum::Extension(request_id): axum::Extension<RequestId>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<ExplainEnvelope>, ApiError> {
+    let started = Instant::now();
+    let query = params::explain(query.as_deref())?;
+    explain(&state, &caller, &request_id, query, started).await
+}
+
+pub async fn post(
+    State(state): State<AppState>,
+    caller: Caller,
+    axum::Extension(request_id): axum::Extension<RequestId>,
+    RawQuery(query_string): RawQuery,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<ExplainEnvelope>, ApiError> {
+    let started = Instant::now();
+    params::none(query_string.as_deref())?;
+    if !is_json(&headers) {
+        return Err(ApiError::UnsupportedMediaType);
+    }
+    let body = body.map_err(|rejection| match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
+        _ => ApiError::InvalidJson { message: "The request body could not be read.".to_owned() },
+    })?;
+    let query = query_from_body(&body)?;
+    explain(&state, &caller, &request_id, query, started).await
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// `{ "query": "..." }`: anything else is refused with the error that names the mistake.
+fn query_from_body(body: &[u8]) -> Result<String, ApiError> {
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|error| ApiError::InvalidJson { message: format!("The body is not valid JSON: {error}.") })?;
+    let Value::Object(fields) = value else {
+        return Err(ApiError::InvalidJson { message: "The body must be a JSON object: {\"query\": \"...\"}.".to_owned() });
+    };
+    if let Some(unknown) = fields.keys().find(|name| name.as_str() != "query") {
+        return Err(ApiError::invalid_parameter(unknown, format!("Unknown field {unknown:?}."), json!({ "accepted": ["query"] })));
+    }
+    match fields.get("query") {
+        None | Some(Value::Null) => Err(ApiError::MissingQuery),
+        Some(Value::String(text)) => params::explain_query(Some(text)),
+        Some(_) => Err(ApiError::invalid_parameter("query", "query must be a string.", json!({}))),
+    }
+}
+
+async fn explain(
+    state: &AppState,
+    caller: &Caller,
+    request_id: &RequestId,
+    query: String,
+    started: Instant,
+) -> Result<Json<ExplainEnvelope>, ApiError> {
+    charged(state, caller, Operation::Explain, request_id, async {
+        let stored = find_market(state.store.as_ref(), &query)
+            .await?
+            .ok_or_else(|| ApiError::NoMatch { query: query.clone() })?;
+        let event = match stored.market.event_id() {
+            Some(event_id) => state.store.get_event(event_id).await?,
+            None => None,
+        };
+        let market = &stored.market;
+        let now = Utc::now();
+        let image = if market.image_url.is_empty() {
+            event.as_ref().map(|event| event.event.image_url.clone()).unwrap_or_default()
+        } else {
+            market.image_url.clone()
+        };
+        let data = ExplainData {
+            meta: ExplainMeta {
+                query: query.clone(),
+                market_id: stored.id.to_string(),
+                platform: market.exchange.platform(),
+                timestamp: to_iso8601(now),
+                credits_used: EXPLAIN_DATA_FETCH_CREDITS,
+            },
+            market: ExplainMarket {
+                title: event.as_ref().map_or_else(|| market.question.clone(), |event| event.event.title.clone()),
+                question: market.question.clone(),
+                platform: market.exchange.platform(),
+                provider: market.exchange.display_name(),
+                volume: market.volume,
+                volume_24h: market.volume_24h,
+                liquidity: market.liquidity,
+                created_at: to_iso8601(stored.created_at),
+                end_date: optional_time(market.end_date),
+                status: market.status.explain_status(),
+                outcomes: explain_outcomes(&stored),
+                url: market.url.clone(),
+                image,
+            },
+            summary: summary(&stored, now),
+            key_factors: Vec::new(),
+            sources: vec![ExplainSource::MarketDb {
+                name: format!("{} market data", market.exchange.display_name()),
+                url: market.url.clone(),
+            }],
+        };
+        let elapsed = started.elapsed().as_secs_f64() * 1000.0;
+        Ok(Json(ExplainEnvelope {
+            success: true,
+            data,
+            credits_used: Operation::Explain.cost(),
+            processing_time_ms: (elapsed * 1000.0).round() / 1000.0,
+        }))
+    })
+    .await
+}

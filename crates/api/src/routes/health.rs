@@ -1,0 +1,33 @@
+//! Liveness and readiness for load balancers and orchestrators; no key needed.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+
+use crate::state::AppState;
+
+/// The process is up and answering.
+pub async fn alive() -> Json<Value> {
+    Json(json!({ "status": "ok" }))
+}
+
+/// The process can serve: its store answers. Reports what the store holds.
+pub async fn ready(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
+    match state.store.catalog_counts().await {
+        Ok(counts) => (
+            StatusCode::OK,
+            Json(json!({
+                "status": "ready",
+                "storage": "ok",
+                "markets": { "POLYMARKET": counts.polymarket_markets, "KALSHI": counts.kalshi_markets },
+                "events": counts.events,
+                "matchedPairs": counts.match_pairs,
+            })),
+        ),
+        Err(error) => {
+            tracing::warn!(%error, "readiness check failed");
+            (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "status": "unavailable", "storage": "unreachable" })))
+        }
+    }
+}

@@ -1,0 +1,47 @@
+use axum::Json;
+use axum::extract::{Path, RawQuery, State};
+use marketlens_domain::billing::Operation;
+use uuid::Uuid;
+
+use crate::auth::Caller;
+use crate::billing::charged;
+use crate::error::ApiError;
+use crate::params;
+use crate::request_id::RequestId;
+use crate::state::AppState;
+use crate::views::{DataEnvelope, ListEnvelope, MarketDetail, MarketListItem, Pagination};
+
+pub async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    axum::Extension(request_id): axum::Extension<RequestId>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<ListEnvelope<MarketListItem>>, ApiError> {
+    let (market_query, include_outcomes) = params::list_markets(query.as_deref())?;
+    charged(&state, &caller, Operation::ListMarkets, &request_id, async {
+        let page = state.store.list_markets(&market_query).await?;
+        Ok(Json(ListEnvelope {
+            pagination: Pagination::of(&page, market_query.limit, market_query.offset),
+            data: page.items.iter().map(|stored| MarketListItem::new(stored, include_outcomes)).collect(),
+        }))
+    })
+    .await
+}
+
+pub async fn get(
+    State(state): State<AppState>,
+    caller: Caller,
+    axum::Extension(request_id): axum::Extension<RequestId>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<DataEnvelope<MarketDetail>>, ApiError> {
+    params::none(query.as_deref())?;
+    charged(&state, &caller, Operation::GetMarket, &request_id, async {
+        let unknown = || ApiError::not_found(format!("No market has id {id:?}."));
+        let market_id = Uuid::parse_str(&id).map_err(|_| unknown())?;
+        let stored = state.store.get_market(market_id).await?.ok_or_else(unknown)?;
+        let matched = state.store.matched_markets(market_id).await?;
+        Ok(Json(DataEnvelope { data: MarketDetail::new(&stored, &matched) }))
+    })
+    .await
+}

@@ -1,0 +1,34 @@
+//! The routes of `/api/v1` and the operational ones beside it. Each resource module owns its
+//! handlers; this module only assembles them.
+
+mod account;
+mod events;
+mod explain;
+mod health;
+mod markets;
+
+use axum::Router;
+use axum::middleware;
+use axum::routing::get;
+
+use crate::auth;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/markets", get(markets::list))
+        .route("/markets/{id}", get(markets::get))
+        .route("/events", get(events::list))
+        .route("/events/{id}", get(events::get))
+        .route("/explain", get(explain::get).post(explain::post))
+        .route("/account", get(account::get))
+        .route_layer(middleware::from_fn_with_state(state.clone(), auth::authenticate));
+    Router::new()
+        .nest("/api/v1", api)
+        .route("/healthz", get(health::alive))
+        .route("/readyz", get(health::ready))
+        .fallback(|| async { ApiError::not_found("No such path.") })
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .with_state(state)
+}

@@ -1,0 +1,109 @@
+//! HTTP integration tests: each test starts the real server on a random port over its own
+//! temporary SQLite file and speaks HTTP to it.
+
+mod account;
+mod auth;
+mod billing;
+mod errors;
+mod events;
+mod explain;
+mod markets;
+mod seed;
+
+use chrono::Utc;
+use marketlens_api::{ApiSettings, AppState};
+use marketlens_domain::account::Account;
+use marketlens_domain::api_key::ApiKey;
+use marketlens_domain::rate_limit::TierTable;
+use marketlens_storage::{NewAccount, Store};
+use reqwest::{Client, Method, RequestBuilder, Response};
+use serde_json::Value;
+use std::sync::Arc;
+use tempfile::TempDir;
+use tokio::sync::oneshot;
+
+pub struct TestServer {
+    pub base_url: String,
+    pub store: Arc<dyn Store>,
+    pub client: Client,
+    _shutdown: oneshot::Sender<()>,
+    _directory: TempDir,
+}
+
+impl TestServer {
+    /// A server over the synthetic catalogue of [`seed`].
+    pub async fn start() -> TestServer {
+        TestServer::start_with(ApiSettings::default()).await
+    }
+
+    pub async fn start_with(settings: ApiSettings) -> TestServer {
+        let directory = tempfile::tempdir().expect("a temporary directory");
+        let url = format!("sqlite://{}", directory.path().join("api.db").display());
+        let store = marketlens_storage::open(&url).await.expect("the store opens");
+        seed::catalogue(store.as_ref()).await;
+        let app = marketlens_api::app(AppState::new(store.clone(), settings));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+        let base_url = format!("http://{}", listener.local_addr().unwrap());
+        let (shutdown, stopped) = oneshot::channel::<()>();
+        tokio::spawn(marketlens_api::serve(listener, app, async {
+            stopped.await.ok();
+        }));
+        TestServer { base_url, store, client: Client::new(), _shutdown: shutdown, _directory: directory }
+    }
+
+    /// A new account of `tier` with `credits`, and a key for it.
+    pub async fn account(&self, tier: &str, credits: i64) -> (Account, ApiKey) {
+        let new_account = NewAccount {
+            label: "test".into(),
+            tier: tier.into(),
+            wallet_address: "0x1234".into(),
+            initial_credits: credits,
+        };
+        let account = self.store.create_account(new_account, Utc::now()).await.unwrap();
+        let key = ApiKey::generate(&mut rand::rng());
+        self.store.create_key(account.id, key.hash(), &key.truncated(), Utc::now()).await.unwrap();
+        (account, key)
+    }
+
+    /// A key with plenty of credits on the largest default tier.
+    pub async fn key(&self) -> ApiKey {
+        self.account("enterprise", 100_000).await.1
+    }
+
+    pub fn request(&self, method: Method, path: &str, key: Option<&ApiKey>) -> RequestBuilder {
+        let builder = self.client.request(method, format!("{}{path}", self.base_url));
+        match key {
+            Some(key) => builder.bearer_auth(key.as_str()),
+            None => builder,
+        }
+    }
+
+    pub async fn get(&self, path: &str, key: &ApiKey) -> (u16, Value) {
+        json_of(self.request(Method::GET, path, Some(key)).send().await.unwrap()).await
+    }
+
+    pub async fn remaining_credits(&self, account_id: uuid::Uuid) -> i64 {
+        self.store.get_account(account_id).await.unwrap().unwrap().credits_remaining
+    }
+}
+
+pub async fn json_of(response: Response) -> (u16, Value) {
+    let status = response.status().as_u16();
+    let body = response.text().await.unwrap();
+    let value = serde_json::from_str(&body).unwrap_or_else(|error| panic!("not JSON ({error}): {body}"));
+    (status, value)
+}
+
+/// Asserts the error JSON of `decisions.md` section 2 and returns the error object.
+pub fn assert_error(status: u16, body: &Value, expected_status: u16, expected_code: &str) -> Value {
+    assert_eq!(status, expected_status, "{body}");
+    assert_eq!(body["success"], false, "{body}");
+    assert_eq!(body["error"]["code"], expected_code, "{body}");
+    assert!(body["error"]["message"].as_str().is_some_and(|message| !message.is_empty()), "{body}");
+    assert!(body["requestId"].as_str().is_some_and(|id| !id.is_empty()), "{body}");
+    body["error"].clone()
+}
+
+pub fn settings_with_tiers(overrides: &str) -> ApiSettings {
+    ApiSettings { tiers: TierTable::with_overrides(overrides).unwrap(), ..ApiSettings::default() }
+}
