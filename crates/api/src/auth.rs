@@ -80,7 +80,11 @@ pub async fn authenticate(State(state): State<AppState>, mut request: Request, n
                 resets_at: to_iso8601(refusal.resets_at),
             }
             .into_response();
-            let usage = WindowUsage { limit: refusal.limit, used: refusal.limit, resets_at: refusal.resets_at };
+            let usage = WindowUsage {
+                limit: refusal.limit,
+                used: refusal.limit,
+                resets_at: refusal.resets_at,
+            };
             add_rate_limit_headers(response.headers_mut(), &usage);
             return response;
         }

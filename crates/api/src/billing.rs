@@ -8,7 +8,7 @@
 
 use chrono::Utc;
 use marketlens_domain::billing::Operation;
-use marketlens_storage::{ChargeRequest, ReserveError, Reservation, Store};
+use marketlens_storage::{ChargeRequest, Reservation, ReserveError, Store};
 use std::future::Future;
 use std::sync::Arc;
 
@@ -85,7 +85,10 @@ where
         }
         Err(ReserveError::Store(error)) => return Err(error.into()),
     };
-    let pending = PendingCharge { store: state.store.clone(), reservation: Some(reservation) };
+    let pending = PendingCharge {
+        store: state.store.clone(),
+        reservation: Some(reservation),
+    };
     let outcome = work.await;
     match &outcome {
         Ok(_) => pending.settle().await,

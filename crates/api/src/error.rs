@@ -21,17 +21,36 @@ pub enum ApiError {
     MissingApiKey,
     InvalidApiKey,
     AccountSuspended,
-    InvalidParameter { parameter: String, message: String, details: Value },
-    NotFound { message: String },
+    InvalidParameter {
+        parameter: String,
+        message: String,
+        details: Value,
+    },
+    NotFound {
+        message: String,
+    },
     MissingQuery,
     UnsupportedMediaType,
-    InvalidJson { message: String },
-    NoMatch { query: String },
+    InvalidJson {
+        message: String,
+    },
+    NoMatch {
+        query: String,
+    },
     PayloadTooLarge,
-    InsufficientCredits { required: i64, remaining: i64 },
-    RateLimited { limit: u32, retry_after_seconds: i64, resets_at: String },
+    InsufficientCredits {
+        required: i64,
+        remaining: i64,
+    },
+    RateLimited {
+        limit: u32,
+        retry_after_seconds: i64,
+        resets_at: String,
+    },
     MethodNotAllowed,
-    ServiceUnavailable { message: String },
+    ServiceUnavailable {
+        message: String,
+    },
     Internal,
 }
 
@@ -41,11 +60,17 @@ impl ApiError {
         if let Value::Object(map) = &mut details {
             map.insert("parameter".to_owned(), Value::String(parameter.to_owned()));
         }
-        ApiError::InvalidParameter { parameter: parameter.to_owned(), message: message.into(), details }
+        ApiError::InvalidParameter {
+            parameter: parameter.to_owned(),
+            message: message.into(),
+            details,
+        }
     }
 
     pub fn not_found(message: impl Into<String>) -> ApiError {
-        ApiError::NotFound { message: message.into() }
+        ApiError::NotFound {
+            message: message.into(),
+        }
     }
 
     pub fn status(&self) -> StatusCode {
@@ -104,11 +129,15 @@ impl ApiError {
             ApiError::InsufficientCredits { required, remaining } => {
                 format!("This call costs {required} credits; {remaining} remain.")
             }
-            ApiError::RateLimited { limit, retry_after_seconds, .. } => format!(
-                "Rate limit of {limit} requests per minute exceeded; retry in {retry_after_seconds} seconds."
-            ),
+            ApiError::RateLimited {
+                limit,
+                retry_after_seconds,
+                ..
+            } => format!("Rate limit of {limit} requests per minute exceeded; retry in {retry_after_seconds} seconds."),
             ApiError::MethodNotAllowed => "This path does not support this method.".to_owned(),
-            ApiError::Internal => "Something went wrong on our side. The request id identifies it in our logs.".to_owned(),
+            ApiError::Internal => {
+                "Something went wrong on our side. The request id identifies it in our logs.".to_owned()
+            }
         }
     }
 
@@ -118,7 +147,11 @@ impl ApiError {
             ApiError::InsufficientCredits { required, remaining } => {
                 Some(json!({ "required": required, "remaining": remaining }))
             }
-            ApiError::RateLimited { limit, retry_after_seconds, resets_at } => Some(json!({
+            ApiError::RateLimited {
+                limit,
+                retry_after_seconds,
+                resets_at,
+            } => Some(json!({
                 "requestsPerMinute": limit, "retryAfterSeconds": retry_after_seconds, "resetsAt": resets_at
             })),
             _ => None,
@@ -128,13 +161,18 @@ impl ApiError {
     fn headers(&self) -> Vec<(HeaderName, HeaderValue)> {
         match self {
             ApiError::MissingApiKey => {
-                vec![(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer realm=\"marketlens\""))]
+                vec![(
+                    header::WWW_AUTHENTICATE,
+                    HeaderValue::from_static("Bearer realm=\"marketlens\""),
+                )]
             }
             ApiError::InvalidApiKey => vec![(
                 header::WWW_AUTHENTICATE,
                 HeaderValue::from_static("Bearer realm=\"marketlens\", error=\"invalid_token\""),
             )],
-            ApiError::RateLimited { retry_after_seconds, .. } => {
+            ApiError::RateLimited {
+                retry_after_seconds, ..
+            } => {
                 vec![(header::RETRY_AFTER, HeaderValue::from(*retry_after_seconds))]
             }
             _ => Vec::new(),
@@ -149,7 +187,9 @@ impl ApiError {
             StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
             StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::UnsupportedMediaType,
             StatusCode::REQUEST_TIMEOUT | StatusCode::SERVICE_UNAVAILABLE | StatusCode::GATEWAY_TIMEOUT => {
-                ApiError::ServiceUnavailable { message: "The request took too long; try again.".to_owned() }
+                ApiError::ServiceUnavailable {
+                    message: "The request took too long; try again.".to_owned(),
+                }
             }
             _ => ApiError::Internal,
         }
@@ -172,7 +212,9 @@ impl From<StoreError> for ApiError {
         match error {
             StoreError::Unavailable(reason) => {
                 tracing::warn!(%reason, "storage unavailable");
-                ApiError::ServiceUnavailable { message: "The data store is unavailable; try again shortly.".to_owned() }
+                ApiError::ServiceUnavailable {
+                    message: "The data store is unavailable; try again shortly.".to_owned(),
+                }
             }
             other => {
                 tracing::error!(error = %other, "storage error");
@@ -207,6 +249,8 @@ pub async fn render_errors(request: Request, next: Next) -> Response {
     for (name, value) in error.headers() {
         parts.headers.insert(name, value);
     }
-    parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    parts
+        .headers
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     Response::from_parts(parts, axum::body::Body::from(body.to_string()))
 }

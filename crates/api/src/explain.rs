@@ -12,8 +12,8 @@
 use marketlens_domain::market_url;
 use marketlens_domain::text::{is_stopword, words};
 use marketlens_domain::{Market, MarketStatus};
-use marketlens_storage::{SearchWords, Store, StoredMarket, StoreError};
-use std::cmp::Reverse;
+use marketlens_storage::{SearchWords, Store, StoreError, StoredMarket};
+use std::cmp::Ordering;
 
 /// How many candidates the index proposes for free words before they are ranked.
 const CANDIDATES: u32 = 200;
@@ -22,7 +22,9 @@ const CANDIDATES: u32 = 200;
 pub async fn find_market(store: &dyn Store, query: &str) -> Result<Option<StoredMarket>, StoreError> {
     if let Some(url) = market_url::parse(query) {
         let markets = store.markets_by_url(&url).await?;
-        return Ok(markets.into_iter().min_by_key(|stored| status_then_volume(&stored.market)));
+        return Ok(markets
+            .into_iter()
+            .min_by(|left, right| status_then_volume(&left.market, &right.market)));
     }
     let informative: Vec<String> = {
         let all: Vec<String> = words(query).collect();
@@ -41,7 +43,11 @@ pub async fn find_market(store: &dyn Store, query: &str) -> Result<Option<Stored
         .into_iter()
         .map(|stored| (coverage(&informative, &stored.market.question), stored))
         .filter(|(covered, _)| *covered >= required)
-        .min_by_key(|(covered, stored)| (Reverse(*covered), status_then_volume(&stored.market)))
+        .min_by(|(left_covered, left), (right_covered, right)| {
+            right_covered
+                .cmp(left_covered)
+                .then_with(|| status_then_volume(&left.market, &right.market))
+        })
         .map(|(_, stored)| stored))
 }
 
@@ -54,20 +60,13 @@ fn coverage(query_words: &[String], question: &str) -> usize {
         .count()
 }
 
-/// Open before closed, then higher volume, then id: a total order, so the pick is stable.
-fn status_then_volume(market: &Market) -> (bool, Reverse<OrderedVolume>, String) {
-    (market.status != MarketStatus::Open, Reverse(OrderedVolume(market.volume)), market.external_id.clone())
-}
-
-#[derive(PartialEq, PartialOrd)]
-struct OrderedVolume(f64);
-
-impl Eq for OrderedVolume {}
-
-impl Ord for OrderedVolume {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
+/// Open before closed, then higher volume, then external id: a total order, so the pick is
+/// stable.
+fn status_then_volume(left: &Market, right: &Market) -> Ordering {
+    (left.status != MarketStatus::Open)
+        .cmp(&(right.status != MarketStatus::Open))
+        .then(right.volume.total_cmp(&left.volume))
+        .then_with(|| left.external_id.cmp(&right.external_id))
 }
 
 /// The summary of a market's data: leading outcome and price, volumes, end date, and how
@@ -75,7 +74,10 @@ impl Ord for OrderedVolume {
 pub fn summary(stored: &StoredMarket, now: chrono::DateTime<chrono::Utc>) -> String {
     let market = &stored.market;
     let mut sentences = Vec::new();
-    let leader = market.outcomes.iter().max_by(|left, right| left.price.total_cmp(&right.price));
+    let leader = market
+        .outcomes
+        .iter()
+        .max_by(|left, right| left.price.total_cmp(&right.price));
     match leader {
         Some(leader) => sentences.push(format!(
             "On {}, \"{}\" is led by {} at {}.",
@@ -84,7 +86,11 @@ pub fn summary(stored: &StoredMarket, now: chrono::DateTime<chrono::Utc>) -> Str
             leader.name,
             percent(leader.price)
         )),
-        None => sentences.push(format!("On {}, \"{}\" has no priced outcome.", market.exchange.display_name(), market.question)),
+        None => sentences.push(format!(
+            "On {}, \"{}\" has no priced outcome.",
+            market.exchange.display_name(),
+            market.question
+        )),
     }
     sentences.push(format!(
         "Volume is {} in total and {} in the last 24 hours, with {} of liquidity.",
@@ -94,7 +100,11 @@ pub fn summary(stored: &StoredMarket, now: chrono::DateTime<chrono::Utc>) -> Str
     ));
     sentences.push(match (market.end_date, market.status) {
         (Some(end), MarketStatus::Open) if end > now => format!("It ends on {}.", end.format("%B %-d, %Y")),
-        (Some(end), _) => format!("It ended on {} and is {}.", end.format("%B %-d, %Y"), market.status.as_str().to_lowercase()),
+        (Some(end), _) => format!(
+            "It ended on {} and is {}.",
+            end.format("%B %-d, %Y"),
+            market.status.as_str().to_lowercase()
+        ),
         (None, MarketStatus::Open) => "It has no set end date.".to_owned(),
         (None, status) => format!("It is {}.", status.as_str().to_lowercase()),
     });
@@ -104,7 +114,11 @@ pub fn summary(stored: &StoredMarket, now: chrono::DateTime<chrono::Utc>) -> Str
 
 fn percent(price: f64) -> String {
     let tenths = (price * 1000.0).round() / 10.0;
-    if tenths.fract() == 0.0 { format!("{tenths:.0}%") } else { format!("{tenths:.1}%") }
+    if tenths.fract() == 0.0 {
+        format!("{tenths:.0}%")
+    } else {
+        format!("{tenths:.1}%")
+    }
 }
 
 /// Whole dollars with thousands separators: `$1,015,034`.
@@ -113,7 +127,7 @@ fn dollars(amount: f64) -> String {
     let digits = whole.to_string();
     let mut grouped = String::with_capacity(digits.len() + digits.len() / 3 + 1);
     for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(digit);

@@ -53,13 +53,20 @@ pub fn app(state: AppState) -> Router {
                 tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id)
             }))
             .layer(CatchPanicLayer::new())
-            .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, request_timeout))
+            .layer(TimeoutLayer::with_status_code(
+                StatusCode::SERVICE_UNAVAILABLE,
+                request_timeout,
+            ))
             .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
             .layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
     )
 }
 
 /// Serves `app` on `listener` until `shutdown` completes, then lets requests in flight finish.
-pub async fn serve(listener: TcpListener, app: Router, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     axum::serve(listener, app).with_graceful_shutdown(shutdown).await
 }

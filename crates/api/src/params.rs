@@ -64,7 +64,11 @@ impl QueryParameters {
                 ));
             }
             if pairs.iter().any(|(existing, _)| *existing == name) {
-                return Err(ApiError::invalid_parameter(&name, format!("Parameter {name:?} is given more than once."), json!({})));
+                return Err(ApiError::invalid_parameter(
+                    &name,
+                    format!("Parameter {name:?} is given more than once."),
+                    json!({}),
+                ));
             }
             pairs.push((name.into_owned(), value.into_owned()));
         }
@@ -73,7 +77,11 @@ impl QueryParameters {
 
     /// The parameter's value, `None` when absent or empty.
     pub fn text(&self, name: &str) -> Option<&str> {
-        self.pairs.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str()).filter(|value| !value.is_empty())
+        self.pairs
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+            .filter(|value| !value.is_empty())
     }
 
     pub fn integer(&self, name: &str, default: u64, minimum: u64, maximum: u64) -> Result<u64, ApiError> {
@@ -95,7 +103,12 @@ impl QueryParameters {
     }
 
     /// A value from a fixed set, matched case-insensitively by `parse`.
-    pub fn choice<T>(&self, name: &str, allowed: &[&str], parse: impl Fn(&str) -> Option<T>) -> Result<Option<T>, ApiError> {
+    pub fn choice<T>(
+        &self,
+        name: &str,
+        allowed: &[&str],
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Result<Option<T>, ApiError> {
         let Some(text) = self.text(name) else {
             return Ok(None);
         };
@@ -127,7 +140,17 @@ fn offset(parameters: &QueryParameters) -> Result<u64, ApiError> {
 pub fn list_markets(query: Option<&str>) -> Result<(MarketQuery, bool), ApiError> {
     let parameters = QueryParameters::parse(
         query,
-        &["limit", "offset", "exchange", "status", "category", "search", "sortBy", "sortOrder", "include"],
+        &[
+            "limit",
+            "offset",
+            "exchange",
+            "status",
+            "category",
+            "search",
+            "sortBy",
+            "sortOrder",
+            "include",
+        ],
     )?;
     let limit = parameters.integer("limit", MARKETS_DEFAULT_LIMIT, 1, MARKETS_MAX_LIMIT)?;
     let offset = offset(&parameters)?;
@@ -138,25 +161,45 @@ pub fn list_markets(query: Option<&str>) -> Result<(MarketQuery, bool), ApiError
     let sort_names: Vec<&str> = MarketSort::ALL.iter().map(|sort| sort.as_str()).collect();
     let sort = parameters
         .choice("sortBy", &sort_names, |text| {
-            MarketSort::ALL.into_iter().find(|sort| sort.as_str().eq_ignore_ascii_case(text))
+            MarketSort::ALL
+                .into_iter()
+                .find(|sort| sort.as_str().eq_ignore_ascii_case(text))
         })?
         .unwrap_or(MarketSort::Volume24h);
     let order = parameters
-        .choice("sortOrder", &["asc", "desc"], |text| match text.to_ascii_lowercase().as_str() {
-            "asc" => Some(SortOrder::Asc),
-            "desc" => Some(SortOrder::Desc),
-            _ => None,
+        .choice("sortOrder", &["asc", "desc"], |text| {
+            match text.to_ascii_lowercase().as_str() {
+                "asc" => Some(SortOrder::Asc),
+                "desc" => Some(SortOrder::Desc),
+                _ => None,
+            }
         })?
         .unwrap_or(SortOrder::Desc);
     let include_outcomes = parameters
-        .choice("include", &["outcomes"], |text| text.eq_ignore_ascii_case("outcomes").then_some(true))?
+        .choice("include", &["outcomes"], |text| {
+            text.eq_ignore_ascii_case("outcomes").then_some(true)
+        })?
         .unwrap_or(false);
     let search = match parameters.text("search") {
         None => None,
         Some(text) => Some(search_words(text)?),
     };
-    let filter = MarketFilter { exchange, status, category, search };
-    Ok((MarketQuery { filter, sort, order, limit: limit as u32, offset }, include_outcomes))
+    let filter = MarketFilter {
+        exchange,
+        status,
+        category,
+        search,
+    };
+    Ok((
+        MarketQuery {
+            filter,
+            sort,
+            order,
+            limit: limit as u32,
+            offset,
+        },
+        include_outcomes,
+    ))
 }
 
 fn search_words(text: &str) -> Result<SearchWords, ApiError> {
@@ -198,7 +241,10 @@ pub fn none(query: Option<&str>) -> Result<(), ApiError> {
 
 /// The explain query, from the query string or the body: required, trimmed, bounded.
 pub fn explain_query(text: Option<&str>) -> Result<String, ApiError> {
-    let text = text.map(str::trim).filter(|text| !text.is_empty()).ok_or(ApiError::MissingQuery)?;
+    let text = text
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
+        .ok_or(ApiError::MissingQuery)?;
     if text.chars().count() > MAX_EXPLAIN_QUERY_LEN {
         return Err(ApiError::invalid_parameter(
             "query",
@@ -231,7 +277,10 @@ mod tests {
     #[test]
     fn defaults() {
         let (query, include) = list_markets(None).unwrap();
-        assert_eq!((query.limit, query.offset, query.sort, query.order, include), (50, 0, MarketSort::Volume24h, SortOrder::Desc, false));
+        assert_eq!(
+            (query.limit, query.offset, query.sort, query.order, include),
+            (50, 0, MarketSort::Volume24h, SortOrder::Desc, false)
+        );
         let events = list_events(Some("")).unwrap();
         assert_eq!((events.limit, events.offset), (20, 0));
     }
@@ -246,7 +295,10 @@ mod tests {
         assert_eq!(query.filter.exchange, Some(Exchange::Kalshi));
         assert_eq!(query.filter.status, Some(MarketStatus::Open));
         assert_eq!(query.filter.category, Some(Category::ScienceAndTechnology));
-        assert_eq!((query.sort, query.order, include), (MarketSort::CreatedAt, SortOrder::Asc, true));
+        assert_eq!(
+            (query.sort, query.order, include),
+            (MarketSort::CreatedAt, SortOrder::Asc, true)
+        );
         assert_eq!(query.filter.search.unwrap().words(), ["bitcoin", "100k"]);
     }
 
@@ -269,9 +321,16 @@ mod tests {
             ("sortby=volume", "sortby"),
         ];
         for (query, parameter) in cases {
-            assert_eq!(code_and_parameter(list_markets(Some(query))), ("INVALID_PARAMETER".into(), parameter.into()), "{query}");
+            assert_eq!(
+                code_and_parameter(list_markets(Some(query))),
+                ("INVALID_PARAMETER".into(), parameter.into()),
+                "{query}"
+            );
         }
-        assert!(matches!(list_events(Some("limit=101")), Err(ApiError::InvalidParameter { .. })));
+        assert!(matches!(
+            list_events(Some("limit=101")),
+            Err(ApiError::InvalidParameter { .. })
+        ));
         assert!(none(Some("x=1")).is_err());
         assert!(matches!(explain(Some("query=%20")), Err(ApiError::MissingQuery)));
         assert!(matches!(explain(None), Err(ApiError::MissingQuery)));

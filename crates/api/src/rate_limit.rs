@@ -50,7 +50,11 @@ impl RateLimiter {
             *entry = (current_window, 0);
         }
         if entry.1 >= limit {
-            return Err(Refusal { limit, resets_at, retry_after_seconds: seconds_until_reset(now) });
+            return Err(Refusal {
+                limit,
+                resets_at,
+                retry_after_seconds: seconds_until_reset(now),
+            });
         }
         entry.1 += 1;
         let used = entry.1;
@@ -76,9 +80,16 @@ mod tests {
         }
         let refusal = limiter.acquire(account, 3, start + TimeDelta::seconds(5)).unwrap_err();
         assert_eq!(refusal.retry_after_seconds, 45);
-        assert!(limiter.acquire(account, 3, start).is_err(), "refusals are not counted, and do not reset");
+        assert!(
+            limiter.acquire(account, 3, start).is_err(),
+            "refusals are not counted, and do not reset"
+        );
         let next_minute = start + TimeDelta::seconds(50);
         assert_eq!(limiter.acquire(account, 3, next_minute).unwrap().used, 1);
-        assert_eq!(limiter.acquire(Uuid::new_v4(), 3, start).unwrap().used, 1, "accounts are separate");
+        assert_eq!(
+            limiter.acquire(Uuid::new_v4(), 3, start).unwrap().used,
+            1,
+            "accounts are separate"
+        );
     }
 }

@@ -21,7 +21,9 @@ pub struct RequestId(pub String);
 fn is_sane(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= MAX_CLIENT_ID_LEN
-        && id.bytes().all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.' | b':'))
+        && id
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.' | b':'))
 }
 
 pub async fn assign_request_id(mut request: Request, next: Next) -> Response {

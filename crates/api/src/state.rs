@@ -18,7 +18,10 @@ pub struct ApiSettings {
 
 impl Default for ApiSettings {
     fn default() -> Self {
-        ApiSettings { tiers: TierTable::default(), request_timeout: Duration::from_secs(30) }
+        ApiSettings {
+            tiers: TierTable::default(),
+            request_timeout: Duration::from_secs(30),
+        }
     }
 }
 
@@ -31,6 +34,10 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(store: Arc<dyn Store>, settings: ApiSettings) -> AppState {
-        AppState { store, rate_limiter: Arc::new(RateLimiter::default()), settings: Arc::new(settings) }
+        AppState {
+            store,
+            rate_limiter: Arc::new(RateLimiter::default()),
+            settings: Arc::new(settings),
+        }
     }
 }

@@ -46,7 +46,9 @@ impl ApiKey {
     pub fn parse(presented: &str) -> Option<ApiKey> {
         let secret = presented.strip_prefix(KEY_PREFIX)?;
         let well_formed = secret.len() == SECRET_HEX_LEN
-            && secret.bytes().all(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(&byte));
+            && secret
+                .bytes()
+                .all(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(&byte));
         well_formed.then(|| ApiKey(presented.to_owned()))
     }
 

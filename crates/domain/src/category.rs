@@ -67,38 +67,37 @@ impl Category {
     pub fn from_label(label: &str) -> Option<Category> {
         let key: String = words(label).collect::<Vec<_>>().join(" ");
         let category = match key.as_str() {
-            "politics" | "us politics" | "u s politics" | "elections" | "election"
-            | "us election" | "us current affairs" | "trump" | "trump presidency"
-            | "congress" | "senate" | "courts" | "scotus" | "immigration" | "cabinet"
-            | "us government" | "mayoral" | "global elections" | "world elections" => {
+            "politics" | "us politics" | "u s politics" | "elections" | "election" | "us election"
+            | "us current affairs" | "trump" | "trump presidency" | "congress" | "senate" | "courts" | "scotus"
+            | "immigration" | "cabinet" | "us government" | "mayoral" | "global elections" | "world elections" => {
                 Category::Politics
             }
-            "sports" | "sport" | "nba" | "nba playoffs" | "nfl" | "mlb" | "nhl" | "soccer"
-            | "football" | "chess" | "olympics" | "tennis" | "golf" | "esports" | "ufc"
-            | "boxing" | "basketball" | "baseball" | "hockey" | "formula 1" | "f1"
-            | "cricket" | "games" => Category::Sports,
-            "crypto" | "cryptocurrency" | "crypto prices" | "bitcoin" | "ethereum" | "nfts"
-            | "nft" | "solana" | "crypto policy" | "stablecoins" | "altcoins" | "airdrops"
-            | "defi" => Category::Crypto,
-            "economics" | "economy" | "economic policy" | "fed rates" | "fed" | "inflation"
-            | "macro" | "tariffs" | "trade war" | "jobs" | "interest rates" | "deficit" => {
-                Category::Economics
+            "sports" | "sport" | "nba" | "nba playoffs" | "nfl" | "mlb" | "nhl" | "soccer" | "football" | "chess"
+            | "olympics" | "tennis" | "golf" | "esports" | "ufc" | "boxing" | "basketball" | "baseball" | "hockey"
+            | "formula 1" | "f1" | "cricket" | "games" => Category::Sports,
+            "crypto" | "cryptocurrency" | "crypto prices" | "bitcoin" | "ethereum" | "nfts" | "nft" | "solana"
+            | "crypto policy" | "stablecoins" | "altcoins" | "airdrops" | "defi" => Category::Crypto,
+            "economics" | "economy" | "economic policy" | "fed rates" | "fed" | "inflation" | "macro" | "tariffs"
+            | "trade war" | "jobs" | "interest rates" | "deficit" => Category::Economics,
+            "finance" | "financials" | "business" | "companies" | "stocks" | "commodities" | "ipos" | "ipo"
+            | "earnings" | "treasuries" => Category::Finance,
+            "science and technology"
+            | "science technology"
+            | "science"
+            | "technology"
+            | "tech"
+            | "ai"
+            | "artificial intelligence"
+            | "space"
+            | "big tech" => Category::ScienceAndTechnology,
+            "culture" | "pop culture" | "entertainment" | "social" | "music" | "movies" | "celebrities" | "art"
+            | "awards" | "box office" | "tv" | "creators" | "mentions" => Category::Culture,
+            "world" | "geopolitics" | "global politics" | "middle east" | "foreign policy" | "ukraine" | "israel"
+            | "russia" | "china" | "world affairs" => Category::World,
+            "climate and weather" | "climate weather" | "climate" | "weather" | "global warming" => {
+                Category::ClimateAndWeather
             }
-            "finance" | "financials" | "business" | "companies" | "stocks" | "commodities"
-            | "ipos" | "ipo" | "earnings" | "treasuries" => Category::Finance,
-            "science and technology" | "science technology" | "science" | "technology"
-            | "tech" | "ai" | "artificial intelligence" | "space" | "big tech" => {
-                Category::ScienceAndTechnology
-            }
-            "culture" | "pop culture" | "entertainment" | "social" | "music" | "movies"
-            | "celebrities" | "art" | "awards" | "box office" | "tv" | "creators"
-            | "mentions" => Category::Culture,
-            "world" | "geopolitics" | "global politics" | "middle east" | "foreign policy"
-            | "ukraine" | "israel" | "russia" | "china" | "world affairs" => Category::World,
-            "climate and weather" | "climate weather" | "climate" | "weather"
-            | "global warming" => Category::ClimateAndWeather,
-            "health" | "coronavirus" | "covid" | "covid 19" | "pandemics" | "pandemic"
-            | "bird flu" => Category::Health,
+            "health" | "coronavirus" | "covid" | "covid 19" | "pandemics" | "pandemic" | "bird flu" => Category::Health,
             "other" | "transportation" => Category::Other,
             _ => return None,
         };
@@ -126,9 +125,7 @@ impl Category {
         let (best_index, best_score) = scores
             .iter()
             .enumerate()
-            .max_by(|(left_index, left), (right_index, right)| {
-                left.cmp(right).then(right_index.cmp(left_index))
-            })
+            .max_by(|(left_index, left), (right_index, right)| left.cmp(right).then(right_index.cmp(left_index)))
             .expect("the score table is not empty");
         if *best_score == 0 {
             Category::Other
@@ -140,54 +137,44 @@ impl Category {
 
 fn keyword_category(token: &str) -> Option<Category> {
     Some(match token {
-        "election" | "elections" | "president" | "presidential" | "nominee" | "nomination"
-        | "democrat" | "democrats" | "democratic" | "republican" | "republicans" | "gop"
-        | "senate" | "senator" | "congress" | "governor" | "mayor" | "trump" | "biden"
-        | "harris" | "vance" | "newsom" | "impeach" | "impeached" | "deport" | "deportation"
-        | "primary" | "midterms" | "cabinet" | "supreme" | "scotus" | "speaker" | "veto" => {
+        "election" | "elections" | "president" | "presidential" | "nominee" | "nomination" | "democrat"
+        | "democrats" | "democratic" | "republican" | "republicans" | "gop" | "senate" | "senator" | "congress"
+        | "governor" | "mayor" | "trump" | "biden" | "harris" | "vance" | "newsom" | "impeach" | "impeached"
+        | "deport" | "deportation" | "primary" | "midterms" | "cabinet" | "supreme" | "scotus" | "speaker" | "veto" => {
             Category::Politics
         }
-        "nba" | "nfl" | "nhl" | "mlb" | "ncaa" | "fifa" | "uefa" | "championship" | "champion"
-        | "playoffs" | "super" | "bowl" | "basketball" | "football" | "soccer" | "baseball"
-        | "hockey" | "tennis" | "golf" | "chess" | "olympics" | "seed" | "upsets" | "ufc"
-        | "mvp" | "coach" | "grand" | "slam" | "league" | "tournament" | "madness" => {
-            Category::Sports
+        "nba" | "nfl" | "nhl" | "mlb" | "ncaa" | "fifa" | "uefa" | "championship" | "champion" | "playoffs"
+        | "super" | "bowl" | "basketball" | "football" | "soccer" | "baseball" | "hockey" | "tennis" | "golf"
+        | "chess" | "olympics" | "seed" | "upsets" | "ufc" | "mvp" | "coach" | "grand" | "slam" | "league"
+        | "tournament" | "madness" => Category::Sports,
+        "bitcoin" | "btc" | "ethereum" | "eth" | "solana" | "sol" | "xrp" | "dogecoin" | "doge" | "crypto"
+        | "cryptocurrency" | "stablecoin" | "usdc" | "usdt" | "nft" | "memecoin" | "airdrop" | "coinbase"
+        | "binance" => Category::Crypto,
+        "fed" | "inflation" | "cpi" | "gdp" | "recession" | "unemployment" | "jobless" | "payrolls" | "tariff"
+        | "tariffs" | "rates" | "bps" | "fomc" | "powell" | "economy" => Category::Economics,
+        "stock" | "stocks" | "ipo" | "shares" | "nasdaq" | "s&p" | "spx" | "earnings" | "tesla" | "nvidia"
+        | "apple" | "microsoft" | "acquisition" | "merger" | "ceo" | "market cap" | "gold" | "oil" | "treasury" => {
+            Category::Finance
         }
-        "bitcoin" | "btc" | "ethereum" | "eth" | "solana" | "sol" | "xrp" | "dogecoin"
-        | "doge" | "crypto" | "cryptocurrency" | "stablecoin" | "usdc" | "usdt" | "nft"
-        | "memecoin" | "airdrop" | "coinbase" | "binance" => Category::Crypto,
-        "fed" | "inflation" | "cpi" | "gdp" | "recession" | "unemployment" | "jobless"
-        | "payrolls" | "tariff" | "tariffs" | "rates" | "bps" | "fomc" | "powell" | "economy" => {
-            Category::Economics
-        }
-        "stock" | "stocks" | "ipo" | "shares" | "nasdaq" | "s&p" | "spx" | "earnings"
-        | "tesla" | "nvidia" | "apple" | "microsoft" | "acquisition" | "merger" | "ceo"
-        | "market cap" | "gold" | "oil" | "treasury" => Category::Finance,
-        "ai" | "openai" | "chatgpt" | "gpt" | "anthropic" | "deepseek" | "spacex" | "mars"
-        | "rocket" | "launch" | "iphone" | "google" | "model" | "agi" | "quantum" => {
-            Category::ScienceAndTechnology
-        }
-        "oscar" | "oscars" | "grammy" | "grammys" | "movie" | "film" | "album" | "song"
-        | "spotify" | "box" | "netflix" | "taylor" | "swift" | "celebrity" | "tiktok"
-        | "youtube" | "emmy" | "emmys" | "billboard" | "pope" | "married" | "divorce" => {
-            Category::Culture
-        }
-        "ukraine" | "russia" | "israel" | "gaza" | "iran" | "china" | "taiwan" | "nato"
-        | "putin" | "zelensky" | "netanyahu" | "ceasefire" | "war" | "invade" | "invasion"
-        | "syria" | "venezuela" | "korea" | "minister" | "parliament" => Category::World,
-        "temperature" | "hurricane" | "weather" | "climate" | "rain" | "snow" | "warming"
-        | "heat" | "tornado" | "earthquake" | "co2" | "emissions" => Category::ClimateAndWeather,
-        "covid" | "coronavirus" | "vaccine" | "pandemic" | "measles" | "flu" | "h5n1"
-        | "virus" | "outbreak" | "fda" | "cdc" | "who" => Category::Health,
+        "ai" | "openai" | "chatgpt" | "gpt" | "anthropic" | "deepseek" | "spacex" | "mars" | "rocket" | "launch"
+        | "iphone" | "google" | "model" | "agi" | "quantum" => Category::ScienceAndTechnology,
+        "oscar" | "oscars" | "grammy" | "grammys" | "movie" | "film" | "album" | "song" | "spotify" | "box"
+        | "netflix" | "taylor" | "swift" | "celebrity" | "tiktok" | "youtube" | "emmy" | "emmys" | "billboard"
+        | "pope" | "married" | "divorce" => Category::Culture,
+        "ukraine" | "russia" | "israel" | "gaza" | "iran" | "china" | "taiwan" | "nato" | "putin" | "zelensky"
+        | "netanyahu" | "ceasefire" | "war" | "invade" | "invasion" | "syria" | "venezuela" | "korea" | "minister"
+        | "parliament" => Category::World,
+        "temperature" | "hurricane" | "weather" | "climate" | "rain" | "snow" | "warming" | "heat" | "tornado"
+        | "earthquake" | "co2" | "emissions" => Category::ClimateAndWeather,
+        "covid" | "coronavirus" | "vaccine" | "pandemic" | "measles" | "flu" | "h5n1" | "virus" | "outbreak"
+        | "fda" | "cdc" | "who" => Category::Health,
         _ => return None,
     })
 }
 
 fn phrase_category(first: &str, second: &str) -> Option<Category> {
     Some(match (first, second) {
-        ("world", "cup") | ("stanley", "cup") | ("super", "bowl") | ("march", "madness") => {
-            Category::Sports
-        }
+        ("world", "cup") | ("stanley", "cup") | ("super", "bowl") | ("march", "madness") => Category::Sports,
         ("interest", "rate") | ("fed", "chair") | ("rate", "cut") => Category::Economics,
         ("prime", "minister") => Category::World,
         _ => return None,
@@ -224,9 +211,15 @@ mod tests {
     fn maps_labels_seen_in_recorded_payloads() {
         assert_eq!(Category::from_label("Pop-Culture "), Some(Category::Culture));
         assert_eq!(Category::from_label("US-current-affairs"), Some(Category::Politics));
-        assert_eq!(Category::from_label("Climate and Weather"), Some(Category::ClimateAndWeather));
+        assert_eq!(
+            Category::from_label("Climate and Weather"),
+            Some(Category::ClimateAndWeather)
+        );
         assert_eq!(Category::from_label("Companies"), Some(Category::Finance));
-        assert_eq!(Category::from_label("Science and Technology"), Some(Category::ScienceAndTechnology));
+        assert_eq!(
+            Category::from_label("Science and Technology"),
+            Some(Category::ScienceAndTechnology)
+        );
         assert_eq!(Category::from_label("U.S. Politics"), Some(Category::Politics));
         assert_eq!(Category::from_label("NBA Playoffs"), Some(Category::Sports));
         assert_eq!(Category::from_label("2025 Predictions"), None);
@@ -235,16 +228,28 @@ mod tests {
 
     #[test]
     fn infers_from_question_words() {
-        assert_eq!(Category::infer(["Will Georgia win the College Basketball National Championship?"]), Category::Sports);
-        assert_eq!(Category::infer(["Democratic Presidential Nominee 2028"]), Category::Politics);
-        assert_eq!(Category::infer(["Will Bitcoin reach $100k by December 31?"]), Category::Crypto);
+        assert_eq!(
+            Category::infer(["Will Georgia win the College Basketball National Championship?"]),
+            Category::Sports
+        );
+        assert_eq!(
+            Category::infer(["Democratic Presidential Nominee 2028"]),
+            Category::Politics
+        );
+        assert_eq!(
+            Category::infer(["Will Bitcoin reach $100k by December 31?"]),
+            Category::Crypto
+        );
         assert_eq!(Category::infer(["FIFA World Cup 2026 Winner"]), Category::Sports);
         assert_eq!(Category::infer(["Will it happen?"]), Category::Other);
     }
 
     #[test]
     fn parses_canonical_spelling_case_insensitively() {
-        assert_eq!("science & technology".parse::<Category>().unwrap(), Category::ScienceAndTechnology);
+        assert_eq!(
+            "science & technology".parse::<Category>().unwrap(),
+            Category::ScienceAndTechnology
+        );
         assert_eq!("POLITICS".parse::<Category>().unwrap(), Category::Politics);
         assert!("Elections".parse::<Category>().is_err());
     }

@@ -11,11 +11,17 @@ use crate::exchange::Exchange;
 pub const NAMESPACE: Uuid = Uuid::from_u128(0x6d1b_8c3e_4f0a_5b6e_9c2d_7a8f_1e3b_5c40);
 
 pub fn market_id(exchange: Exchange, external_id: &str) -> Uuid {
-    Uuid::new_v5(&NAMESPACE, format!("market:{}:{external_id}", exchange.as_str()).as_bytes())
+    Uuid::new_v5(
+        &NAMESPACE,
+        format!("market:{}:{external_id}", exchange.as_str()).as_bytes(),
+    )
 }
 
 pub fn event_id(exchange: Exchange, external_id: &str) -> Uuid {
-    Uuid::new_v5(&NAMESPACE, format!("event:{}:{external_id}", exchange.as_str()).as_bytes())
+    Uuid::new_v5(
+        &NAMESPACE,
+        format!("event:{}:{external_id}", exchange.as_str()).as_bytes(),
+    )
 }
 
 /// An outcome's id: derived from its market and its position, which the exchanges keep

@@ -168,7 +168,10 @@ impl Market {
             ("volume24h", self.volume_24h),
         ] {
             if !value.is_finite() || value < 0.0 {
-                return Err(InvalidMarket::BadAmount { field, value: value.to_string() });
+                return Err(InvalidMarket::BadAmount {
+                    field,
+                    value: value.to_string(),
+                });
             }
         }
         for outcome in &self.outcomes {
@@ -177,7 +180,10 @@ impl Market {
                 if let Some(price) = price
                     && !(0.0..=1.0).contains(&price)
                 {
-                    return Err(InvalidMarket::PriceOutOfRange { field, value: price.to_string() });
+                    return Err(InvalidMarket::PriceOutOfRange {
+                        field,
+                        value: price.to_string(),
+                    });
                 }
             }
         }

@@ -44,7 +44,11 @@ pub fn parse(text: &str) -> Option<MarketUrl> {
     if text.len() > MAX_URL_LEN || text.chars().any(char::is_whitespace) {
         return None;
     }
-    let with_scheme = if text.contains("://") { text.to_owned() } else { format!("https://{text}") };
+    let with_scheme = if text.contains("://") {
+        text.to_owned()
+    } else {
+        format!("https://{text}")
+    };
     let url = Url::parse(&with_scheme).ok()?;
     if !matches!(url.scheme(), "http" | "https") {
         return None;
@@ -76,7 +80,10 @@ fn parse_polymarket(segments: &[String]) -> Option<MarketUrl> {
         [kind, market, ..] if kind == "market" => vec![UrlKey::Market(market.clone())],
         _ => return None,
     };
-    Some(MarketUrl { exchange: Exchange::Polymarket, keys })
+    Some(MarketUrl {
+        exchange: Exchange::Polymarket,
+        keys,
+    })
 }
 
 fn parse_kalshi(segments: &[String]) -> Option<MarketUrl> {
@@ -94,7 +101,10 @@ fn parse_kalshi(segments: &[String]) -> Option<MarketUrl> {
         ],
         _ => return None,
     };
-    Some(MarketUrl { exchange: Exchange::Kalshi, keys })
+    Some(MarketUrl {
+        exchange: Exchange::Kalshi,
+        keys,
+    })
 }
 
 /// A Polymarket market's page: the event page when the market is the event's only one
@@ -119,7 +129,10 @@ pub fn kalshi_market_url(event_ticker: &str, series_ticker: Option<&str>, title:
         Some(series) => {
             let slug = slugify(title);
             let slug = if slug.is_empty() { event.clone() } else { slug };
-            format!("https://kalshi.com/markets/{}/{slug}/{event}", series.to_ascii_lowercase())
+            format!(
+                "https://kalshi.com/markets/{}/{slug}/{event}",
+                series.to_ascii_lowercase()
+            )
         }
         None => format!("https://kalshi.com/markets/{event}"),
     }
@@ -139,20 +152,35 @@ mod tests {
 
     #[test]
     fn polymarket_forms() {
-        let event = Some((Exchange::Polymarket, vec![UrlKey::Event("fed-decision-in-october".into())]));
-        assert_eq!(keys("https://polymarket.com/event/fed-decision-in-october?tid=1758818660485"), event);
+        let event = Some((
+            Exchange::Polymarket,
+            vec![UrlKey::Event("fed-decision-in-october".into())],
+        ));
+        assert_eq!(
+            keys("https://polymarket.com/event/fed-decision-in-october?tid=1758818660485"),
+            event
+        );
         assert_eq!(keys("polymarket.com/event/fed-decision-in-october/"), event);
-        assert_eq!(keys("https://www.polymarket.com/es/event/fed-decision-in-october#x"), event);
+        assert_eq!(
+            keys("https://www.polymarket.com/es/event/fed-decision-in-october#x"),
+            event
+        );
         assert_eq!(
             keys("https://polymarket.com/event/us-strikes-iran-by/us-strikes-iran-by-june-30"),
             Some((
                 Exchange::Polymarket,
-                vec![UrlKey::Market("us-strikes-iran-by-june-30".into()), UrlKey::Event("us-strikes-iran-by".into())]
+                vec![
+                    UrlKey::Market("us-strikes-iran-by-june-30".into()),
+                    UrlKey::Event("us-strikes-iran-by".into())
+                ]
             ))
         );
         assert_eq!(
             keys("https://polymarket.com/market/will-ethereum-reach-10k-before-2025"),
-            Some((Exchange::Polymarket, vec![UrlKey::Market("will-ethereum-reach-10k-before-2025".into())]))
+            Some((
+                Exchange::Polymarket,
+                vec![UrlKey::Market("will-ethereum-reach-10k-before-2025".into())]
+            ))
         );
     }
 
@@ -213,7 +241,10 @@ mod tests {
         let polymarket = polymarket_market_url(Some("will-x"), Some("event-x"));
         assert_eq!(parse(&polymarket).unwrap().keys[0], UrlKey::Market("will-x".into()));
         let kalshi = kalshi_market_url("KXELONMARS-99", Some("KXELONMARS"), "Will Elon Musk visit Mars?");
-        assert_eq!(kalshi, "https://kalshi.com/markets/kxelonmars/will-elon-musk-visit-mars/kxelonmars-99");
+        assert_eq!(
+            kalshi,
+            "https://kalshi.com/markets/kxelonmars/will-elon-musk-visit-mars/kxelonmars-99"
+        );
         assert_eq!(parse(&kalshi).unwrap().keys[1], UrlKey::Event("kxelonmars-99".into()));
     }
 }

@@ -48,7 +48,10 @@ struct Profile {
 }
 
 fn profile(question: &str) -> Profile {
-    let mut profile = Profile { words: BTreeSet::new(), numbers: BTreeSet::new() };
+    let mut profile = Profile {
+        words: BTreeSet::new(),
+        numbers: BTreeSet::new(),
+    };
     for word in words(question) {
         if word.chars().any(|character| character.is_ascii_digit()) {
             profile.numbers.insert(word);
@@ -123,23 +126,43 @@ fn end_dates_agree(left: Option<Timestamp>, right: Option<Timestamp>) -> bool {
 fn keep_mutual_best(inputs: &[MatchInput], scored: Vec<(usize, usize, f64)>) -> Vec<MatchPair> {
     let mut per_market: HashMap<usize, Vec<(f64, Uuid, usize)>> = HashMap::new();
     for &(left, right, similarity) in &scored {
-        per_market.entry(left).or_default().push((similarity, inputs[right].id, right));
-        per_market.entry(right).or_default().push((similarity, inputs[left].id, left));
+        per_market
+            .entry(left)
+            .or_default()
+            .push((similarity, inputs[right].id, right));
+        per_market
+            .entry(right)
+            .or_default()
+            .push((similarity, inputs[left].id, left));
     }
     let mut best: HashMap<usize, BTreeSet<usize>> = HashMap::new();
     for (market, mut list) in per_market {
         list.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        best.insert(market, list.iter().take(MAX_MATCHES_PER_MARKET).map(|entry| entry.2).collect());
+        best.insert(
+            market,
+            list.iter().take(MAX_MATCHES_PER_MARKET).map(|entry| entry.2).collect(),
+        );
     }
     let mut pairs = Vec::new();
     for (left, right, similarity) in scored {
         if best[&left].contains(&right) && best[&right].contains(&left) {
-            pairs.push(MatchPair { market_id: inputs[left].id, matched_id: inputs[right].id, similarity });
-            pairs.push(MatchPair { market_id: inputs[right].id, matched_id: inputs[left].id, similarity });
+            pairs.push(MatchPair {
+                market_id: inputs[left].id,
+                matched_id: inputs[right].id,
+                similarity,
+            });
+            pairs.push(MatchPair {
+                market_id: inputs[right].id,
+                matched_id: inputs[left].id,
+                similarity,
+            });
         }
     }
     pairs.sort_by(|a, b| {
-        a.market_id.cmp(&b.market_id).then(b.similarity.total_cmp(&a.similarity)).then(a.matched_id.cmp(&b.matched_id))
+        a.market_id
+            .cmp(&b.market_id)
+            .then(b.similarity.total_cmp(&a.similarity))
+            .then(a.matched_id.cmp(&b.matched_id))
     });
     pairs
 }
@@ -150,7 +173,12 @@ mod tests {
     use proptest::prelude::*;
 
     fn input(number: u128, exchange: Exchange, question: &str) -> MatchInput {
-        MatchInput { id: Uuid::from_u128(number), exchange, question: question.to_owned(), end_date: None }
+        MatchInput {
+            id: Uuid::from_u128(number),
+            exchange,
+            question: question.to_owned(),
+            end_date: None,
+        }
     }
 
     #[test]
@@ -162,16 +190,24 @@ mod tests {
             input(4, Exchange::Polymarket, "Will Elon Musk visit the Moon before 2099?"),
         ];
         let pairs = match_markets(&inputs);
-        let ids: Vec<(u128, u128)> =
-            pairs.iter().map(|pair| (pair.market_id.as_u128(), pair.matched_id.as_u128())).collect();
+        let ids: Vec<(u128, u128)> = pairs
+            .iter()
+            .map(|pair| (pair.market_id.as_u128(), pair.matched_id.as_u128()))
+            .collect();
         assert!(ids.contains(&(1, 2)) && ids.contains(&(2, 1)));
-        assert!(!ids.iter().any(|&(a, b)| a == 3 || b == 3), "another threshold is not a match");
+        assert!(
+            !ids.iter().any(|&(a, b)| a == 3 || b == 3),
+            "another threshold is not a match"
+        );
     }
 
     fn question() -> impl Strategy<Value = String> {
-        prop::collection::vec(prop::sample::select(vec![
-            "will", "bitcoin", "trump", "win", "2028", "100k", "election", "reach", "mars", "fed", "cut", "rates",
-        ]), 1..8)
+        prop::collection::vec(
+            prop::sample::select(vec![
+                "will", "bitcoin", "trump", "win", "2028", "100k", "election", "reach", "mars", "fed", "cut", "rates",
+            ]),
+            1..8,
+        )
         .prop_map(|words| words.join(" "))
     }
 

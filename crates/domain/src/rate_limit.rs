@@ -51,13 +51,23 @@ impl TierTable {
     pub fn with_overrides(overrides: &str) -> Result<TierTable, BadTierLimits> {
         let mut table = TierTable::default();
         for pair in overrides.split(',').map(str::trim).filter(|pair| !pair.is_empty()) {
-            let error = |reason: &str| BadTierLimits { text: overrides.to_owned(), reason: reason.to_owned() };
+            let error = |reason: &str| BadTierLimits {
+                text: overrides.to_owned(),
+                reason: reason.to_owned(),
+            };
             let (name, limit) = pair.split_once('=').ok_or_else(|| error("a pair has no '='"))?;
             let name = name.trim().to_ascii_lowercase();
-            if name.is_empty() || !name.chars().all(|character| character.is_ascii_alphanumeric() || character == '-' || character == '_') {
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|character| character.is_ascii_alphanumeric() || character == '-' || character == '_')
+            {
                 return Err(error("a tier name must be letters, digits, '-' or '_'"));
             }
-            let limit: u32 = limit.trim().parse().map_err(|_| error("a limit is not a whole number"))?;
+            let limit: u32 = limit
+                .trim()
+                .parse()
+                .map_err(|_| error("a limit is not a whole number"))?;
             if limit == 0 {
                 return Err(error("a limit must be at least 1"));
             }
@@ -83,8 +93,14 @@ mod tests {
     #[test]
     fn windows_are_utc_minutes() {
         let now = Utc.with_ymd_and_hms(2026, 11, 22, 10, 15, 42).unwrap() + TimeDelta::milliseconds(250);
-        assert_eq!(window_start(now), Utc.with_ymd_and_hms(2026, 11, 22, 10, 15, 0).unwrap());
-        assert_eq!(window_reset(now), Utc.with_ymd_and_hms(2026, 11, 22, 10, 16, 0).unwrap());
+        assert_eq!(
+            window_start(now),
+            Utc.with_ymd_and_hms(2026, 11, 22, 10, 15, 0).unwrap()
+        );
+        assert_eq!(
+            window_reset(now),
+            Utc.with_ymd_and_hms(2026, 11, 22, 10, 16, 0).unwrap()
+        );
         assert_eq!(seconds_until_reset(now), 18);
         let on_the_minute = Utc.with_ymd_and_hms(2026, 11, 22, 10, 16, 0).unwrap();
         assert_eq!(seconds_until_reset(on_the_minute), 60);

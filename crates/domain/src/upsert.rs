@@ -48,19 +48,43 @@ mod tests {
     use crate::time::from_epoch_millis;
 
     fn version(at: Option<i64>, fingerprint: i64) -> Version {
-        Version { source_updated_at: at.map(from_epoch_millis), fingerprint }
+        Version {
+            source_updated_at: at.map(from_epoch_millis),
+            fingerprint,
+        }
     }
 
     #[test]
     fn follows_the_documented_rule() {
         assert_eq!(decide(None, version(None, 1)), UpsertDecision::Insert);
-        assert_eq!(decide(Some(version(Some(10), 1)), version(Some(10), 1)), UpsertDecision::Unchanged);
-        assert_eq!(decide(Some(version(Some(10), 1)), version(Some(20), 2)), UpsertDecision::Update);
-        assert_eq!(decide(Some(version(Some(10), 1)), version(Some(10), 2)), UpsertDecision::Update);
-        assert_eq!(decide(Some(version(Some(20), 1)), version(Some(10), 2)), UpsertDecision::Stale);
-        assert_eq!(decide(Some(version(Some(20), 1)), version(None, 2)), UpsertDecision::Stale);
-        assert_eq!(decide(Some(version(None, 1)), version(Some(5), 2)), UpsertDecision::Update);
-        assert_eq!(decide(Some(version(None, 1)), version(None, 1)), UpsertDecision::Unchanged);
+        assert_eq!(
+            decide(Some(version(Some(10), 1)), version(Some(10), 1)),
+            UpsertDecision::Unchanged
+        );
+        assert_eq!(
+            decide(Some(version(Some(10), 1)), version(Some(20), 2)),
+            UpsertDecision::Update
+        );
+        assert_eq!(
+            decide(Some(version(Some(10), 1)), version(Some(10), 2)),
+            UpsertDecision::Update
+        );
+        assert_eq!(
+            decide(Some(version(Some(20), 1)), version(Some(10), 2)),
+            UpsertDecision::Stale
+        );
+        assert_eq!(
+            decide(Some(version(Some(20), 1)), version(None, 2)),
+            UpsertDecision::Stale
+        );
+        assert_eq!(
+            decide(Some(version(None, 1)), version(Some(5), 2)),
+            UpsertDecision::Update
+        );
+        assert_eq!(
+            decide(Some(version(None, 1)), version(None, 1)),
+            UpsertDecision::Unchanged
+        );
         assert_eq!(decide(Some(version(None, 1)), version(None, 2)), UpsertDecision::Update);
     }
 }

@@ -73,8 +73,13 @@ pub trait AccountStore: Send + Sync {
 
     async fn set_account_status(&self, account_id: Uuid, status: AccountStatus) -> Result<Account, StoreError>;
 
-    async fn create_key(&self, account_id: Uuid, key_hash: KeyHash, display: &str, now: Timestamp)
-    -> Result<ApiKeyRecord, StoreError>;
+    async fn create_key(
+        &self,
+        account_id: Uuid,
+        key_hash: KeyHash,
+        display: &str,
+        now: Timestamp,
+    ) -> Result<ApiKeyRecord, StoreError>;
 
     async fn list_keys(&self, account_id: Uuid) -> Result<Vec<ApiKeyRecord>, StoreError>;
 

@@ -1,8 +1,8 @@
 //! The catalogue half of the storage interface: markets, events and matches.
 
 use async_trait::async_trait;
-use marketlens_domain::matching::{MatchInput, MatchPair};
 use marketlens_domain::market_url::MarketUrl;
+use marketlens_domain::matching::{MatchInput, MatchPair};
 use marketlens_domain::time::Timestamp;
 use marketlens_domain::{Category, Event, Exchange, Market, MarketStatus};
 use uuid::Uuid;
@@ -19,8 +19,12 @@ pub enum MarketSort {
 }
 
 impl MarketSort {
-    pub const ALL: [MarketSort; 4] =
-        [MarketSort::Volume, MarketSort::Volume24h, MarketSort::Liquidity, MarketSort::CreatedAt];
+    pub const ALL: [MarketSort; 4] = [
+        MarketSort::Volume,
+        MarketSort::Volume24h,
+        MarketSort::Liquidity,
+        MarketSort::CreatedAt,
+    ];
 
     /// The name in the API.
     pub fn as_str(self) -> &'static str {

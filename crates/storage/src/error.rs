@@ -41,5 +41,6 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 /// SQLite's "database is locked/busy" codes (5, 6 and their extended forms): another
 /// process holds the write lock for longer than the busy timeout.
 fn is_busy(code: Option<&str>) -> bool {
-    code.and_then(|code| code.parse::<i64>().ok()).is_some_and(|code| matches!(code & 0xff, 5 | 6))
+    code.and_then(|code| code.parse::<i64>().ok())
+        .is_some_and(|code| matches!(code & 0xff, 5 | 6))
 }

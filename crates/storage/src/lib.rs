@@ -20,10 +20,10 @@ pub mod sqlite;
 
 use std::sync::Arc;
 
-pub use accounts::{AccountStore, ChargeRequest, NewAccount, ReserveError, Reservation};
+pub use accounts::{AccountStore, ChargeRequest, NewAccount, Reservation, ReserveError};
 pub use catalog::{
-    CatalogCounts, CatalogStore, EventMarket, EventQuery, MarketFilter, MarketQuery, MarketSort,
-    MatchedMarket, Page, SearchWords, SortOrder, StoredEvent, StoredMarket, UpsertCounts,
+    CatalogCounts, CatalogStore, EventMarket, EventQuery, MarketFilter, MarketQuery, MarketSort, MatchedMarket, Page,
+    SearchWords, SortOrder, StoredEvent, StoredMarket, UpsertCounts,
 };
 pub use error::StoreError;
 

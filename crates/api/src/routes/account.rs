@@ -28,7 +28,10 @@ pub async fn get(
                     purchased: account.credits_purchased,
                     used: account.credits_used,
                 },
-                user: UserView { id: account.id.to_string(), wallet_address: account.wallet_address.clone() },
+                user: UserView {
+                    id: account.id.to_string(),
+                    wallet_address: account.wallet_address.clone(),
+                },
                 tier: account.tier.clone(),
                 rate_limit: RateLimitView {
                     requests_per_minute: caller.usage.limit,

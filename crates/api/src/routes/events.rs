@@ -41,7 +41,9 @@ pub async fn get(
         let event_id = Uuid::parse_str(&id).map_err(|_| unknown())?;
         let stored = state.store.get_event(event_id).await?.ok_or_else(unknown)?;
         let markets = state.store.event_markets(event_id).await?;
-        Ok(Json(DataEnvelope { data: EventDetail::new(&stored, &markets) }))
+        Ok(Json(DataEnvelope {
+            data: EventDetail::new(&stored, &markets),
+        }))
     })
     .await
 }

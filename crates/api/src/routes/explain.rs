@@ -1,7 +1,7 @@
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{RawQuery, State};
 use axum::extract::rejection::BytesRejection;
+use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use chrono::Utc;
 use marketlens_domain::billing::{EXPLAIN_DATA_FETCH_CREDITS, Operation};
@@ -16,7 +16,9 @@ use crate::explain::{find_market, summary};
 use crate::params;
 use crate::request_id::RequestId;
 use crate::state::AppState;
-use crate::views::{ExplainData, ExplainEnvelope, ExplainMarket, ExplainMeta, ExplainSource, explain_outcomes, optional_time};
+use crate::views::{
+    ExplainData, ExplainEnvelope, ExplainMarket, ExplainMeta, ExplainSource, explain_outcomes, optional_time,
+};
 
 pub async fn get(
     State(state): State<AppState>,
@@ -44,7 +46,9 @@ pub async fn post(
     }
     let body = body.map_err(|rejection| match rejection.status() {
         StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
-        _ => ApiError::InvalidJson { message: "The request body could not be read.".to_owned() },
+        _ => ApiError::InvalidJson {
+            message: "The request body could not be read.".to_owned(),
+        },
     })?;
     let query = query_from_body(&body)?;
     explain(&state, &caller, &request_id, query, started).await
@@ -60,18 +64,29 @@ fn is_json(headers: &HeaderMap) -> bool {
 
 /// `{ "query": "..." }`: anything else is refused with the error that names the mistake.
 fn query_from_body(body: &[u8]) -> Result<String, ApiError> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|error| ApiError::InvalidJson { message: format!("The body is not valid JSON: {error}.") })?;
+    let value: Value = serde_json::from_slice(body).map_err(|error| ApiError::InvalidJson {
+        message: format!("The body is not valid JSON: {error}."),
+    })?;
     let Value::Object(fields) = value else {
-        return Err(ApiError::InvalidJson { message: "The body must be a JSON object: {\"query\": \"...\"}.".to_owned() });
+        return Err(ApiError::InvalidJson {
+            message: "The body must be a JSON object: {\"query\": \"...\"}.".to_owned(),
+        });
     };
     if let Some(unknown) = fields.keys().find(|name| name.as_str() != "query") {
-        return Err(ApiError::invalid_parameter(unknown, format!("Unknown field {unknown:?}."), json!({ "accepted": ["query"] })));
+        return Err(ApiError::invalid_parameter(
+            unknown,
+            format!("Unknown field {unknown:?}."),
+            json!({ "accepted": ["query"] }),
+        ));
     }
     match fields.get("query") {
         None | Some(Value::Null) => Err(ApiError::MissingQuery),
         Some(Value::String(text)) => params::explain_query(Some(text)),
-        Some(_) => Err(ApiError::invalid_parameter("query", "query must be a string.", json!({}))),
+        Some(_) => Err(ApiError::invalid_parameter(
+            "query",
+            "query must be a string.",
+            json!({}),
+        )),
     }
 }
 
@@ -93,7 +108,10 @@ async fn explain(
         let market = &stored.market;
         let now = Utc::now();
         let image = if market.image_url.is_empty() {
-            event.as_ref().map(|event| event.event.image_url.clone()).unwrap_or_default()
+            event
+                .as_ref()
+                .map(|event| event.event.image_url.clone())
+                .unwrap_or_default()
         } else {
             market.image_url.clone()
         };
@@ -106,7 +124,9 @@ async fn explain(
                 credits_used: EXPLAIN_DATA_FETCH_CREDITS,
             },
             market: ExplainMarket {
-                title: event.as_ref().map_or_else(|| market.question.clone(), |event| event.event.title.clone()),
+                title: event
+                    .as_ref()
+                    .map_or_else(|| market.question.clone(), |event| event.event.title.clone()),
                 question: market.question.clone(),
                 platform: market.exchange.platform(),
                 provider: market.exchange.display_name(),

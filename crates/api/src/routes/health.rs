@@ -27,7 +27,10 @@ pub async fn ready(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
         ),
         Err(error) => {
             tracing::warn!(%error, "readiness check failed");
-            (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "status": "unavailable", "storage": "unreachable" })))
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                Json(json!({ "status": "unavailable", "storage": "unreachable" })),
+            )
         }
     }
 }

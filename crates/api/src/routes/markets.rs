@@ -22,7 +22,11 @@ pub async fn list(
         let page = state.store.list_markets(&market_query).await?;
         Ok(Json(ListEnvelope {
             pagination: Pagination::of(&page, market_query.limit, market_query.offset),
-            data: page.items.iter().map(|stored| MarketListItem::new(stored, include_outcomes)).collect(),
+            data: page
+                .items
+                .iter()
+                .map(|stored| MarketListItem::new(stored, include_outcomes))
+                .collect(),
         }))
     })
     .await
@@ -41,7 +45,9 @@ pub async fn get(
         let market_id = Uuid::parse_str(&id).map_err(|_| unknown())?;
         let stored = state.store.get_market(market_id).await?.ok_or_else(unknown)?;
         let matched = state.store.matched_markets(market_id).await?;
-        Ok(Json(DataEnvelope { data: MarketDetail::new(&stored, &matched) }))
+        Ok(Json(DataEnvelope {
+            data: MarketDetail::new(&stored, &matched),
+        }))
     })
     .await
 }

@@ -30,10 +30,17 @@ async fn each_call_costs_its_price_and_errors_cost_nothing() {
     let ledger = server.store.ledger(account.id).await.unwrap();
     let charges: Vec<_> = ledger.iter().filter(|entry| entry.kind == LedgerKind::Charge).collect();
     assert_eq!(charges.len(), 7, "five successful charged calls, two refunded 404s");
-    assert!(charges.iter().all(|entry| entry.request_id.as_deref().is_some_and(|id| !id.is_empty())));
+    assert!(
+        charges
+            .iter()
+            .all(|entry| entry.request_id.as_deref().is_some_and(|id| !id.is_empty()))
+    );
     let refunds = ledger.iter().filter(|entry| entry.kind == LedgerKind::Refund).count();
     assert_eq!(refunds, 2);
-    assert!(ledger.iter().all(|entry| entry.state.as_deref() != Some("pending")), "nothing is left reserved");
+    assert!(
+        ledger.iter().all(|entry| entry.state.as_deref() != Some("pending")),
+        "nothing is left reserved"
+    );
 }
 
 #[tokio::test]
@@ -53,7 +60,11 @@ async fn insufficient_credits_is_402_with_the_figures() {
     }
     let (status, body) = server.get("/api/v1/markets?limit=1", &key).await;
     assert_error(status, &body, 402, "INSUFFICIENT_CREDITS");
-    assert_eq!(server.get("/api/v1/account", &key).await.0, 200, "the free call still works at zero");
+    assert_eq!(
+        server.get("/api/v1/account", &key).await.0,
+        200,
+        "the free call still works at zero"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -61,7 +72,11 @@ async fn concurrent_spending_never_overspends_or_double_charges() {
     let server = TestServer::start().await;
     let credits = 23;
     let (account, key) = server.account("enterprise", credits).await;
-    let paths = ["/api/v1/markets?limit=5", "/api/v1/events", "/api/v1/markets?search=bitcoin"];
+    let paths = [
+        "/api/v1/markets?limit=5",
+        "/api/v1/events",
+        "/api/v1/markets?search=bitcoin",
+    ];
     let requests = (0..90).map(|index| {
         let request = server.request(Method::GET, paths[index % paths.len()], Some(&key));
         async move { json_of(request.send().await.unwrap()).await }
@@ -73,11 +88,23 @@ async fn concurrent_spending_never_overspends_or_double_charges() {
             assert_error(*status, body, 402, "INSUFFICIENT_CREDITS");
         }
     }
-    assert_eq!(succeeded as i64, credits, "exactly as many calls succeed as there were credits");
+    assert_eq!(
+        succeeded as i64, credits,
+        "exactly as many calls succeed as there were credits"
+    );
     let after = server.store.get_account(account.id).await.unwrap().unwrap();
-    assert_eq!((after.credits_remaining, after.credits_used, after.credits_purchased), (0, credits, credits));
+    assert_eq!(
+        (after.credits_remaining, after.credits_used, after.credits_purchased),
+        (0, credits, credits)
+    );
     let ledger = server.store.ledger(account.id).await.unwrap();
-    let sum = |kind: LedgerKind| ledger.iter().filter(|entry| entry.kind == kind).map(|entry| entry.credits).sum::<i64>();
+    let sum = |kind: LedgerKind| {
+        ledger
+            .iter()
+            .filter(|entry| entry.kind == kind)
+            .map(|entry| entry.credits)
+            .sum::<i64>()
+    };
     assert_eq!(sum(LedgerKind::Charge) - sum(LedgerKind::Refund), credits);
     assert_eq!(sum(LedgerKind::Credit), credits);
     assert!(ledger.iter().all(|entry| entry.state.as_deref() != Some("pending")));

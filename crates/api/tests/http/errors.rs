@@ -12,7 +12,11 @@ async fn unknown_paths_and_wrong_methods() {
         let (status, body) = json_of(server.request(Method::GET, path, Some(&key)).send().await.unwrap()).await;
         assert_error(status, &body, 404, "NOT_FOUND");
     }
-    for (method, path) in [(Method::DELETE, "/api/v1/markets"), (Method::POST, "/api/v1/account"), (Method::PUT, "/api/v1/explain")] {
+    for (method, path) in [
+        (Method::DELETE, "/api/v1/markets"),
+        (Method::POST, "/api/v1/account"),
+        (Method::PUT, "/api/v1/explain"),
+    ] {
         let (status, body) = json_of(server.request(method, path, Some(&key)).send().await.unwrap()).await;
         assert_error(status, &body, 405, "METHOD_NOT_ALLOWED");
     }
@@ -44,11 +48,23 @@ async fn every_response_carries_a_request_id_echoing_sane_client_ids() {
         .unwrap();
     assert_eq!(response.headers()["x-request-id"], "client-trace-42");
 
-    let response = server.request(Method::GET, "/api/v1/markets", None).header("x-request-id", "bad id\twith tab").send().await.unwrap();
+    let response = server
+        .request(Method::GET, "/api/v1/markets", None)
+        .header("x-request-id", "bad id\twith tab")
+        .send()
+        .await
+        .unwrap();
     let generated = response.headers()["x-request-id"].to_str().unwrap().to_owned();
-    assert!(generated.parse::<uuid::Uuid>().is_ok(), "an insane id is replaced: {generated}");
+    assert!(
+        generated.parse::<uuid::Uuid>().is_ok(),
+        "an insane id is replaced: {generated}"
+    );
     let (_, body) = json_of(response).await;
-    assert_eq!(body["requestId"], generated.as_str(), "the error body names the same id");
+    assert_eq!(
+        body["requestId"],
+        generated.as_str(),
+        "the error body names the same id"
+    );
 
     for path in ["/healthz", "/readyz", "/nowhere"] {
         let response = server.request(Method::GET, path, None).send().await.unwrap();

@@ -11,12 +11,25 @@ async fn list_defaults_fields_and_filters() {
     let key = server.key().await;
     let (status, body) = server.get("/api/v1/events", &key).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["pagination"], json!({ "total": 5, "limit": 20, "offset": 0, "hasMore": false }));
+    assert_eq!(
+        body["pagination"],
+        json!({ "total": 5, "limit": 20, "offset": 0, "hasMore": false })
+    );
     let items = body["data"].as_array().unwrap();
     let fields: BTreeSet<&str> = items[0].as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
         fields,
-        BTreeSet::from(["id", "title", "description", "exchange", "category", "marketCount", "totalVolume", "imageUrl", "createdAt"])
+        BTreeSet::from([
+            "id",
+            "title",
+            "description",
+            "exchange",
+            "category",
+            "marketCount",
+            "totalVolume",
+            "imageUrl",
+            "createdAt"
+        ])
     );
     // Ordered by total volume, largest first.
     let volumes: Vec<f64> = items.iter().map(|item| item["totalVolume"].as_f64().unwrap()).collect();
@@ -25,38 +38,69 @@ async fn list_defaults_fields_and_filters() {
     let kalshi_btc = event_id(Exchange::Kalshi, "KXBTC-26DEC31").to_string();
     let item = items.iter().find(|item| item["id"] == kalshi_btc.as_str()).unwrap();
     assert_eq!(item["marketCount"], 2);
-    assert_eq!(item["totalVolume"], 1_000_000.0, "Kalshi reports no event volume: the markets' volumes are summed");
+    assert_eq!(
+        item["totalVolume"], 1_000_000.0,
+        "Kalshi reports no event volume: the markets' volumes are summed"
+    );
     assert_eq!(item["imageUrl"], "");
     assert_eq!(item["exchange"], "KALSHI");
-    assert_eq!(item["createdAt"], "2026-01-03T00:00:00.000Z", "the earliest market creation");
+    assert_eq!(
+        item["createdAt"], "2026-01-03T00:00:00.000Z",
+        "the earliest market creation"
+    );
 
     let polymarket_btc = event_id(Exchange::Polymarket, "9001").to_string();
     let item = items.iter().find(|item| item["id"] == polymarket_btc.as_str()).unwrap();
-    assert_eq!((item["marketCount"].clone(), item["totalVolume"].clone()), (json!(1), json!(6_000_000.0)));
+    assert_eq!(
+        (item["marketCount"].clone(), item["totalVolume"].clone()),
+        (json!(1), json!(6_000_000.0))
+    );
 
     let mars = event_id(Exchange::Kalshi, "KXELONMARS-99").to_string();
-    assert_eq!(items.iter().find(|item| item["id"] == mars.as_str()).unwrap()["marketCount"], 0);
+    assert_eq!(
+        items.iter().find(|item| item["id"] == mars.as_str()).unwrap()["marketCount"],
+        0
+    );
 
-    for (query, total) in [("exchange=kalshi", 3), ("category=crypto", 2), ("exchange=POLYMARKET&category=Economics", 1), ("limit=2", 5)] {
+    for (query, total) in [
+        ("exchange=kalshi", 3),
+        ("category=crypto", 2),
+        ("exchange=POLYMARKET&category=Economics", 1),
+        ("limit=2", 5),
+    ] {
         let (status, body) = server.get(&format!("/api/v1/events?{query}"), &key).await;
         assert_eq!(status, 200);
         assert_eq!(body["pagination"]["total"], total, "{query}");
     }
     let (_, page) = server.get("/api/v1/events?limit=2&offset=2", &key).await;
-    assert_eq!(page["pagination"], json!({ "total": 5, "limit": 2, "offset": 2, "hasMore": true }));
+    assert_eq!(
+        page["pagination"],
+        json!({ "total": 5, "limit": 2, "offset": 2, "hasMore": true })
+    );
 }
 
 #[tokio::test]
 async fn list_parameter_errors() {
     let server = TestServer::start().await;
     let key = server.key().await;
-    for (query, parameter) in [("limit=101", "limit"), ("limit=0", "limit"), ("offset=x", "offset"), ("exchange=x", "exchange"), ("status=OPEN", "status")] {
+    for (query, parameter) in [
+        ("limit=101", "limit"),
+        ("limit=0", "limit"),
+        ("offset=x", "offset"),
+        ("exchange=x", "exchange"),
+        ("status=OPEN", "status"),
+    ] {
         let (status, body) = server.get(&format!("/api/v1/events?{query}"), &key).await;
         let error = assert_error(status, &body, 400, "INVALID_PARAMETER");
         assert_eq!(error["details"]["parameter"], parameter);
     }
     let (status, body) = server.get("/api/v1/events?limit=101", &key).await;
-    assert!(assert_error(status, &body, 400, "INVALID_PARAMETER")["message"].as_str().unwrap().contains("100"));
+    assert!(
+        assert_error(status, &body, 400, "INVALID_PARAMETER")["message"]
+            .as_str()
+            .unwrap()
+            .contains("100")
+    );
 }
 
 #[tokio::test]
@@ -70,7 +114,17 @@ async fn get_adds_markets_and_drops_the_count() {
     let fields: BTreeSet<&str> = event.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
         fields,
-        BTreeSet::from(["id", "title", "description", "exchange", "category", "totalVolume", "imageUrl", "createdAt", "markets"])
+        BTreeSet::from([
+            "id",
+            "title",
+            "description",
+            "exchange",
+            "category",
+            "totalVolume",
+            "imageUrl",
+            "createdAt",
+            "markets"
+        ])
     );
     assert_eq!(event["title"], "Who will the next Pope be?");
     let markets = event["markets"].as_array().unwrap();
@@ -81,7 +135,10 @@ async fn get_adds_markets_and_drops_the_count() {
     }
     // The first outcome's price, highest first.
     assert_eq!(markets[0]["price"], 0.15);
-    assert_eq!(markets[0]["question"], "Who will the next Pope be? — Luis Antonio Tagle");
+    assert_eq!(
+        markets[0]["question"],
+        "Who will the next Pope be? — Luis Antonio Tagle"
+    );
     assert_eq!(markets[1]["price"], 0.12);
 
     let empty = event_id(Exchange::Kalshi, "KXELONMARS-99");

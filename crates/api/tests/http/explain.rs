@@ -14,17 +14,28 @@ fn field_names(value: &Value) -> BTreeSet<&str> {
 async fn keyword_explain_returns_the_full_envelope_and_charges_five() {
     let server = TestServer::start().await;
     let (account, key) = server.account("pro", 100).await;
-    let (status, body) = server.get("/api/v1/explain?query=bitcoin%20100k%20december", &key).await;
+    let (status, body) = server
+        .get("/api/v1/explain?query=bitcoin%20100k%20december", &key)
+        .await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(field_names(&body), BTreeSet::from(["success", "data", "creditsUsed", "processingTimeMs"]));
+    assert_eq!(
+        field_names(&body),
+        BTreeSet::from(["success", "data", "creditsUsed", "processingTimeMs"])
+    );
     assert_eq!(body["success"], true);
     assert_eq!(body["creditsUsed"], 5);
     assert!(body["processingTimeMs"].as_f64().unwrap() >= 0.0);
     let data = &body["data"];
-    assert_eq!(field_names(data), BTreeSet::from(["meta", "market", "summary", "keyFactors", "sources"]));
+    assert_eq!(
+        field_names(data),
+        BTreeSet::from(["meta", "market", "summary", "keyFactors", "sources"])
+    );
     let meta = &data["meta"];
     assert_eq!(meta["query"], "bitcoin 100k december");
-    assert_eq!(meta["platform"], "polymarket", "open, higher volume wins the tie in relevance");
+    assert_eq!(
+        meta["platform"], "polymarket",
+        "open, higher volume wins the tie in relevance"
+    );
     assert_eq!(meta["creditsUsed"], 1);
     assert_eq!(meta["marketId"], market_id(Exchange::Polymarket, "501").to_string());
     assert!(chrono::DateTime::parse_from_rfc3339(meta["timestamp"].as_str().unwrap()).is_ok());
@@ -32,8 +43,19 @@ async fn keyword_explain_returns_the_full_envelope_and_charges_five() {
     assert_eq!(
         field_names(market),
         BTreeSet::from([
-            "title", "question", "platform", "provider", "volume", "volume24h", "liquidity", "createdAt", "endDate",
-            "status", "outcomes", "url", "image"
+            "title",
+            "question",
+            "platform",
+            "provider",
+            "volume",
+            "volume24h",
+            "liquidity",
+            "createdAt",
+            "endDate",
+            "status",
+            "outcomes",
+            "url",
+            "image"
         ])
     );
     assert_eq!(market["title"], "Bitcoin above $100k in 2026?", "the event's title");
@@ -42,13 +64,23 @@ async fn keyword_explain_returns_the_full_envelope_and_charges_five() {
     assert_eq!(market["status"], "open");
     assert_eq!(market["endDate"], "2027-01-02T00:00:00.000Z");
     assert_eq!(market["url"], "https://polymarket.com/market/market-501");
-    assert_eq!(market["image"], "https://polymarket-upload.s3.us-east-2.amazonaws.com/btc.png", "the event's image");
+    assert_eq!(
+        market["image"], "https://polymarket-upload.s3.us-east-2.amazonaws.com/btc.png",
+        "the event's image"
+    );
     let outcomes = market["outcomes"].as_array().unwrap();
     assert_eq!(field_names(&outcomes[0]), BTreeSet::from(["id", "name", "price"]));
     assert_eq!(data["keyFactors"], json!([]));
     assert_eq!(data["sources"][0]["type"], "market-db");
     let summary = data["summary"].as_str().unwrap();
-    for expected in ["Yes", "58%", "$5,000,000", "$120,000", "January 2, 2027", "No recent news"] {
+    for expected in [
+        "Yes",
+        "58%",
+        "$5,000,000",
+        "$120,000",
+        "January 2, 2027",
+        "No recent news",
+    ] {
         // The leading outcome is No at 58%.
         let expected = if expected == "Yes" { "No at 58%" } else { expected };
         assert!(summary.contains(expected), "summary lacks {expected:?}: {summary}");
@@ -69,7 +101,10 @@ async fn post_is_equivalent_to_get() {
         .unwrap();
     let (status, body) = json_of(response).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["data"]["market"]["question"], "Who will the next Pope be? — Luis Antonio Tagle");
+    assert_eq!(
+        body["data"]["market"]["question"],
+        "Who will the next Pope be? — Luis Antonio Tagle"
+    );
     assert_eq!(body["data"]["market"]["platform"], "kalshi");
     assert_eq!(body["data"]["market"]["provider"], "Kalshi");
     assert_eq!(body["data"]["market"]["title"], "Who will the next Pope be?");
@@ -84,19 +119,37 @@ async fn urls_are_looked_up_by_slug_or_ticker_never_fetched() {
         ("https://polymarket.com/event/event-9001?tid=1758818660485", "501"),
         ("polymarket.com/event/event-9002/market-502/", "502"),
         ("https://kalshi.com/markets/kxnewpope-70-ppar", "KXNEWPOPE-70-PPAR"),
-        ("https://kalshi.com/markets/KXBTC/bitcoin-price/KXBTC-26DEC31", "KXBTC-26DEC31-T100000"),
+        (
+            "https://kalshi.com/markets/KXBTC/bitcoin-price/KXBTC-26DEC31",
+            "KXBTC-26DEC31-T100000",
+        ),
         ("https://kalshi.com/markets/kxmarmad", "KXMARMAD-26-UGA"),
     ];
     for (url, external_id) in cases {
-        let (status, body) = server.get(&format!("/api/v1/explain?query={}", urlencode(url)), &key).await;
+        let (status, body) = server
+            .get(&format!("/api/v1/explain?query={}", urlencode(url)), &key)
+            .await;
         assert_eq!(status, 200, "{url}: {body}");
-        let expected_exchange = if external_id.starts_with("KX") { Exchange::Kalshi } else { Exchange::Polymarket };
-        assert_eq!(body["data"]["meta"]["marketId"], market_id(expected_exchange, external_id).to_string(), "{url}");
+        let expected_exchange = if external_id.starts_with("KX") {
+            Exchange::Kalshi
+        } else {
+            Exchange::Polymarket
+        };
+        assert_eq!(
+            body["data"]["meta"]["marketId"],
+            market_id(expected_exchange, external_id).to_string(),
+            "{url}"
+        );
         assert_eq!(body["data"]["meta"]["query"], url);
     }
     // A recognised exchange URL that names nothing stored, and another host's URL, find nothing.
-    for query in ["https://polymarket.com/event/no-such-event", "https://example.com/bitcoin-100k"] {
-        let (status, body) = server.get(&format!("/api/v1/explain?query={}", urlencode(query)), &key).await;
+    for query in [
+        "https://polymarket.com/event/no-such-event",
+        "https://example.com/bitcoin-100k",
+    ] {
+        let (status, body) = server
+            .get(&format!("/api/v1/explain?query={}", urlencode(query)), &key)
+            .await;
         assert_error(status, &body, 404, "NO_MATCH");
     }
 }
@@ -138,9 +191,19 @@ async fn explain_errors_and_their_cost() {
     assert_error(status, &body, 400, "INVALID_PARAMETER");
     let (status, body) = post(Some("application/json"), r#"{"query": "bitcoin", "extra": 1}"#.into()).await;
     assert_error(status, &body, 400, "INVALID_PARAMETER");
-    let (status, body) = post(Some("application/json"), format!(r#"{{"query": "{}"}}"#, "a".repeat(17 * 1024))).await;
+    let (status, body) = post(
+        Some("application/json"),
+        format!(r#"{{"query": "{}"}}"#, "a".repeat(17 * 1024)),
+    )
+    .await;
     assert_error(status, &body, 413, "PAYLOAD_TOO_LARGE");
-    let (status, body) = server.get(&format!("/api/v1/explain?query={}", "a".repeat(501)), &key).await;
+    let (status, body) = server
+        .get(&format!("/api/v1/explain?query={}", "a".repeat(501)), &key)
+        .await;
     assert_error(status, &body, 400, "INVALID_PARAMETER");
-    assert_eq!(server.remaining_credits(account.id).await, 50, "no error costs anything");
+    assert_eq!(
+        server.remaining_credits(account.id).await,
+        50,
+        "no error costs anything"
+    );
 }

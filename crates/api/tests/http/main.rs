@@ -48,7 +48,13 @@ impl TestServer {
         tokio::spawn(marketlens_api::serve(listener, app, async {
             stopped.await.ok();
         }));
-        TestServer { base_url, store, client: Client::new(), _shutdown: shutdown, _directory: directory }
+        TestServer {
+            base_url,
+            store,
+            client: Client::new(),
+            _shutdown: shutdown,
+            _directory: directory,
+        }
     }
 
     /// A new account of `tier` with `credits`, and a key for it.
@@ -61,7 +67,10 @@ impl TestServer {
         };
         let account = self.store.create_account(new_account, Utc::now()).await.unwrap();
         let key = ApiKey::generate(&mut rand::rng());
-        self.store.create_key(account.id, key.hash(), &key.truncated(), Utc::now()).await.unwrap();
+        self.store
+            .create_key(account.id, key.hash(), &key.truncated(), Utc::now())
+            .await
+            .unwrap();
         (account, key)
     }
 
@@ -83,7 +92,12 @@ impl TestServer {
     }
 
     pub async fn remaining_credits(&self, account_id: uuid::Uuid) -> i64 {
-        self.store.get_account(account_id).await.unwrap().unwrap().credits_remaining
+        self.store
+            .get_account(account_id)
+            .await
+            .unwrap()
+            .unwrap()
+            .credits_remaining
     }
 }
 
@@ -99,11 +113,19 @@ pub fn assert_error(status: u16, body: &Value, expected_status: u16, expected_co
     assert_eq!(status, expected_status, "{body}");
     assert_eq!(body["success"], false, "{body}");
     assert_eq!(body["error"]["code"], expected_code, "{body}");
-    assert!(body["error"]["message"].as_str().is_some_and(|message| !message.is_empty()), "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .is_some_and(|message| !message.is_empty()),
+        "{body}"
+    );
     assert!(body["requestId"].as_str().is_some_and(|id| !id.is_empty()), "{body}");
     body["error"].clone()
 }
 
 pub fn settings_with_tiers(overrides: &str) -> ApiSettings {
-    ApiSettings { tiers: TierTable::with_overrides(overrides).unwrap(), ..ApiSettings::default() }
+    ApiSettings {
+        tiers: TierTable::with_overrides(overrides).unwrap(),
+        ..ApiSettings::default()
+    }
 }

@@ -13,7 +13,16 @@ fn set(names: &[&str]) -> BTreeSet<String> {
 }
 
 const LIST_FIELDS: &[&str] = &[
-    "id", "exchangeId", "externalMarketId", "question", "status", "category", "liquidity", "volume", "volume24h", "createdAt",
+    "id",
+    "exchangeId",
+    "externalMarketId",
+    "question",
+    "status",
+    "category",
+    "liquidity",
+    "volume",
+    "volume24h",
+    "createdAt",
 ];
 
 #[tokio::test]
@@ -30,7 +39,11 @@ async fn list_defaults_fields_and_presence_rules() {
     let items = body["data"].as_array().unwrap();
     assert_eq!(items.len(), SPECS.len());
     for item in items {
-        assert_eq!(keys_of(item), set(LIST_FIELDS), "list items lack outcomes and get-only fields: {item}");
+        assert_eq!(
+            keys_of(item),
+            set(LIST_FIELDS),
+            "list items lack outcomes and get-only fields: {item}"
+        );
         assert!(item["id"].as_str().unwrap().parse::<uuid::Uuid>().is_ok());
         assert!(["POLYMARKET", "KALSHI"].contains(&item["exchangeId"].as_str().unwrap()));
         assert!(["OPEN", "RESOLVED", "CLOSED"].contains(&item["status"].as_str().unwrap()));
@@ -42,7 +55,12 @@ async fn list_defaults_fields_and_presence_rules() {
     // Default order: volume24h descending, ties by id descending.
     let order: Vec<(f64, String)> = items
         .iter()
-        .map(|item| (item["volume24h"].as_f64().unwrap(), item["id"].as_str().unwrap().to_owned()))
+        .map(|item| {
+            (
+                item["volume24h"].as_f64().unwrap(),
+                item["id"].as_str().unwrap().to_owned(),
+            )
+        })
         .collect();
     let mut expected = order.clone();
     expected.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
@@ -53,12 +71,20 @@ async fn list_defaults_fields_and_presence_rules() {
 async fn include_outcomes_adds_outcomes_without_ids() {
     let server = TestServer::start().await;
     let key = server.key().await;
-    let (_, body) = server.get("/api/v1/markets?include=outcomes&search=bitcoin%20100k&exchange=POLYMARKET", &key).await;
+    let (_, body) = server
+        .get(
+            "/api/v1/markets?include=outcomes&search=bitcoin%20100k&exchange=POLYMARKET",
+            &key,
+        )
+        .await;
     let item = &body["data"][0];
     assert_eq!(item["externalMarketId"], "501");
     let outcomes = item["outcomes"].as_array().unwrap();
     assert_eq!(outcomes.len(), 2);
-    assert_eq!(outcomes[0], serde_json::json!({ "name": "Yes", "price": 0.42, "bestBidPrice": 0.41 }));
+    assert_eq!(
+        outcomes[0],
+        serde_json::json!({ "name": "Yes", "price": 0.42, "bestBidPrice": 0.41 })
+    );
     assert_eq!(outcomes[1], serde_json::json!({ "name": "No", "price": 0.58 }));
 }
 
@@ -66,9 +92,16 @@ async fn include_outcomes_adds_outcomes_without_ids() {
 async fn every_sort_key_in_both_orders_is_deterministic() {
     let server = TestServer::start().await;
     let key = server.key().await;
-    for (sort, field) in [("volume", "volume"), ("volume24h", "volume24h"), ("liquidity", "liquidity"), ("createdAt", "createdAt")] {
+    for (sort, field) in [
+        ("volume", "volume"),
+        ("volume24h", "volume24h"),
+        ("liquidity", "liquidity"),
+        ("createdAt", "createdAt"),
+    ] {
         for order in ["asc", "desc"] {
-            let (status, body) = server.get(&format!("/api/v1/markets?sortBy={sort}&sortOrder={order}"), &key).await;
+            let (status, body) = server
+                .get(&format!("/api/v1/markets?sortBy={sort}&sortOrder={order}"), &key)
+                .await;
             assert_eq!(status, 200);
             let rows: Vec<(String, String)> = body["data"]
                 .as_array()
@@ -97,7 +130,10 @@ async fn filters_match_case_insensitively_and_answer_canonically() {
     let server = TestServer::start().await;
     let key = server.key().await;
     let cases = [
-        ("exchange=kalshi", SPECS.iter().filter(|spec| spec.exchange.as_str() == "KALSHI").count()),
+        (
+            "exchange=kalshi",
+            SPECS.iter().filter(|spec| spec.exchange.as_str() == "KALSHI").count(),
+        ),
         ("status=resolved", 2),
         ("category=CULTURE", 3),
         ("category=climate%20%26%20weather", 1),
@@ -115,7 +151,9 @@ async fn filters_match_case_insensitively_and_answer_canonically() {
         assert_eq!(body["pagination"]["total"], expected, "{query}");
         assert_eq!(body["data"].as_array().unwrap().len(), expected, "{query}");
     }
-    let (_, body) = server.get("/api/v1/markets?exchange=kalshi&category=sports", &key).await;
+    let (_, body) = server
+        .get("/api/v1/markets?exchange=kalshi&category=sports", &key)
+        .await;
     assert_eq!(body["data"][0]["exchangeId"], "KALSHI");
     assert_eq!(body["data"][0]["category"], "Sports");
 }
@@ -125,16 +163,29 @@ async fn pages_concatenate_to_the_whole_list_without_overlap() {
     let server = TestServer::start().await;
     let key = server.key().await;
     for sort in ["volume24h", "createdAt"] {
-        let (_, whole) = server.get(&format!("/api/v1/markets?sortBy={sort}&limit=200"), &key).await;
-        let whole: Vec<Value> = whole["data"].as_array().unwrap().iter().map(|item| item["id"].clone()).collect();
+        let (_, whole) = server
+            .get(&format!("/api/v1/markets?sortBy={sort}&limit=200"), &key)
+            .await;
+        let whole: Vec<Value> = whole["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| item["id"].clone())
+            .collect();
         let mut paged = Vec::new();
         let mut offset = 0;
         loop {
-            let (_, page) = server.get(&format!("/api/v1/markets?sortBy={sort}&limit=3&offset={offset}"), &key).await;
+            let (_, page) = server
+                .get(&format!("/api/v1/markets?sortBy={sort}&limit=3&offset={offset}"), &key)
+                .await;
             let items = page["data"].as_array().unwrap();
             paged.extend(items.iter().map(|item| item["id"].clone()));
             let has_more = page["pagination"]["hasMore"].as_bool().unwrap();
-            assert_eq!(has_more, offset + items.len() < SPECS.len(), "hasMore at offset {offset}");
+            assert_eq!(
+                has_more,
+                offset + items.len() < SPECS.len(),
+                "hasMore at offset {offset}"
+            );
             if !has_more {
                 break;
             }
@@ -174,11 +225,17 @@ async fn list_parameter_errors_name_the_parameter() {
     }
     let (status, body) = server.get("/api/v1/markets?limit=500", &key).await;
     let error = assert_error(status, &body, 400, "INVALID_PARAMETER");
-    assert!(error["message"].as_str().unwrap().contains("200"), "the message states the maximum: {body}");
+    assert!(
+        error["message"].as_str().unwrap().contains("200"),
+        "the message states the maximum: {body}"
+    );
     assert_eq!(error["details"]["maximum"], 200);
     let (status, body) = server.get("/api/v1/markets?sortBy=price", &key).await;
     let error = assert_error(status, &body, 400, "INVALID_PARAMETER");
-    assert_eq!(error["details"]["allowed"], serde_json::json!(["volume", "volume24h", "liquidity", "createdAt"]));
+    assert_eq!(
+        error["details"]["allowed"],
+        serde_json::json!(["volume", "volume24h", "liquidity", "createdAt"])
+    );
 }
 
 #[tokio::test]
@@ -190,16 +247,30 @@ async fn get_returns_every_field_with_outcome_ids_and_matches() {
     assert_eq!(status, 200, "{body}");
     let market = &body["data"];
     let mut expected_fields = set(LIST_FIELDS);
-    expected_fields.extend(set(&["description", "startDate", "endDate", "updatedAt", "outcomes", "matchedMarkets"]));
+    expected_fields.extend(set(&[
+        "description",
+        "startDate",
+        "endDate",
+        "updatedAt",
+        "outcomes",
+        "matchedMarkets",
+    ]));
     assert_eq!(keys_of(market), expected_fields);
     assert_eq!(market["externalMarketId"], "501");
-    assert_eq!(market["description"], "Resolves Yes if: Will Bitcoin reach $100k by December 31, 2026?");
+    assert_eq!(
+        market["description"],
+        "Resolves Yes if: Will Bitcoin reach $100k by December 31, 2026?"
+    );
     assert_eq!(market["startDate"], "2026-01-02T00:00:00.000Z");
     assert_eq!(market["endDate"], "2027-01-02T00:00:00.000Z");
     assert_eq!(market["createdAt"], "2026-01-02T00:00:00.000Z");
     assert_eq!(market["updatedAt"], "2026-01-03T00:00:00.000Z");
     let outcomes = market["outcomes"].as_array().unwrap();
-    assert!(outcomes.iter().all(|outcome| outcome["id"].as_str().unwrap().parse::<uuid::Uuid>().is_ok()));
+    assert!(
+        outcomes
+            .iter()
+            .all(|outcome| outcome["id"].as_str().unwrap().parse::<uuid::Uuid>().is_ok())
+    );
     assert_ne!(outcomes[0]["id"], outcomes[1]["id"]);
     assert_eq!(
         market["matchedMarkets"],
@@ -227,6 +298,8 @@ async fn get_unknown_or_malformed_ids_are_not_found() {
         assert_error(status, &body, 404, "NOT_FOUND");
     }
     let (left, _) = seed::matched_pair();
-    let (status, body) = server.get(&format!("/api/v1/markets/{left}?include=outcomes"), &key).await;
+    let (status, body) = server
+        .get(&format!("/api/v1/markets/{left}?include=outcomes"), &key)
+        .await;
     assert_error(status, &body, 400, "INVALID_PARAMETER");
 }

@@ -12,14 +12,16 @@ use uuid::Uuid;
 use super::SqliteStore;
 use super::rows::{self, ACCOUNT_COLUMNS, KEY_COLUMNS, LEDGER_COLUMNS};
 use crate::StoreError;
-use crate::accounts::{AccountStore, ChargeRequest, NewAccount, ReserveError, Reservation};
+use crate::accounts::{AccountStore, ChargeRequest, NewAccount, Reservation, ReserveError};
 
 async fn fetch_account(connection: &mut SqliteConnection, account_id: Uuid) -> Result<Account, StoreError> {
-    let row = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = ?1")))
-        .bind(account_id.to_string())
-        .fetch_optional(&mut *connection)
-        .await?
-        .ok_or(StoreError::NotFound("account"))?;
+    let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = ?1"
+    )))
+    .bind(account_id.to_string())
+    .fetch_optional(&mut *connection)
+    .await?
+    .ok_or(StoreError::NotFound("account"))?;
     rows::account(&row)
 }
 
@@ -39,11 +41,7 @@ async fn write_credit_line(
 }
 
 /// Gives back a pending charge. Does nothing (and returns false) unless it is still pending.
-async fn refund_pending(
-    connection: &mut SqliteConnection,
-    ledger_id: i64,
-    now: Timestamp,
-) -> Result<bool, StoreError> {
+async fn refund_pending(connection: &mut SqliteConnection, ledger_id: i64, now: Timestamp) -> Result<bool, StoreError> {
     let charge = sqlx::query(
         "UPDATE ledger SET state = 'refunded' WHERE id = ?1 AND kind = 'charge' AND state = 'pending' \
          RETURNING account_id, api_key_id, operation, credits, request_id",
@@ -117,10 +115,12 @@ impl AccountStore for SqliteStore {
     }
 
     async fn get_account(&self, account_id: Uuid) -> Result<Option<Account>, StoreError> {
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = ?1")))
-            .bind(account_id.to_string())
-            .fetch_optional(&self.reader)
-            .await?;
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = ?1"
+        )))
+        .bind(account_id.to_string())
+        .fetch_optional(&self.reader)
+        .await?;
         row.as_ref().map(rows::account).transpose()
     }
 
@@ -187,7 +187,13 @@ impl AccountStore for SqliteStore {
             .execute(&mut *transaction)
             .await?;
         transaction.commit().await?;
-        Ok(ApiKeyRecord { id: key_id, account_id, display: display.to_owned(), created_at: now, revoked_at: None })
+        Ok(ApiKeyRecord {
+            id: key_id,
+            account_id,
+            display: display.to_owned(),
+            created_at: now,
+            revoked_at: None,
+        })
     }
 
     async fn list_keys(&self, account_id: Uuid) -> Result<Vec<ApiKeyRecord>, StoreError> {
@@ -207,11 +213,13 @@ impl AccountStore for SqliteStore {
             .bind(to_epoch_millis(now))
             .execute(&mut *transaction)
             .await?;
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {KEY_COLUMNS} FROM api_keys k WHERE k.id = ?1")))
-            .bind(key_id.to_string())
-            .fetch_optional(&mut *transaction)
-            .await?
-            .ok_or(StoreError::NotFound("API key"))?;
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {KEY_COLUMNS} FROM api_keys k WHERE k.id = ?1"
+        )))
+        .bind(key_id.to_string())
+        .fetch_optional(&mut *transaction)
+        .await?
+        .ok_or(StoreError::NotFound("API key"))?;
         let key = rows::api_key(&row)?;
         transaction.commit().await?;
         Ok(key)
@@ -256,7 +264,11 @@ impl AccountStore for SqliteStore {
 
     async fn reserve(&self, charge: ChargeRequest) -> Result<Reservation, ReserveError> {
         let cost = charge.operation.cost();
-        let mut transaction = self.writer.begin_with("BEGIN IMMEDIATE").await.map_err(StoreError::from)?;
+        let mut transaction = self
+            .writer
+            .begin_with("BEGIN IMMEDIATE")
+            .await
+            .map_err(StoreError::from)?;
         let remaining: Option<i64> = sqlx::query_scalar(
             "UPDATE accounts SET credits_remaining = credits_remaining - ?2, credits_used = credits_used + ?2 \
              WHERE id = ?1 AND credits_remaining >= ?2 RETURNING credits_remaining",
@@ -268,7 +280,10 @@ impl AccountStore for SqliteStore {
         .map_err(StoreError::from)?;
         let Some(remaining_after) = remaining else {
             let account = fetch_account(&mut transaction, charge.account_id).await?;
-            return Err(ReserveError::Insufficient { required: cost, remaining: account.credits_remaining });
+            return Err(ReserveError::Insufficient {
+                required: cost,
+                remaining: account.credits_remaining,
+            });
         };
         let ledger_id: i64 = sqlx::query_scalar(
             "INSERT INTO ledger (account_id, api_key_id, kind, operation, credits, state, request_id, created_at) \
@@ -284,7 +299,12 @@ impl AccountStore for SqliteStore {
         .await
         .map_err(StoreError::from)?;
         transaction.commit().await.map_err(StoreError::from)?;
-        Ok(Reservation { ledger_id, account_id: charge.account_id, credits: cost, remaining_after })
+        Ok(Reservation {
+            ledger_id,
+            account_id: charge.account_id,
+            credits: cost,
+            remaining_after,
+        })
     }
 
     async fn settle(&self, reservation: &Reservation) -> Result<bool, StoreError> {

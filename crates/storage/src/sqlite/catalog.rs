@@ -32,11 +32,21 @@ fn sort_column(sort: MarketSort) -> &'static str {
 /// An FTS5 query in which every word must begin a word of the question. The words are
 /// lower-case ASCII letters and digits (see [`SearchWords`]), so quoting cannot break out.
 fn all_words_prefix_query(words: &SearchWords) -> String {
-    words.words().iter().map(|word| format!("\"{word}\"*")).collect::<Vec<_>>().join(" ")
+    words
+        .words()
+        .iter()
+        .map(|word| format!("\"{word}\"*"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn any_word_prefix_query(words: &SearchWords) -> String {
-    words.words().iter().map(|word| format!("\"{word}\"*")).collect::<Vec<_>>().join(" OR ")
+    words
+        .words()
+        .iter()
+        .map(|word| format!("\"{word}\"*"))
+        .collect::<Vec<_>>()
+        .join(" OR ")
 }
 
 fn push_market_filter(builder: &mut QueryBuilder<Sqlite>, filter: &MarketFilter) {
@@ -81,7 +91,10 @@ async fn stored_version(
     table_query: &'static str,
     id: &str,
 ) -> Result<Option<(Version, Option<String>)>, StoreError> {
-    let row = sqlx::query(table_query).bind(id).fetch_optional(&mut *connection).await?;
+    let row = sqlx::query(table_query)
+        .bind(id)
+        .fetch_optional(&mut *connection)
+        .await?;
     row.map(|row| {
         Ok((
             Version {
@@ -94,10 +107,17 @@ async fn stored_version(
     .transpose()
 }
 
-async fn write_market(connection: &mut SqliteConnection, market: &Market, fingerprint: i64, now: Timestamp) -> Result<(), StoreError> {
+async fn write_market(
+    connection: &mut SqliteConnection,
+    market: &Market,
+    fingerprint: i64,
+    now: Timestamp,
+) -> Result<(), StoreError> {
     let outcomes = serde_json::to_string(&market.outcomes)
         .map_err(|error| StoreError::Internal(format!("outcomes do not serialize: {error}")))?;
-    let search_text = marketlens_domain::text::words(&market.question).collect::<Vec<_>>().join(" ");
+    let search_text = marketlens_domain::text::words(&market.question)
+        .collect::<Vec<_>>()
+        .join(" ");
     sqlx::query(
         "INSERT INTO markets (id, exchange, external_id, event_id, event_external_id, question, search_text, \
             description, status, category, liquidity, volume, volume_24h, start_date, end_date, source_created_at, \
@@ -150,7 +170,12 @@ async fn write_market(connection: &mut SqliteConnection, market: &Market, finger
     Ok(())
 }
 
-async fn write_event(connection: &mut SqliteConnection, event: &Event, fingerprint: i64, now: Timestamp) -> Result<(), StoreError> {
+async fn write_event(
+    connection: &mut SqliteConnection,
+    event: &Event,
+    fingerprint: i64,
+    now: Timestamp,
+) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO events (id, exchange, external_id, title, description, category, reported_volume, image_url, \
             source_created_at, source_updated_at, slug, series_slug, fingerprint, first_seen_at, created_at) \
@@ -203,7 +228,10 @@ impl CatalogStore for SqliteStore {
 
         for event in events {
             let id = event.id().to_string();
-            let incoming = Version { source_updated_at: event.source_updated_at, fingerprint: fingerprint(event) };
+            let incoming = Version {
+                source_updated_at: event.source_updated_at,
+                fingerprint: fingerprint(event),
+            };
             let stored = stored_version(
                 &mut transaction,
                 "SELECT source_updated_at, fingerprint, id AS event_id FROM events WHERE id = ?1",
@@ -227,7 +255,10 @@ impl CatalogStore for SqliteStore {
         }
 
         for market in markets {
-            let incoming = Version { source_updated_at: market.source_updated_at, fingerprint: fingerprint(market) };
+            let incoming = Version {
+                source_updated_at: market.source_updated_at,
+                fingerprint: fingerprint(market),
+            };
             let stored = stored_version(
                 &mut transaction,
                 "SELECT source_updated_at, fingerprint, event_id FROM markets WHERE id = ?1",
@@ -274,14 +305,19 @@ impl CatalogStore for SqliteStore {
             .push(" OFFSET ")
             .push_bind(to_i64(query.offset));
         let rows = builder.build().fetch_all(&self.reader).await?;
-        Ok(Page { items: markets_from(rows)?, total: total.max(0) as u64 })
+        Ok(Page {
+            items: markets_from(rows)?,
+            total: total.max(0) as u64,
+        })
     }
 
     async fn get_market(&self, id: Uuid) -> Result<Option<StoredMarket>, StoreError> {
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {MARKET_COLUMNS} FROM markets m WHERE m.id = ?1")))
-            .bind(id.to_string())
-            .fetch_optional(&self.reader)
-            .await?;
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {MARKET_COLUMNS} FROM markets m WHERE m.id = ?1"
+        )))
+        .bind(id.to_string())
+        .fetch_optional(&self.reader)
+        .await?;
         row.as_ref().map(rows::stored_market).transpose()
     }
 
@@ -321,14 +357,19 @@ impl CatalogStore for SqliteStore {
             .push_bind(to_i64(query.offset));
         let rows = builder.build().fetch_all(&self.reader).await?;
         let items = rows.iter().map(rows::stored_event).collect::<Result<_, _>>()?;
-        Ok(Page { items, total: total.max(0) as u64 })
+        Ok(Page {
+            items,
+            total: total.max(0) as u64,
+        })
     }
 
     async fn get_event(&self, id: Uuid) -> Result<Option<StoredEvent>, StoreError> {
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {EVENT_COLUMNS} FROM events e WHERE e.id = ?1")))
-            .bind(id.to_string())
-            .fetch_optional(&self.reader)
-            .await?;
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {EVENT_COLUMNS} FROM events e WHERE e.id = ?1"
+        )))
+        .bind(id.to_string())
+        .fetch_optional(&self.reader)
+        .await?;
         row.as_ref().map(rows::stored_event).transpose()
     }
 
@@ -416,7 +457,9 @@ impl CatalogStore for SqliteStore {
 
     async fn replace_matches(&self, pairs: &[MatchPair]) -> Result<(), StoreError> {
         let mut transaction = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        sqlx::query("DELETE FROM market_matches").execute(&mut *transaction).await?;
+        sqlx::query("DELETE FROM market_matches")
+            .execute(&mut *transaction)
+            .await?;
         for pair in pairs {
             sqlx::query("INSERT INTO market_matches (market_id, matched_id, similarity) VALUES (?1, ?2, ?3)")
                 .bind(pair.market_id.to_string())

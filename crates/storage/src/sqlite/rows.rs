@@ -51,7 +51,8 @@ pub fn uuid(row: &SqliteRow, column: &str) -> Result<Uuid, StoreError> {
 
 pub fn optional_uuid(row: &SqliteRow, column: &str) -> Result<Option<Uuid>, StoreError> {
     let text: Option<String> = row.try_get(column)?;
-    text.map(|text| text.parse().map_err(|error| corrupt(column, error))).transpose()
+    text.map(|text| text.parse().map_err(|error| corrupt(column, error)))
+        .transpose()
 }
 
 pub fn timestamp(row: &SqliteRow, column: &str) -> Result<Timestamp, StoreError> {

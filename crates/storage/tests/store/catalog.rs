@@ -7,7 +7,13 @@ use marketlens_storage::{EventQuery, MarketFilter, MarketQuery, MarketSort, Sear
 use crate::{at, backends, event, market};
 
 fn query(filter: MarketFilter, sort: MarketSort, order: SortOrder, limit: u32, offset: u64) -> MarketQuery {
-    MarketQuery { filter, sort, order, limit, offset }
+    MarketQuery {
+        filter,
+        sort,
+        order,
+        limit,
+        offset,
+    }
 }
 
 #[tokio::test]
@@ -15,11 +21,25 @@ async fn upsert_is_idempotent_and_keeps_the_newest_record() {
     for backend in backends().await {
         let store = &backend.store;
         let original = market(Polymarket, "1", "Will it rain in Paris?");
-        let counts = store.upsert(std::slice::from_ref(&original), &[], at(10)).await.unwrap();
-        assert_eq!((counts.markets_inserted, counts.markets_updated), (1, 0), "{}", backend.name);
+        let counts = store
+            .upsert(std::slice::from_ref(&original), &[], at(10))
+            .await
+            .unwrap();
+        assert_eq!(
+            (counts.markets_inserted, counts.markets_updated),
+            (1, 0),
+            "{}",
+            backend.name
+        );
 
-        let again = store.upsert(std::slice::from_ref(&original), &[], at(20)).await.unwrap();
-        assert_eq!((again.markets_inserted, again.markets_updated, again.markets_unchanged), (0, 0, 1));
+        let again = store
+            .upsert(std::slice::from_ref(&original), &[], at(20))
+            .await
+            .unwrap();
+        assert_eq!(
+            (again.markets_inserted, again.markets_updated, again.markets_unchanged),
+            (0, 0, 1)
+        );
 
         let mut newer = original.clone();
         newer.volume = 5000.0;
@@ -27,7 +47,10 @@ async fn upsert_is_idempotent_and_keeps_the_newest_record() {
         let updated = store.upsert(std::slice::from_ref(&newer), &[], at(40)).await.unwrap();
         assert_eq!(updated.markets_updated, 1);
 
-        let stale = store.upsert(std::slice::from_ref(&original), &[], at(50)).await.unwrap();
+        let stale = store
+            .upsert(std::slice::from_ref(&original), &[], at(50))
+            .await
+            .unwrap();
         assert_eq!(stale.markets_stale, 1);
 
         let stored = store.get_market(original.id()).await.unwrap().unwrap();
@@ -44,9 +67,15 @@ async fn markets_without_exchange_times_keep_their_first_sighting() {
         let mut undated = market(Kalshi, "KX-1", "Will the Fed cut rates?");
         undated.created_at = None;
         undated.source_updated_at = None;
-        store.upsert(std::slice::from_ref(&undated), &[], at(100)).await.unwrap();
+        store
+            .upsert(std::slice::from_ref(&undated), &[], at(100))
+            .await
+            .unwrap();
         undated.volume = 2.0;
-        store.upsert(std::slice::from_ref(&undated), &[], at(200)).await.unwrap();
+        store
+            .upsert(std::slice::from_ref(&undated), &[], at(200))
+            .await
+            .unwrap();
         let stored = store.get_market(undated.id()).await.unwrap().unwrap();
         assert_eq!(stored.created_at, at(100), "{}", backend.name);
         assert_eq!(stored.updated_at, at(200));
@@ -64,8 +93,16 @@ async fn lists_filter_sort_and_page_without_overlap() {
             let mut item = market(exchange, &format!("M{index}"), &format!("Question number {index}"));
             // Many ties, so that the id tie-break decides.
             item.volume_24h = f64::from(index % 3);
-            item.status = if index % 5 == 0 { MarketStatus::Resolved } else { MarketStatus::Open };
-            item.category = if index % 4 == 0 { Category::Sports } else { Category::Politics };
+            item.status = if index % 5 == 0 {
+                MarketStatus::Resolved
+            } else {
+                MarketStatus::Open
+            };
+            item.category = if index % 4 == 0 {
+                Category::Sports
+            } else {
+                Category::Politics
+            };
             markets.push(item);
         }
         store.upsert(&markets, &[], at(10)).await.unwrap();
@@ -86,7 +123,11 @@ async fn lists_filter_sort_and_page_without_overlap() {
                 paged.extend(page.items.into_iter().map(|item| item.id));
             }
             let whole_ids: Vec<_> = whole.items.iter().map(|item| item.id).collect();
-            assert_eq!(paged, whole_ids, "{} pages must concatenate to the whole list", backend.name);
+            assert_eq!(
+                paged, whole_ids,
+                "{} pages must concatenate to the whole list",
+                backend.name
+            );
             for pair in whole.items.windows(2) {
                 let (first, second) = (&pair[0], &pair[1]);
                 let in_order = match order {
@@ -103,10 +144,15 @@ async fn lists_filter_sort_and_page_without_overlap() {
             category: Some(Category::Politics),
             search: None,
         };
-        let filtered = store.list_markets(&query(filter, MarketSort::CreatedAt, SortOrder::Desc, 50, 0)).await.unwrap();
+        let filtered = store
+            .list_markets(&query(filter, MarketSort::CreatedAt, SortOrder::Desc, 50, 0))
+            .await
+            .unwrap();
         let expected = markets
             .iter()
-            .filter(|item| item.exchange == Polymarket && item.status == MarketStatus::Open && item.category == Category::Politics)
+            .filter(|item| {
+                item.exchange == Polymarket && item.status == MarketStatus::Open && item.category == Category::Politics
+            })
             .count();
         assert_eq!(filtered.total as usize, expected);
         assert!(filtered.items.iter().all(|item| item.market.exchange == Polymarket
@@ -114,7 +160,13 @@ async fn lists_filter_sort_and_page_without_overlap() {
             && item.market.category == Category::Politics));
 
         let past_the_end = store
-            .list_markets(&query(MarketFilter::default(), MarketSort::Volume, SortOrder::Desc, 10, 1000))
+            .list_markets(&query(
+                MarketFilter::default(),
+                MarketSort::Volume,
+                SortOrder::Desc,
+                10,
+                1000,
+            ))
             .await
             .unwrap();
         assert!(past_the_end.items.is_empty());
@@ -132,7 +184,10 @@ async fn search_matches_every_word_as_a_prefix_ignoring_case_and_accents() {
             market(Kalshi, "3", "Will BITCOIN fall below $50k?"),
         ];
         store.upsert(&markets, &[], at(10)).await.unwrap();
-        let search = |text: &str| MarketFilter { search: SearchWords::parse(text), ..MarketFilter::default() };
+        let search = |text: &str| MarketFilter {
+            search: SearchWords::parse(text),
+            ..MarketFilter::default()
+        };
         let found = |text: &'static str| {
             let store = store.clone();
             async move {
@@ -152,7 +207,10 @@ async fn search_matches_every_word_as_a_prefix_ignoring_case_and_accents() {
         assert_eq!(found("POKÉMON gam").await, ["1"]);
         assert!(found("bitcoin pokemon").await.is_empty());
 
-        let any = store.search_any_words(&SearchWords::parse("bitcoin pokemon").unwrap(), 10).await.unwrap();
+        let any = store
+            .search_any_words(&SearchWords::parse("bitcoin pokemon").unwrap(), 10)
+            .await
+            .unwrap();
         assert_eq!(any.len(), 3);
     }
 }
@@ -172,23 +230,51 @@ async fn events_count_their_markets_and_sum_volume_when_the_exchange_does_not() 
         second.outcomes[0].price = 0.7;
         second.created_at = Some(at(-50));
         // The markets arrive before their event: the event still counts them.
-        store.upsert(&[first.clone(), second.clone()], &[], at(10)).await.unwrap();
-        store.upsert(&[], &[kalshi_event.clone(), polymarket_event.clone()], at(20)).await.unwrap();
+        store
+            .upsert(&[first.clone(), second.clone()], &[], at(10))
+            .await
+            .unwrap();
+        store
+            .upsert(&[], &[kalshi_event.clone(), polymarket_event.clone()], at(20))
+            .await
+            .unwrap();
 
         let stored = store.get_event(kalshi_event.id()).await.unwrap().unwrap();
         assert_eq!(stored.market_count, 2, "{}", backend.name);
         assert_eq!(stored.total_volume, 2000.0);
         assert_eq!(stored.created_at, at(-50), "earliest market creation");
         let members = store.event_markets(kalshi_event.id()).await.unwrap();
-        assert_eq!(members.iter().map(|member| member.price).collect::<Vec<_>>(), [0.7, 0.2]);
+        assert_eq!(
+            members.iter().map(|member| member.price).collect::<Vec<_>>(),
+            [0.7, 0.2]
+        );
 
         let reported = store.get_event(polymarket_event.id()).await.unwrap().unwrap();
         assert_eq!((reported.market_count, reported.total_volume), (0, 12345.0));
 
-        let page = store.list_events(&EventQuery { exchange: Some(Kalshi), category: None, limit: 10, offset: 0 }).await.unwrap();
+        let page = store
+            .list_events(&EventQuery {
+                exchange: Some(Kalshi),
+                category: None,
+                limit: 10,
+                offset: 0,
+            })
+            .await
+            .unwrap();
         assert_eq!(page.total, 1);
-        let all = store.list_events(&EventQuery { exchange: None, category: None, limit: 10, offset: 0 }).await.unwrap();
-        assert_eq!(all.items.iter().map(|item| item.total_volume).collect::<Vec<_>>(), [12345.0, 2000.0]);
+        let all = store
+            .list_events(&EventQuery {
+                exchange: None,
+                category: None,
+                limit: 10,
+                offset: 0,
+            })
+            .await
+            .unwrap();
+        assert_eq!(
+            all.items.iter().map(|item| item.total_volume).collect::<Vec<_>>(),
+            [12345.0, 2000.0]
+        );
     }
 }
 
@@ -204,16 +290,29 @@ async fn url_keys_find_markets_most_specific_first() {
 
         let by_market = MarketUrl {
             exchange: Kalshi,
-            keys: vec![UrlKey::Market("kxmarmad-26-uga".into()), UrlKey::Event("kxmarmad-26-uga".into())],
+            keys: vec![
+                UrlKey::Market("kxmarmad-26-uga".into()),
+                UrlKey::Event("kxmarmad-26-uga".into()),
+            ],
         };
         let found = store.markets_by_url(&by_market).await.unwrap();
         assert_eq!(found.len(), 1, "{}", backend.name);
         assert_eq!(found[0].id, named.id());
 
-        let by_series = MarketUrl { exchange: Kalshi, keys: vec![UrlKey::Series("kxmarmad".into())] };
-        assert_eq!(store.markets_by_url(&by_series).await.unwrap().len(), 2, "series found by event-ticker prefix");
+        let by_series = MarketUrl {
+            exchange: Kalshi,
+            keys: vec![UrlKey::Series("kxmarmad".into())],
+        };
+        assert_eq!(
+            store.markets_by_url(&by_series).await.unwrap().len(),
+            2,
+            "series found by event-ticker prefix"
+        );
 
-        let other_exchange = MarketUrl { exchange: Polymarket, keys: vec![UrlKey::Market("kxmarmad-26-uga".into())] };
+        let other_exchange = MarketUrl {
+            exchange: Polymarket,
+            keys: vec![UrlKey::Market("kxmarmad-26-uga".into())],
+        };
         assert!(store.markets_by_url(&other_exchange).await.unwrap().is_empty());
     }
 }
@@ -225,19 +324,46 @@ async fn matches_are_served_best_first_and_counted_once_per_pair() {
         let left = market(Polymarket, "1", "Will Elon Musk visit Mars?");
         let right = market(Kalshi, "KX-1", "Will Elon Musk visit Mars?");
         let other = market(Kalshi, "KX-2", "Will Elon Musk visit Mars soon?");
-        store.upsert(&[left.clone(), right.clone(), other.clone()], &[], at(10)).await.unwrap();
+        store
+            .upsert(&[left.clone(), right.clone(), other.clone()], &[], at(10))
+            .await
+            .unwrap();
         let pairs = vec![
-            MatchPair { market_id: left.id(), matched_id: right.id(), similarity: 0.95 },
-            MatchPair { market_id: right.id(), matched_id: left.id(), similarity: 0.95 },
-            MatchPair { market_id: left.id(), matched_id: other.id(), similarity: 0.8 },
-            MatchPair { market_id: other.id(), matched_id: left.id(), similarity: 0.8 },
+            MatchPair {
+                market_id: left.id(),
+                matched_id: right.id(),
+                similarity: 0.95,
+            },
+            MatchPair {
+                market_id: right.id(),
+                matched_id: left.id(),
+                similarity: 0.95,
+            },
+            MatchPair {
+                market_id: left.id(),
+                matched_id: other.id(),
+                similarity: 0.8,
+            },
+            MatchPair {
+                market_id: other.id(),
+                matched_id: left.id(),
+                similarity: 0.8,
+            },
         ];
         store.replace_matches(&pairs).await.unwrap();
         let matched = store.matched_markets(left.id()).await.unwrap();
-        assert_eq!(matched.iter().map(|item| item.id).collect::<Vec<_>>(), [right.id(), other.id()], "{}", backend.name);
+        assert_eq!(
+            matched.iter().map(|item| item.id).collect::<Vec<_>>(),
+            [right.id(), other.id()],
+            "{}",
+            backend.name
+        );
         assert_eq!(matched[0].exchange, Kalshi);
         let counts = store.catalog_counts().await.unwrap();
-        assert_eq!((counts.polymarket_markets, counts.kalshi_markets, counts.match_pairs), (1, 2, 2));
+        assert_eq!(
+            (counts.polymarket_markets, counts.kalshi_markets, counts.match_pairs),
+            (1, 2, 2)
+        );
         store.replace_matches(&[]).await.unwrap();
         assert!(store.matched_markets(left.id()).await.unwrap().is_empty());
     }

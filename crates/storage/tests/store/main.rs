@@ -22,7 +22,11 @@ pub async fn backends() -> Vec<Backend> {
     let directory = tempfile::tempdir().expect("a temporary directory");
     let url = format!("sqlite://{}", directory.path().join("test.db").display());
     let store = marketlens_storage::open(&url).await.expect("the SQLite store opens");
-    vec![Backend { name: "sqlite", store, _directory: directory }]
+    vec![Backend {
+        name: "sqlite",
+        store,
+        _directory: directory,
+    }]
 }
 
 pub fn at(seconds: i64) -> Timestamp {
@@ -46,10 +50,24 @@ pub fn market(exchange: Exchange, external_id: &str, question: &str) -> Market {
         created_at: Some(at(1)),
         source_updated_at: Some(at(2)),
         outcomes: vec![
-            Outcome { name: "Yes".into(), price: 0.4, best_bid_price: Some(0.39), best_ask_price: Some(0.41) },
-            Outcome { name: "No".into(), price: 0.6, best_bid_price: None, best_ask_price: None },
+            Outcome {
+                name: "Yes".into(),
+                price: 0.4,
+                best_bid_price: Some(0.39),
+                best_ask_price: Some(0.41),
+            },
+            Outcome {
+                name: "No".into(),
+                price: 0.6,
+                best_bid_price: None,
+                best_ask_price: None,
+            },
         ],
-        url_keys: UrlKeys { market: Some(external_id.to_lowercase()), event: None, series: None },
+        url_keys: UrlKeys {
+            market: Some(external_id.to_lowercase()),
+            event: None,
+            series: None,
+        },
         url: format!("https://example.invalid/{external_id}"),
         image_url: String::new(),
     }

@@ -1,0 +1,86 @@
+//! `marketlens accounts create|list|suspend|activate`
+
+use anyhow::bail;
+use chrono::Utc;
+use marketlens_domain::account::{Account, AccountStatus};
+use marketlens_domain::rate_limit::TierTable;
+use marketlens_storage::{NewAccount, Store};
+use std::process::ExitCode;
+
+use crate::cli::AccountsCommand;
+use crate::commands::keys;
+
+/// The longest wallet address or label accepted.
+const MAX_TEXT_LEN: usize = 128;
+
+pub async fn run(store: &dyn Store, command: AccountsCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        AccountsCommand::Create {
+            tier,
+            credits,
+            wallet,
+            label,
+        } => {
+            let tiers = TierTable::default();
+            if tiers.requests_per_minute(&tier).is_none() {
+                bail!(
+                    "unknown tier {tier:?}: expected one of {}",
+                    tiers.names().collect::<Vec<_>>().join(", ")
+                );
+            }
+            if credits < 0 {
+                bail!("--credits cannot be negative");
+            }
+            if wallet.len() > MAX_TEXT_LEN || label.len() > MAX_TEXT_LEN {
+                bail!("--wallet and --label are at most {MAX_TEXT_LEN} characters");
+            }
+            let new_account = NewAccount {
+                label,
+                tier,
+                wallet_address: wallet,
+                initial_credits: credits,
+            };
+            let account = store.create_account(new_account, Utc::now()).await?;
+            let (key_id, key) = keys::issue(store, account.id).await?;
+            println!("account  {}", account.id);
+            println!("key id   {key_id}");
+            println!("api key  {}", key.as_str());
+            println!("Store the key now: it is shown only this once (only its hash is kept).");
+        }
+        AccountsCommand::List => {
+            println!(
+                "{:<36}  {:<12}  {:<10}  {:<9}  {:>10}  {:>10}  {:>10}  wallet",
+                "account", "label", "tier", "status", "remaining", "purchased", "used"
+            );
+            for account in store.list_accounts().await? {
+                print_account(&account);
+            }
+        }
+        AccountsCommand::Suspend { account } => {
+            let account = store.set_account_status(account, AccountStatus::Suspended).await?;
+            println!(
+                "Suspended {}: every call is refused with 403 until it is activated.",
+                account.id
+            );
+        }
+        AccountsCommand::Activate { account } => {
+            let account = store.set_account_status(account, AccountStatus::Active).await?;
+            println!("Activated {}.", account.id);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_account(account: &Account) {
+    println!(
+        "{:<36}  {:<12}  {:<10}  {:<9}  {:>10}  {:>10}  {:>10}  {}",
+        account.id,
+        account.label,
+        account.tier,
+        account.status.as_str(),
+        account.credits_remaining,
+        account.credits_purchased,
+        account.credits_used,
+        account.wallet_address
+    );
+}

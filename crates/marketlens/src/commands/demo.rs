@@ -1,0 +1,91 @@
+//! `marketlens demo`: a working API over real recorded exchange data, at once.
+
+use anyhow::Context;
+use chrono::Utc;
+use marketlens_storage::{NewAccount, Store};
+use std::process::ExitCode;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+
+use crate::cli::ServeArgs;
+use crate::commands::{keys, serve};
+use crate::config::ServerConfig;
+use crate::{demo_data, ingest};
+
+const DEMO_LABEL: &str = "demo";
+const DEMO_TIER: &str = "pro";
+const DEMO_CREDITS: i64 = 10_000;
+
+pub async fn run(store: Arc<dyn Store>, args: &ServeArgs) -> anyhow::Result<ExitCode> {
+    let config = ServerConfig::from_args(args)?;
+    let listener = TcpListener::bind(config.bind)
+        .await
+        .with_context(|| format!("could not listen on {}", config.bind))?;
+    load_demo_data(store.as_ref()).await?;
+    let account = match store.find_account_by_label(DEMO_LABEL).await? {
+        Some(account) => account,
+        None => {
+            let new_account = NewAccount {
+                label: DEMO_LABEL.to_owned(),
+                tier: DEMO_TIER.to_owned(),
+                wallet_address: String::new(),
+                initial_credits: DEMO_CREDITS,
+            };
+            store.create_account(new_account, Utc::now()).await?
+        }
+    };
+    let (_, key) = keys::issue(store.as_ref(), account.id).await?;
+    let base = format!("http://{}", listener.local_addr()?);
+    let counts = store.catalog_counts().await?;
+    println!();
+    println!(
+        "Marketlens demo: {} Polymarket and {} Kalshi markets, {} events, {} matched pairs.",
+        counts.polymarket_markets, counts.kalshi_markets, counts.events, counts.match_pairs
+    );
+    println!(
+        "Demo account {} ({} tier, {} credits left).",
+        account.id, account.tier, account.credits_remaining
+    );
+    println!();
+    println!("API key (new for this run): {}", key.as_str());
+    println!();
+    println!("Try:");
+    println!(
+        "  curl -s -H 'Authorization: Bearer {}' '{base}/api/v1/markets?limit=3&sortBy=volume'",
+        key.as_str()
+    );
+    println!(
+        "  curl -s -H 'Authorization: Bearer {}' '{base}/api/v1/explain?query=next%20pope'",
+        key.as_str()
+    );
+    println!(
+        "  curl -s -H 'Authorization: Bearer {}' '{base}/api/v1/account'",
+        key.as_str()
+    );
+    println!();
+    serve::serve(store, config, listener).await?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Imports the built-in payloads when the store holds no market yet.
+async fn load_demo_data(store: &dyn Store) -> anyhow::Result<()> {
+    let counts = store.catalog_counts().await?;
+    if counts.polymarket_markets + counts.kalshi_markets > 0 {
+        tracing::info!("the store already holds markets; not loading the demo data");
+        return Ok(());
+    }
+    println!("Loading the recorded Polymarket and Kalshi payloads into the store...");
+    for file in demo_data::files() {
+        let report = ingest::import_payload(store, file.exchange, file.bytes, |_, _| {})
+            .await
+            .with_context(|| format!("importing the demo file {}", file.name))?;
+        tracing::info!(
+            file = file.name,
+            new = report.counts.markets_inserted,
+            skipped = report.skipped_total(),
+            "demo file loaded"
+        );
+    }
+    ingest::rematch(store).await?;
+    Ok(())
+}

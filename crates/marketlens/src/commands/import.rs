@@ -1,0 +1,98 @@
+//! `marketlens import --exchange EXCHANGE FILE...`
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use marketlens_domain::Exchange;
+use marketlens_storage::{Store, UpsertCounts};
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+use crate::cli::{ExchangeArg, ImportArgs};
+use crate::ingest::{self, PayloadReport};
+
+pub async fn run(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<ExitCode> {
+    let exchange = match args.exchange {
+        ExchangeArg::Polymarket => Exchange::Polymarket,
+        ExchangeArg::Kalshi => Exchange::Kalshi,
+    };
+    let mut totals = UpsertCounts::default();
+    let mut skipped: BTreeMap<String, u64> = BTreeMap::new();
+    let mut failed_files = 0;
+    for path in &args.files {
+        let bytes = match std::fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(error) => {
+                eprintln!("{}: cannot read: {error}", path.display());
+                failed_files += 1;
+                continue;
+            }
+        };
+        let progress = ProgressBar::new(0).with_message(path.display().to_string());
+        progress.set_style(
+            ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} records")
+                .context("progress template")?
+                .progress_chars("=> "),
+        );
+        let result = ingest::import_payload(store, exchange, &bytes, |written, total| {
+            progress.set_length(total);
+            progress.inc(written);
+        })
+        .await;
+        progress.finish_and_clear();
+        match result {
+            Ok(report) => {
+                println!("{}: {}", path.display(), describe(&report));
+                totals.add(report.counts);
+                for (reason, count) in report.skipped {
+                    *skipped.entry(reason).or_default() += count;
+                }
+            }
+            Err(error) => {
+                eprintln!("{}: not imported: {error}", path.display());
+                failed_files += 1;
+            }
+        }
+    }
+    let pairs = ingest::rematch(store)
+        .await
+        .context("matching markets across exchanges")?;
+    println!(
+        "Markets: {} new, {} updated, {} unchanged, {} older than stored. Events: {} new, {} updated, {} unchanged, {} older than stored.",
+        totals.markets_inserted,
+        totals.markets_updated,
+        totals.markets_unchanged,
+        totals.markets_stale,
+        totals.events_inserted,
+        totals.events_updated,
+        totals.events_unchanged,
+        totals.events_stale,
+    );
+    let skipped_total: u64 = skipped.values().sum();
+    println!("Skipped records: {skipped_total}.");
+    for (reason, count) in &skipped {
+        println!("  {count} × {reason}");
+    }
+    println!("Cross-exchange matched pairs: {pairs}.");
+    if failed_files > 0 {
+        eprintln!("{failed_files} of {} files could not be imported.", args.files.len());
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn describe(report: &PayloadReport) -> String {
+    let counts = &report.counts;
+    let kind = report.kind.map(|kind| format!("{kind:?}")).unwrap_or_default();
+    format!(
+        "{kind}: markets {} new, {} updated, {} unchanged, {} stale; events {} new, {} updated, {} unchanged, {} stale; {} skipped",
+        counts.markets_inserted,
+        counts.markets_updated,
+        counts.markets_unchanged,
+        counts.markets_stale,
+        counts.events_inserted,
+        counts.events_updated,
+        counts.events_unchanged,
+        counts.events_stale,
+        report.skipped_total()
+    )
+}

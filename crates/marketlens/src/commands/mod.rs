@@ -1,0 +1,34 @@
+//! One module per command. Each opens the store named by `--database-url`, does its work
+//! and reports in plain words; errors carry their context up to `main`.
+
+mod accounts;
+mod credits;
+mod demo;
+mod import;
+mod keys;
+mod serve;
+
+use anyhow::Context;
+use marketlens_storage::Store;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use crate::cli::{Cli, Command};
+
+pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let store = open_store(&cli.database_url).await?;
+    match cli.command {
+        Command::Demo(args) => demo::run(store, &args).await,
+        Command::Serve(args) => serve::run(store, &args).await,
+        Command::Import(args) => import::run(store.as_ref(), &args).await,
+        Command::Accounts(command) => accounts::run(store.as_ref(), command).await,
+        Command::Keys(command) => keys::run(store.as_ref(), command).await,
+        Command::Credits(command) => credits::run(store.as_ref(), command).await,
+    }
+}
+
+async fn open_store(database_url: &str) -> anyhow::Result<Arc<dyn Store>> {
+    marketlens_storage::open(database_url)
+        .await
+        .with_context(|| format!("could not open the store at {database_url}"))
+}

@@ -1,0 +1,81 @@
+//! `marketlens serve`: the API, plus the sweep that refunds charges whose calls never
+//! finished (the process that took them died). Stops gracefully on SIGTERM or Ctrl-C,
+//! finishing requests in flight.
+
+use anyhow::Context;
+use chrono::{TimeDelta, Utc};
+use marketlens_api::AppState;
+use marketlens_storage::Store;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+
+use crate::cli::ServeArgs;
+use crate::config::ServerConfig;
+
+/// A charge still pending after this long belongs to a call that cannot still be running
+/// (requests time out long before), so it is refunded.
+const STALE_RESERVATION_AGE: TimeDelta = TimeDelta::minutes(5);
+const SWEEP_INTERVAL: Duration = Duration::from_secs(60);
+
+pub async fn run(store: Arc<dyn Store>, args: &ServeArgs) -> anyhow::Result<ExitCode> {
+    let config = ServerConfig::from_args(args)?;
+    let listener = TcpListener::bind(config.bind)
+        .await
+        .with_context(|| format!("could not listen on {}", config.bind))?;
+    serve(store, config, listener).await?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub async fn serve(store: Arc<dyn Store>, config: ServerConfig, listener: TcpListener) -> anyhow::Result<()> {
+    let sweeper = tokio::spawn(sweep_stale_reservations(store.clone()));
+    let address = listener.local_addr()?;
+    tracing::info!(%address, "serving the Marketlens API");
+    let app = marketlens_api::app(AppState::new(store, config.api));
+    let served = marketlens_api::serve(listener, app, shutdown_signal()).await;
+    sweeper.abort();
+    tracing::info!("stopped");
+    served.context("the server failed")
+}
+
+async fn sweep_stale_reservations(store: Arc<dyn Store>) {
+    let mut interval = tokio::time::interval(SWEEP_INTERVAL);
+    loop {
+        interval.tick().await;
+        let now = Utc::now();
+        match store.release_stale_reservations(now - STALE_RESERVATION_AGE, now).await {
+            Ok(0) => {}
+            Ok(released) => tracing::warn!(released, "refunded charges of calls that never finished"),
+            Err(error) => tracing::warn!(%error, "could not sweep stale reservations"),
+        }
+    }
+}
+
+async fn shutdown_signal() {
+    let interrupt = async {
+        if let Err(error) = tokio::signal::ctrl_c().await {
+            tracing::error!(%error, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(error) => {
+                tracing::error!(%error, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+    tracing::info!("shutting down: finishing requests in flight");
+}

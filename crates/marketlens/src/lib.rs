@@ -1,0 +1,15 @@
+//! Marketlens, the program: the command line, its configuration, and the jobs it runs.
+//!
+//! - [`cli`]: the commands and options (clap), each option with its environment variable.
+//! - [`config`]: everything the server reads from its environment, parsed and checked once.
+//! - [`commands`]: one module per command; `serve` and `demo` run the API of `marketlens-api`.
+//! - [`ingest`]: payload files into the store: normalize, upsert, rematch. `import` and
+//!   `demo` share it.
+//! - [`demo_data`]: the recorded exchange payloads built into the binary for `demo`.
+
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod demo_data;
+pub mod ingest;
+pub mod logging;

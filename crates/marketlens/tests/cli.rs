@@ -1,0 +1,253 @@
+//! The `marketlens` binary, run as an operator would: import, accounts, keys, credits, and
+//! the demo server end to end.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+fn demo_data(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../demo-data")
+        .join(relative)
+}
+
+struct Workspace {
+    directory: tempfile::TempDir,
+}
+
+impl Workspace {
+    fn new() -> Workspace {
+        Workspace {
+            directory: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn database_url(&self) -> String {
+        format!("sqlite://{}", self.directory.path().join("cli.db").display())
+    }
+
+    fn command(&self, arguments: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_marketlens"));
+        command
+            .args(arguments)
+            .env("MARKETLENS_DATABASE_URL", self.database_url())
+            .env("RUST_LOG", "warn");
+        command
+    }
+
+    fn run(&self, arguments: &[&str]) -> Output {
+        self.command(arguments).output().unwrap()
+    }
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn value_after<'a>(text: &'a str, label: &str) -> &'a str {
+    text.lines()
+        .find_map(|line| line.strip_prefix(label))
+        .unwrap_or_else(|| panic!("no {label:?} line in:\n{text}"))
+        .trim()
+}
+
+#[test]
+fn import_is_idempotent_and_reports_counts() {
+    let workspace = Workspace::new();
+    let events = demo_data("polymarket/gamma-events-1.json");
+    let first = workspace.run(&["import", "--exchange", "polymarket", events.to_str().unwrap()]);
+    assert!(first.status.success(), "{first:?}");
+    let first_text = stdout(&first);
+    assert!(
+        first_text.contains("Markets: 232 new, 0 updated, 0 unchanged"),
+        "{first_text}"
+    );
+    assert!(first_text.contains("Events: 100 new"), "{first_text}");
+    assert!(first_text.contains("Skipped records: 59."), "{first_text}");
+
+    let second = workspace.run(&["import", "--exchange", "polymarket", events.to_str().unwrap()]);
+    assert!(second.status.success());
+    let second_text = stdout(&second);
+    assert!(
+        second_text.contains("Markets: 0 new, 0 updated, 232 unchanged"),
+        "{second_text}"
+    );
+    assert!(
+        second_text.contains("Events: 0 new, 0 updated, 100 unchanged"),
+        "{second_text}"
+    );
+}
+
+#[test]
+fn a_bad_file_is_reported_and_the_others_still_load() {
+    let workspace = Workspace::new();
+    let not_json = workspace.directory.path().join("broken.json");
+    std::fs::write(&not_json, "{\"markets\": [").unwrap();
+    let kalshi = demo_data("kalshi/markets-2.json");
+    let missing = workspace.directory.path().join("missing.json");
+    let output = workspace.run(&[
+        "import",
+        "--exchange",
+        "kalshi",
+        not_json.to_str().unwrap(),
+        kalshi.to_str().unwrap(),
+        missing.to_str().unwrap(),
+    ]);
+    assert!(!output.status.success(), "a failed file fails the command");
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(errors.contains("broken.json: not imported"), "{errors}");
+    assert!(errors.contains("missing.json: cannot read"), "{errors}");
+    assert!(stdout(&output).contains("Markets: 5 new"), "{}", stdout(&output));
+
+    let wrong_exchange = workspace.run(&["import", "--exchange", "polymarket", kalshi.to_str().unwrap()]);
+    assert!(!wrong_exchange.status.success());
+    assert!(String::from_utf8_lossy(&wrong_exchange.stderr).contains("not imported"));
+}
+
+#[test]
+fn operator_commands_manage_accounts_keys_and_credits() {
+    let workspace = Workspace::new();
+    let created = workspace.run(&[
+        "accounts",
+        "create",
+        "--tier",
+        "pro",
+        "--credits",
+        "250",
+        "--wallet",
+        "0xabc",
+        "--label",
+        "acme",
+    ]);
+    assert!(created.status.success(), "{created:?}");
+    let text = stdout(&created);
+    let account = value_after(&text, "account").to_owned();
+    let key = value_after(&text, "api key").to_owned();
+    assert!(key.starts_with("pm_live_") && key.len() == 48, "{key}");
+
+    let listed = stdout(&workspace.run(&["accounts", "list"]));
+    assert!(
+        listed.contains(&account) && listed.contains("acme") && listed.contains("250"),
+        "{listed}"
+    );
+
+    let added = workspace.run(&["credits", "add", &account, "50"]);
+    assert!(
+        stdout(&added).contains("300 remaining, 300 purchased, 0 used"),
+        "{}",
+        stdout(&added)
+    );
+
+    let second = stdout(&workspace.run(&["keys", "create", &account]));
+    let second_id = value_after(&second, "key id").to_owned();
+    let keys = stdout(&workspace.run(&["keys", "list", &account]));
+    assert_eq!(keys.lines().count(), 3, "a header and two keys:\n{keys}");
+    assert!(!keys.contains(&key), "keys are listed truncated only");
+
+    let revoked = workspace.run(&["keys", "revoke", &second_id]);
+    assert!(revoked.status.success());
+    assert!(
+        stdout(&workspace.run(&["keys", "list", &account]))
+            .lines()
+            .any(|line| line.starts_with(&second_id) && !line.ends_with(" -"))
+    );
+
+    let suspended = workspace.run(&["accounts", "suspend", &account]);
+    assert!(suspended.status.success());
+    assert!(stdout(&workspace.run(&["accounts", "list"])).contains("suspended"));
+
+    for bad in [
+        vec!["accounts", "create", "--tier", "platinum", "--credits", "1"],
+        vec!["accounts", "create", "--tier", "free", "--credits", "-5"],
+        vec!["credits", "add", &account, "0"],
+        vec!["credits", "add", "00000000-0000-0000-0000-000000000000", "5"],
+        vec!["keys", "revoke", "00000000-0000-0000-0000-000000000000"],
+        vec!["keys", "create", "not-a-uuid"],
+    ] {
+        let output = workspace.run(&bad);
+        assert!(!output.status.success(), "{bad:?} must fail");
+        assert!(!output.stderr.is_empty(), "{bad:?} says why");
+    }
+}
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+    }
+}
+
+#[tokio::test]
+async fn demo_loads_real_data_prints_a_working_key_and_stops_gracefully() {
+    let workspace = Workspace::new();
+    let mut child = workspace
+        .command(&["demo", "--bind", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let server = Server(child);
+    let (mut key, mut account_curl, mut summary) = (String::new(), String::new(), String::new());
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        if line.starts_with("Marketlens demo:") {
+            summary = line.clone();
+        }
+        if let Some(found) = line.strip_prefix("API key (new for this run): ") {
+            key = found.trim().to_owned();
+        }
+        if line.contains("/api/v1/account") {
+            account_curl = line;
+            break;
+        }
+    }
+    assert!(
+        summary.contains("Polymarket") && summary.contains("Kalshi"),
+        "{summary}"
+    );
+    let url = account_curl
+        .split('\'')
+        .find(|part| part.starts_with("http://"))
+        .unwrap()
+        .to_owned();
+    let base = url.trim_end_matches("/api/v1/account").to_owned();
+    let client = reqwest::Client::new();
+    let mut answered = None;
+    for _ in 0..100 {
+        match client.get(&url).bearer_auth(&key).send().await {
+            Ok(response) => {
+                answered = Some(response);
+                break;
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+    let response = answered.expect("the demo server answers");
+    assert_eq!(response.status(), 200);
+    let markets: serde_json::Value = client
+        .get(format!("{base}/api/v1/markets?limit=5"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(markets["pagination"]["total"].as_u64().unwrap() > 1000, "{markets}");
+
+    // SIGTERM: the server finishes and exits cleanly.
+    let status = Command::new("kill")
+        .args(["-TERM", &server.0.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut server = server;
+    let exit = tokio::task::spawn_blocking(move || server.0.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(exit.success(), "graceful shutdown exits 0: {exit:?}");
+}
