@@ -92,24 +92,40 @@ pub fn summary(stored: &StoredMarket, now: chrono::DateTime<chrono::Utc>) -> Str
             market.question
         )),
     }
-    sentences.push(format!(
-        "Volume is {} in total and {} in the last 24 hours, with {} of liquidity.",
+    let volume = format!(
+        "Volume is {} in total and {} in the last 24 hours",
         dollars(market.volume),
-        dollars(market.volume_24h),
-        dollars(market.liquidity)
-    ));
+        dollars(market.volume_24h)
+    );
+    // Kalshi's 2026 payloads report no liquidity (always 0): say nothing rather than "$0".
+    sentences.push(if market.liquidity > 0.0 {
+        format!("{volume}, with {} of liquidity.", dollars(market.liquidity))
+    } else {
+        format!("{volume}.")
+    });
+    let exchange = market.exchange.display_name();
     sentences.push(match (market.end_date, market.status) {
-        (Some(end), MarketStatus::Open) if end > now => format!("It ends on {}.", end.format("%B %-d, %Y")),
-        (Some(end), _) => format!(
-            "It ended on {} and is {}.",
-            end.format("%B %-d, %Y"),
-            market.status.as_str().to_lowercase()
+        (Some(end), MarketStatus::Open) if end > now => format!("It ends on {}.", long_date(end)),
+        (Some(end), MarketStatus::Open) => {
+            format!(
+                "Its end date, {}, has passed, but {exchange} still lists it as open.",
+                long_date(end)
+            )
+        }
+        (Some(end), status) => format!(
+            "It is {}; its end date was {}.",
+            status.as_str().to_lowercase(),
+            long_date(end)
         ),
         (None, MarketStatus::Open) => "It has no set end date.".to_owned(),
         (None, status) => format!("It is {}.", status.as_str().to_lowercase()),
     });
     sentences.push("No recent news articles about this market were found.".to_owned());
     sentences.join(" ")
+}
+
+fn long_date(timestamp: chrono::DateTime<chrono::Utc>) -> String {
+    timestamp.format("%B %-d, %Y").to_string()
 }
 
 fn percent(price: f64) -> String {
@@ -148,6 +164,76 @@ mod tests {
         assert_eq!(percent(0.0015), "0.2%");
         assert_eq!(percent(0.72), "72%");
         assert_eq!(percent(0.725), "72.5%");
+    }
+
+    fn stored(status: MarketStatus, end_day: Option<i64>, liquidity: f64) -> StoredMarket {
+        use marketlens_domain::market::UrlKeys;
+        use marketlens_domain::{Category, Exchange, Outcome};
+        let day = |day: i64| marketlens_domain::time::from_epoch_millis(1_767_225_600_000 + day * 86_400_000);
+        let market = Market {
+            exchange: Exchange::Kalshi,
+            external_id: "KX-1".into(),
+            event_external_id: None,
+            question: "Will it snow?".into(),
+            description: String::new(),
+            status,
+            category: Category::ClimateAndWeather,
+            liquidity,
+            volume: 12_345.6,
+            volume_24h: 99.0,
+            start_date: None,
+            end_date: end_day.map(day),
+            created_at: None,
+            source_updated_at: None,
+            outcomes: vec![
+                Outcome {
+                    name: "Yes".into(),
+                    price: 0.27,
+                    best_bid_price: None,
+                    best_ask_price: None,
+                },
+                Outcome {
+                    name: "No".into(),
+                    price: 0.73,
+                    best_bid_price: None,
+                    best_ask_price: None,
+                },
+            ],
+            url_keys: UrlKeys::default(),
+            url: String::new(),
+            image_url: String::new(),
+        };
+        StoredMarket {
+            id: market.id(),
+            market,
+            created_at: day(0),
+            updated_at: day(0),
+        }
+    }
+
+    #[test]
+    fn summaries_state_leader_volumes_end_date_and_news() {
+        let now = marketlens_domain::time::from_epoch_millis(1_767_225_600_000 + 10 * 86_400_000);
+        let open_future = summary(&stored(MarketStatus::Open, Some(40), 500.0), now);
+        assert_eq!(
+            open_future,
+            "On Kalshi, \"Will it snow?\" is led by No at 73%. Volume is $12,346 in total and $99 in the last \
+             24 hours, with $500 of liquidity. It ends on February 10, 2026. No recent news articles about this \
+             market were found."
+        );
+        let open_past = summary(&stored(MarketStatus::Open, Some(5), 0.0), now);
+        assert!(
+            open_past
+                .contains("24 hours. Its end date, January 6, 2026, has passed, but Kalshi still lists it as open."),
+            "{open_past}"
+        );
+        let resolved = summary(&stored(MarketStatus::Resolved, Some(5), 0.0), now);
+        assert!(
+            resolved.contains("It is resolved; its end date was January 6, 2026."),
+            "{resolved}"
+        );
+        assert!(summary(&stored(MarketStatus::Open, None, 0.0), now).contains("It has no set end date."));
+        assert!(summary(&stored(MarketStatus::Closed, None, 0.0), now).contains("It is closed."));
     }
 
     #[test]

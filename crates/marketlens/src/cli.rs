@@ -25,6 +25,11 @@ pub struct Cli {
     #[arg(long, global = true, env = "MARKETLENS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
 
+    /// Requests per minute per tier, overriding or adding to the defaults
+    /// (free=60, starter=300, pro=1200, enterprise=6000), e.g. "free=30,team=600".
+    #[arg(long, global = true, env = "MARKETLENS_TIER_LIMITS", default_value = "")]
+    pub tier_limits: String,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -59,11 +64,6 @@ pub struct ServeArgs {
     /// The address to listen on.
     #[arg(long, env = "MARKETLENS_BIND", default_value = "127.0.0.1:8080")]
     pub bind: String,
-
-    /// Requests per minute per tier, overriding or adding to the defaults
-    /// (free=60, starter=300, pro=1200, enterprise=6000), e.g. "free=30,team=600".
-    #[arg(long, env = "MARKETLENS_TIER_LIMITS", default_value = "")]
-    pub tier_limits: String,
 
     /// The longest a request may take before it is answered 503 and its charge refunded.
     #[arg(long, env = "MARKETLENS_REQUEST_TIMEOUT_SECS", default_value_t = 30)]

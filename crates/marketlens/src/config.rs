@@ -10,6 +10,11 @@ use std::time::Duration;
 
 use crate::cli::ServeArgs;
 
+/// The tiers in force: the defaults with the operator's overrides.
+pub fn tiers(tier_limits: &str) -> anyhow::Result<TierTable> {
+    TierTable::with_overrides(tier_limits).context("--tier-limits / MARKETLENS_TIER_LIMITS")
+}
+
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
     pub bind: SocketAddr,
@@ -17,14 +22,13 @@ pub struct ServerConfig {
 }
 
 impl ServerConfig {
-    pub fn from_args(args: &ServeArgs) -> anyhow::Result<ServerConfig> {
+    pub fn from_args(args: &ServeArgs, tiers: TierTable) -> anyhow::Result<ServerConfig> {
         let bind: SocketAddr = args.bind.parse().with_context(|| {
             format!(
                 "--bind / MARKETLENS_BIND: {:?} is not an address like 127.0.0.1:8080",
                 args.bind
             )
         })?;
-        let tiers = TierTable::with_overrides(&args.tier_limits).context("--tier-limits / MARKETLENS_TIER_LIMITS")?;
         if !(1..=600).contains(&args.request_timeout_secs) {
             bail!("--request-timeout-secs / MARKETLENS_REQUEST_TIMEOUT_SECS must be from 1 to 600");
         }

@@ -171,6 +171,29 @@ fn operator_commands_manage_accounts_keys_and_credits() {
     }
 }
 
+#[test]
+fn tiers_added_in_configuration_can_be_given_to_accounts() {
+    let workspace = Workspace::new();
+    let refused = workspace.run(&["accounts", "create", "--tier", "team", "--credits", "1"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("unknown tier \"team\""));
+    let accepted = workspace
+        .command(&["accounts", "create", "--tier", "team", "--credits", "1"])
+        .env("MARKETLENS_TIER_LIMITS", "team=500")
+        .output()
+        .unwrap();
+    assert!(accepted.status.success(), "{accepted:?}");
+    let bad_limits = workspace
+        .command(&["accounts", "list"])
+        .env("MARKETLENS_TIER_LIMITS", "team")
+        .output()
+        .unwrap();
+    assert!(
+        !bad_limits.status.success(),
+        "a malformed tier table is refused at start-up"
+    );
+}
+
 struct Server(Child);
 
 impl Drop for Server {

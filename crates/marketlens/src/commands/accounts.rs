@@ -13,7 +13,7 @@ use crate::commands::keys;
 /// The longest wallet address or label accepted.
 const MAX_TEXT_LEN: usize = 128;
 
-pub async fn run(store: &dyn Store, command: AccountsCommand) -> anyhow::Result<ExitCode> {
+pub async fn run(store: &dyn Store, tiers: &TierTable, command: AccountsCommand) -> anyhow::Result<ExitCode> {
     match command {
         AccountsCommand::Create {
             tier,
@@ -21,7 +21,6 @@ pub async fn run(store: &dyn Store, command: AccountsCommand) -> anyhow::Result<
             wallet,
             label,
         } => {
-            let tiers = TierTable::default();
             if tiers.requests_per_minute(&tier).is_none() {
                 bail!(
                     "unknown tier {tier:?}: expected one of {}",

@@ -7,7 +7,6 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use tokio::net::TcpListener;
 
-use crate::cli::ServeArgs;
 use crate::commands::{keys, serve};
 use crate::config::ServerConfig;
 use crate::{demo_data, ingest};
@@ -16,8 +15,7 @@ const DEMO_LABEL: &str = "demo";
 const DEMO_TIER: &str = "pro";
 const DEMO_CREDITS: i64 = 10_000;
 
-pub async fn run(store: Arc<dyn Store>, args: &ServeArgs) -> anyhow::Result<ExitCode> {
-    let config = ServerConfig::from_args(args)?;
+pub async fn run(store: Arc<dyn Store>, config: ServerConfig) -> anyhow::Result<ExitCode> {
     let listener = TcpListener::bind(config.bind)
         .await
         .with_context(|| format!("could not listen on {}", config.bind))?;

@@ -14,14 +14,16 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use crate::cli::{Cli, Command};
+use crate::config::{self, ServerConfig};
 
 pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let tiers = config::tiers(&cli.tier_limits)?;
     let store = open_store(&cli.database_url).await?;
     match cli.command {
-        Command::Demo(args) => demo::run(store, &args).await,
-        Command::Serve(args) => serve::run(store, &args).await,
+        Command::Demo(args) => demo::run(store, ServerConfig::from_args(&args, tiers)?).await,
+        Command::Serve(args) => serve::run(store, ServerConfig::from_args(&args, tiers)?).await,
         Command::Import(args) => import::run(store.as_ref(), &args).await,
-        Command::Accounts(command) => accounts::run(store.as_ref(), command).await,
+        Command::Accounts(command) => accounts::run(store.as_ref(), &tiers, command).await,
         Command::Keys(command) => keys::run(store.as_ref(), command).await,
         Command::Credits(command) => credits::run(store.as_ref(), command).await,
     }

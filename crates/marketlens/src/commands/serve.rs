@@ -11,7 +11,6 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 
-use crate::cli::ServeArgs;
 use crate::config::ServerConfig;
 
 /// A charge still pending after this long belongs to a call that cannot still be running
@@ -19,8 +18,7 @@ use crate::config::ServerConfig;
 const STALE_RESERVATION_AGE: TimeDelta = TimeDelta::minutes(5);
 const SWEEP_INTERVAL: Duration = Duration::from_secs(60);
 
-pub async fn run(store: Arc<dyn Store>, args: &ServeArgs) -> anyhow::Result<ExitCode> {
-    let config = ServerConfig::from_args(args)?;
+pub async fn run(store: Arc<dyn Store>, config: ServerConfig) -> anyhow::Result<ExitCode> {
     let listener = TcpListener::bind(config.bind)
         .await
         .with_context(|| format!("could not listen on {}", config.bind))?;
