@@ -12,6 +12,7 @@ use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use marketlens_storage::StoreError;
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::request_id::RequestId;
@@ -235,14 +236,16 @@ pub async fn render_errors(request: Request, next: Next) -> Response {
         }
         None => return response,
     };
-    let mut body = json!({
-        "success": false,
-        "error": { "code": error.code(), "message": error.message() },
-        "requestId": request_id.map(|id| id.0),
-    });
-    if let Some(details) = error.details() {
-        body["error"]["details"] = details;
-    }
+    let body = ErrorBody {
+        success: false,
+        error: ErrorObject {
+            code: error.code(),
+            message: error.message(),
+            details: error.details(),
+        },
+        request_id: request_id.map(|id| id.0),
+    };
+    let body = serde_json::to_string(&body).expect("the error body serializes");
     let (mut parts, _) = response.into_parts();
     parts.status = error.status();
     parts.headers.remove(header::CONTENT_LENGTH);
@@ -252,5 +255,22 @@ pub async fn render_errors(request: Request, next: Next) -> Response {
     parts
         .headers
         .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    Response::from_parts(parts, axum::body::Body::from(body.to_string()))
+    Response::from_parts(parts, axum::body::Body::from(body))
+}
+
+/// The error JSON, fields in the contract's order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ErrorBody {
+    success: bool,
+    error: ErrorObject,
+    request_id: Option<String>,
+}
+
+#[derive(Serialize)]
+struct ErrorObject {
+    code: &'static str,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    details: Option<Value>,
 }

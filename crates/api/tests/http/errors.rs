@@ -23,6 +23,24 @@ async fn unknown_paths_and_wrong_methods() {
 }
 
 #[tokio::test]
+async fn the_error_body_lists_its_fields_in_the_contract_order() {
+    let server = TestServer::start().await;
+    let text = server
+        .request(Method::GET, "/api/v1/markets", None)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        text.starts_with(r#"{"success":false,"error":{"code":"MISSING_API_KEY","message":"#),
+        "{text}"
+    );
+    assert!(text.contains(r#"},"requestId":""#), "{text}");
+}
+
+#[tokio::test]
 async fn bodies_over_16_kib_are_refused_on_every_path() {
     let server = TestServer::start().await;
     let key = server.key().await;
