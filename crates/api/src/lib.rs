@@ -21,7 +21,6 @@ pub mod state;
 pub mod views;
 
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
 use axum::http::{Request, StatusCode};
 use axum::middleware;
 use std::future::Future;
@@ -38,7 +37,7 @@ pub use state::{ApiSettings, AppState};
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
 
 pub fn app(state: AppState) -> Router {
-    let request_timeout = state.settings.request_timeout;
+    let request_timeout = state.settings.request_timeout + state::REQUEST_TIMEOUT_MARGIN;
     routes::router(state).layer(
         ServiceBuilder::new()
             .layer(middleware::from_fn(request_id::assign_request_id))
@@ -57,8 +56,7 @@ pub fn app(state: AppState) -> Router {
                 StatusCode::SERVICE_UNAVAILABLE,
                 request_timeout,
             ))
-            .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
-            .layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
+            .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES)),
     )
 }
 

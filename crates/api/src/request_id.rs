@@ -1,4 +1,4 @@
-//! Every response carries `X-Request-Id`: the client's own when it sent a sane one, else a
+//! Every request is stamped with its arrival time, and every response carries `X-Request-Id`: the client's own when it sent a sane one, else a
 //! fresh UUID. The id goes into the request's extensions (for logs, the ledger and error
 //! bodies) and onto the response.
 //!
@@ -10,6 +10,7 @@ use axum::extract::Request;
 use axum::http::{HeaderName, HeaderValue};
 use axum::middleware::Next;
 use axum::response::Response;
+use std::time::Instant;
 use uuid::Uuid;
 
 pub static REQUEST_ID_HEADER: HeaderName = HeaderName::from_static("x-request-id");
@@ -17,6 +18,10 @@ const MAX_CLIENT_ID_LEN: usize = 128;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RequestId(pub String);
+
+/// When the request reached the server (before authentication), for honest timings.
+#[derive(Debug, Clone, Copy)]
+pub struct ReceivedAt(pub Instant);
 
 fn is_sane(id: &str) -> bool {
     !id.is_empty()
@@ -27,6 +32,7 @@ fn is_sane(id: &str) -> bool {
 }
 
 pub async fn assign_request_id(mut request: Request, next: Next) -> Response {
+    request.extensions_mut().insert(ReceivedAt(Instant::now()));
     let id = request
         .headers()
         .get(&REQUEST_ID_HEADER)

@@ -12,7 +12,8 @@ use crate::rate_limit::RateLimiter;
 pub struct ApiSettings {
     /// Requests per minute of each tier.
     pub tiers: TierTable,
-    /// The longest a request may take before it is answered 503 (and its charge refunded).
+    /// The longest a call's work may take before it is answered 503 (and its charge
+    /// refunded). The whole request gets [`REQUEST_TIMEOUT_MARGIN`] more, as a backstop.
     pub request_timeout: Duration,
 }
 
@@ -24,6 +25,10 @@ impl Default for ApiSettings {
         }
     }
 }
+
+/// How much longer than its work a whole request may take (authentication, reserving,
+/// settling) before the server gives up on it.
+pub const REQUEST_TIMEOUT_MARGIN: Duration = Duration::from_secs(10);
 
 #[derive(Clone)]
 pub struct AppState {

@@ -152,10 +152,8 @@ fn keyword_category(token: &str) -> Option<Category> {
         | "binance" => Category::Crypto,
         "fed" | "inflation" | "cpi" | "gdp" | "recession" | "unemployment" | "jobless" | "payrolls" | "tariff"
         | "tariffs" | "rates" | "bps" | "fomc" | "powell" | "economy" => Category::Economics,
-        "stock" | "stocks" | "ipo" | "shares" | "nasdaq" | "s&p" | "spx" | "earnings" | "tesla" | "nvidia"
-        | "apple" | "microsoft" | "acquisition" | "merger" | "ceo" | "market cap" | "gold" | "oil" | "treasury" => {
-            Category::Finance
-        }
+        "stock" | "stocks" | "ipo" | "shares" | "nasdaq" | "spx" | "earnings" | "tesla" | "nvidia" | "apple"
+        | "microsoft" | "acquisition" | "merger" | "ceo" | "gold" | "oil" | "treasury" => Category::Finance,
         "ai" | "openai" | "chatgpt" | "gpt" | "anthropic" | "deepseek" | "spacex" | "mars" | "rocket" | "launch"
         | "iphone" | "google" | "model" | "agi" | "quantum" => Category::ScienceAndTechnology,
         "oscar" | "oscars" | "grammy" | "grammys" | "movie" | "film" | "album" | "song" | "spotify" | "box"
@@ -167,7 +165,7 @@ fn keyword_category(token: &str) -> Option<Category> {
         "temperature" | "hurricane" | "weather" | "climate" | "rain" | "snow" | "warming" | "heat" | "tornado"
         | "earthquake" | "co2" | "emissions" => Category::ClimateAndWeather,
         "covid" | "coronavirus" | "vaccine" | "pandemic" | "measles" | "flu" | "h5n1" | "virus" | "outbreak"
-        | "fda" | "cdc" | "who" => Category::Health,
+        | "fda" | "cdc" => Category::Health,
         _ => return None,
     })
 }
@@ -242,6 +240,8 @@ mod tests {
         );
         assert_eq!(Category::infer(["FIFA World Cup 2026 Winner"]), Category::Sports);
         assert_eq!(Category::infer(["Will it happen?"]), Category::Other);
+        // "who" opens multiple-choice questions; it is not the World Health Organization.
+        assert_eq!(Category::infer(["Who will win?"]), Category::Other);
     }
 
     #[test]

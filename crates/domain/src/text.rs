@@ -1,8 +1,8 @@
 //! Word splitting shared by search, matching, category inference and explain, so that all
 //! of them agree on what a word is: a maximal run of letters and digits after folding case
-//! and accents ("Pokémon" and "pokemon" are the same word). This mirrors SQLite FTS5's
-//! `unicode61 remove_diacritics 2` tokenizer closely enough that a word we extract from a
-//! query is a word the index holds.
+//! and accents ("Pokémon" and "pokemon" are the same word). The stores index the question
+//! already split and folded by this function, so a word extracted from a query is exactly a
+//! word the index holds, whatever the database's own tokenizer would have done.
 
 /// The words of `text`, lower-cased and stripped of accents.
 pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {

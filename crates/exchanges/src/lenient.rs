@@ -149,9 +149,10 @@ pub(crate) fn round_price(price: f64) -> f64 {
     (price * 1e6).round() / 1e6
 }
 
-/// A best bid, kept only when there is a real order behind it: a bid of 0 means "no bids".
+/// A best bid, kept only when there is a real order behind it: a bid of 0 is an empty book,
+/// and a bid of 1 (paying the full payout) is no real order either.
 pub(crate) fn real_bid(bid: Option<f64>) -> Option<f64> {
-    bid.filter(|bid| *bid > 0.0)
+    bid.filter(|bid| *bid > 0.0 && *bid < 1.0)
 }
 
 /// A best ask, kept only when there is a real order behind it: an ask of 1 (or 0, which the

@@ -1,4 +1,4 @@
-//! Every recorded payload in `demo-data/` (and in the shared fixtures, when present) run
+//! Every recorded payload in `demo-data/` (unmodified copies of the shared fixtures) run
 //! through `normalize`, with the counts `SOURCES.md` documents and spot checks of real values.
 
 use std::collections::{BTreeMap, HashSet};
@@ -11,10 +11,6 @@ use marketlens_exchanges::{Normalized, PayloadError, PayloadKind, normalize};
 
 fn demo_data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../demo-data")
-}
-
-fn shared_fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures")
 }
 
 /// Every `*.json` under `<root>/polymarket` and `<root>/kalshi`, with its exchange.
@@ -157,14 +153,6 @@ fn check_every_file(root: &Path) {
 #[test]
 fn every_demo_payload_normalizes_or_is_refused_as_a_series() {
     check_every_file(&demo_data());
-}
-
-#[test]
-fn every_shared_fixture_normalizes_or_is_refused_as_a_series() {
-    let root = shared_fixtures();
-    if root.is_dir() {
-        check_every_file(&root);
-    }
 }
 
 #[test]
@@ -456,10 +444,11 @@ fn kalshi_markets_2_parlays_read_the_transitional_schema() {
     assert_eq!((normalized.markets.len(), normalized.skipped.len()), (5, 0));
     let parlay = market(&normalized, "KXMVENFLSINGLEGAME-S202513E70FA7695-688BECB3826");
     assert_eq!(parlay.description, "", "empty rules");
-    // No trades, no asks: price 0, and the No bid of 1.00 is a real order.
+    // No trades and an empty book (a No "bid" of 1.00 pays the whole payout, so it is no
+    // real order): price 0 and no quotes.
     assert_eq!(
         parlay.outcomes,
-        [outcome("Yes", 0.0, None, None), outcome("No", 1.0, Some(1.0), None)]
+        [outcome("Yes", 0.0, None, None), outcome("No", 1.0, None, None)]
     );
 }
 

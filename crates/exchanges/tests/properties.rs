@@ -1,6 +1,7 @@
 //! Property tests of the crate's two invariants: no input makes it panic, and every record
 //! of a payload ends up either in the output or in `skipped`, never in neither.
 
+use std::collections::HashSet;
 use std::fs;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -337,6 +338,42 @@ fn record_pointers(payload: &Value) -> Vec<String> {
     pointers
 }
 
+/// A record's own id as the normalizers read it: Polymarket `id` (string or number), Kalshi
+/// `ticker` or `event_ticker`.
+fn record_id(record: &Value) -> Option<String> {
+    ["id", "ticker", "event_ticker"]
+        .iter()
+        .find_map(|key| match record.get(*key) {
+            Some(Value::String(text)) => Some(text.trim().to_owned()),
+            Some(Value::Number(number)) => Some(number.to_string()),
+            _ => None,
+        })
+}
+
+/// The ids a damaged record may take down with it: its own, its nested markets', its embedded
+/// events', and (for Kalshi's single-event response) the markets listed beside the event.
+fn ids_owned_by(payload: &Value, pointer: &str, record: &Value) -> HashSet<String> {
+    let mut owned: HashSet<String> = record_id(record).into_iter().collect();
+    for list in ["markets", "events"] {
+        for child in record.get(list).and_then(Value::as_array).into_iter().flatten() {
+            owned.extend(record_id(child));
+        }
+    }
+    if pointer == "/event" {
+        for beside in payload.get("markets").and_then(Value::as_array).into_iter().flatten() {
+            owned.extend(record_id(beside));
+        }
+    }
+    owned
+}
+
+fn emitted_ids(normalized: &Normalized) -> HashSet<String> {
+    let markets = normalized.markets.iter().map(|market| market.external_id.clone());
+    markets
+        .chain(normalized.events.iter().map(|event| event.external_id.clone()))
+        .collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
@@ -353,13 +390,15 @@ proptest! {
         let pointers = record_pointers(&payload);
         prop_assume!(!pointers.is_empty());
         let pointer = &pointers[record.index(pointers.len())];
+        let undamaged_payload = payload.clone();
         let Some(Value::Object(fields)) = payload.pointer_mut(pointer) else {
             return Err(TestCaseError::fail(format!("{}: {pointer} is not an object", fixture.name)));
         };
         prop_assume!(!fields.is_empty());
         let key = fields.keys().nth(field.index(fields.len())).unwrap().clone();
+        let owned = ids_owned_by(&undamaged_payload, pointer, &Value::Object(fields.clone()));
         match replacement {
-            Some(value) => fields.insert(key, value),
+            Some(value) => fields.insert(key.clone(), value),
             None => fields.remove(&key),
         };
         let bytes = serde_json::to_vec(&payload).unwrap();
@@ -367,6 +406,19 @@ proptest! {
             .map_err(|error| TestCaseError::fail(format!("{}: {error}", fixture.name)))?;
         prop_assert_eq!(kind, fixture.kind);
         check_output(kind, &payload, &normalized)?;
+
+        // Nothing outside the damaged record goes missing: only its own id, what it owns, or
+        // a record whose id the damage made it repeat.
+        let (_, undamaged) = normalize(fixture.exchange, &serde_json::to_vec(&undamaged_payload).unwrap()).unwrap();
+        let collided = payload.pointer(pointer).and_then(record_id);
+        let emitted = emitted_ids(&normalized);
+        for lost in emitted_ids(&undamaged).difference(&emitted) {
+            prop_assert!(
+                owned.contains(lost) || collided.as_deref() == Some(lost.as_str()),
+                "{}: damaging {pointer}/{key} lost the unrelated record {lost}",
+                fixture.name
+            );
+        }
     }
 }
 

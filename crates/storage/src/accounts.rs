@@ -44,8 +44,6 @@ pub struct Reservation {
     pub ledger_id: i64,
     pub account_id: Uuid,
     pub credits: i64,
-    /// The balance right after the reservation.
-    pub remaining_after: i64,
 }
 
 #[derive(Debug, thiserror::Error)]

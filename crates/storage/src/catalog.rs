@@ -214,7 +214,4 @@ pub trait CatalogStore: Send + Sync {
     async fn replace_matches(&self, pairs: &[MatchPair]) -> Result<(), StoreError>;
 
     async fn catalog_counts(&self) -> Result<CatalogCounts, StoreError>;
-
-    /// Succeeds when the database answers.
-    async fn ping(&self) -> Result<(), StoreError>;
 }

@@ -7,14 +7,13 @@ use chrono::Utc;
 use marketlens_domain::billing::{EXPLAIN_DATA_FETCH_CREDITS, Operation};
 use marketlens_domain::time::to_iso8601;
 use serde_json::{Value, json};
-use std::time::Instant;
 
 use crate::auth::Caller;
 use crate::billing::charged;
 use crate::error::ApiError;
 use crate::explain::{find_market, summary};
 use crate::params;
-use crate::request_id::RequestId;
+use crate::request_id::{ReceivedAt, RequestId};
 use crate::state::AppState;
 use crate::views::{
     ExplainData, ExplainEnvelope, ExplainMarket, ExplainMeta, ExplainSource, explain_outcomes, optional_time,
@@ -24,22 +23,22 @@ pub async fn get(
     State(state): State<AppState>,
     caller: Caller,
     axum::Extension(request_id): axum::Extension<RequestId>,
+    axum::Extension(received_at): axum::Extension<ReceivedAt>,
     RawQuery(query): RawQuery,
 ) -> Result<Json<ExplainEnvelope>, ApiError> {
-    let started = Instant::now();
     let query = params::explain(query.as_deref())?;
-    explain(&state, &caller, &request_id, query, started).await
+    explain(&state, &caller, &request_id, query, received_at).await
 }
 
 pub async fn post(
     State(state): State<AppState>,
     caller: Caller,
     axum::Extension(request_id): axum::Extension<RequestId>,
+    axum::Extension(received_at): axum::Extension<ReceivedAt>,
     RawQuery(query_string): RawQuery,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<ExplainEnvelope>, ApiError> {
-    let started = Instant::now();
     params::none(query_string.as_deref())?;
     if !is_json(&headers) {
         return Err(ApiError::UnsupportedMediaType);
@@ -51,7 +50,7 @@ pub async fn post(
         },
     })?;
     let query = query_from_body(&body)?;
-    explain(&state, &caller, &request_id, query, started).await
+    explain(&state, &caller, &request_id, query, received_at).await
 }
 
 fn is_json(headers: &HeaderMap) -> bool {
@@ -95,7 +94,7 @@ async fn explain(
     caller: &Caller,
     request_id: &RequestId,
     query: String,
-    started: Instant,
+    received_at: ReceivedAt,
 ) -> Result<Json<ExplainEnvelope>, ApiError> {
     charged(state, caller, Operation::Explain, request_id, async {
         let stored = find_market(state.store.as_ref(), &query)
@@ -147,7 +146,7 @@ async fn explain(
                 url: market.url.clone(),
             }],
         };
-        let elapsed = started.elapsed().as_secs_f64() * 1000.0;
+        let elapsed = received_at.0.elapsed().as_secs_f64() * 1000.0;
         Ok(Json(ExplainEnvelope {
             success: true,
             data,

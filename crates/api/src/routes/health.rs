@@ -2,9 +2,9 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
 use serde_json::{Value, json};
 
+use crate::error::ApiError;
 use crate::state::AppState;
 
 /// The process is up and answering.
@@ -13,24 +13,20 @@ pub async fn alive() -> Json<Value> {
 }
 
 /// The process can serve: its store answers. Reports what the store holds.
-pub async fn ready(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
+pub async fn ready(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
     match state.store.catalog_counts().await {
-        Ok(counts) => (
-            StatusCode::OK,
-            Json(json!({
-                "status": "ready",
-                "storage": "ok",
-                "markets": { "POLYMARKET": counts.polymarket_markets, "KALSHI": counts.kalshi_markets },
-                "events": counts.events,
-                "matchedPairs": counts.match_pairs,
-            })),
-        ),
+        Ok(counts) => Ok(Json(json!({
+            "status": "ready",
+            "storage": "ok",
+            "markets": { "POLYMARKET": counts.polymarket_markets, "KALSHI": counts.kalshi_markets },
+            "events": counts.events,
+            "matchedPairs": counts.match_pairs,
+        }))),
         Err(error) => {
             tracing::warn!(%error, "readiness check failed");
-            (
-                StatusCode::SERVICE_UNAVAILABLE,
-                Json(json!({ "status": "unavailable", "storage": "unreachable" })),
-            )
+            Err(ApiError::ServiceUnavailable {
+                message: "Not ready: the data store does not answer.".to_owned(),
+            })
         }
     }
 }

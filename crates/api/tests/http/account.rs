@@ -1,11 +1,12 @@
 use serde_json::json;
 
-use crate::TestServer;
+use crate::{TestServer, stay_within_one_minute};
 
 #[tokio::test]
 async fn account_reports_truncated_key_credits_tier_and_window_for_free() {
     let server = TestServer::start().await;
     let (account, key) = server.account("starter", 40).await;
+    stay_within_one_minute().await;
     server.get("/api/v1/markets", &key).await;
     server.get("/api/v1/markets?limit=abc", &key).await;
     let (status, body) = server.get("/api/v1/account", &key).await;

@@ -2,7 +2,7 @@ use marketlens_domain::account::AccountStatus;
 use marketlens_domain::api_key::ApiKey;
 use reqwest::Method;
 
-use crate::{TestServer, assert_error, json_of, settings_with_tiers};
+use crate::{TestServer, assert_error, json_of, settings_with_tiers, stay_within_one_minute};
 
 #[tokio::test]
 async fn missing_and_malformed_authorization_is_missing_api_key() {
@@ -106,11 +106,7 @@ async fn suspended_accounts_are_refused_everywhere() {
 async fn the_rate_limit_counts_every_authenticated_request_and_refuses_with_429() {
     let server = TestServer::start_with(settings_with_tiers("tiny=3")).await;
     let (account, key) = server.account("tiny", 100).await;
-    // Stay inside one minute: a window boundary mid-test would reset the count.
-    let seconds = chrono::Utc::now().timestamp() % 60;
-    if seconds > 55 {
-        tokio::time::sleep(std::time::Duration::from_secs((61 - seconds) as u64)).await;
-    }
+    stay_within_one_minute().await;
     let mut remaining_seen = Vec::new();
     for path in ["/api/v1/markets", "/api/v1/markets?limit=0", "/api/v1/account"] {
         let response = server.request(Method::GET, path, Some(&key)).send().await.unwrap();

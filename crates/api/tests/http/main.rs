@@ -123,6 +123,15 @@ pub fn assert_error(status: u16, body: &Value, expected_status: u16, expected_co
     body["error"].clone()
 }
 
+/// Waits, if needed, so that the next few seconds fall inside one UTC minute: a window
+/// boundary in the middle of a test would reset the rate-limit count it checks.
+pub async fn stay_within_one_minute() {
+    let seconds = Utc::now().timestamp() % 60;
+    if seconds > 55 {
+        tokio::time::sleep(std::time::Duration::from_secs((61 - seconds) as u64)).await;
+    }
+}
+
 pub fn settings_with_tiers(overrides: &str) -> ApiSettings {
     ApiSettings {
         tiers: TierTable::with_overrides(overrides).unwrap(),

@@ -237,7 +237,7 @@ fn market(market_wire: &wire::Market, parent: Option<&Parent>, shared_titles: &S
 }
 
 /// The Yes price: the settlement once settled with a result; else the last trade; else the
-/// middle of the book when there is an ask; else 0.
+/// middle of the book when both sides hold an order; else 0.
 fn yes_price(market_wire: &wire::Market, settled: bool, result: &str) -> f64 {
     if settled && (result == "yes" || result == "no") {
         let settlement = dollars(market_wire.settlement_value_dollars, market_wire.settlement_value);
@@ -248,10 +248,12 @@ fn yes_price(market_wire: &wire::Market, settled: bool, result: &str) -> f64 {
     {
         return last_price;
     }
-    let yes_bid = dollars(market_wire.yes_bid_dollars, market_wire.yes_bid);
-    let yes_ask = dollars(market_wire.yes_ask_dollars, market_wire.yes_ask);
+    // The middle of the book only when both sides hold a real order: an empty book (bid 0,
+    // ask 1) has no middle, and 0.5 would be invented.
+    let yes_bid = real_bid(dollars(market_wire.yes_bid_dollars, market_wire.yes_bid));
+    let yes_ask = real_ask(dollars(market_wire.yes_ask_dollars, market_wire.yes_ask));
     match (yes_bid, yes_ask) {
-        (Some(bid), Some(ask)) if ask > 0.0 => round_price((bid + ask) / 2.0),
+        (Some(bid), Some(ask)) => round_price((bid + ask) / 2.0),
         _ => 0.0,
     }
 }

@@ -158,6 +158,15 @@ fn yes_price_is_the_settlement_then_last_trade_then_midpoint_then_zero() {
     );
     assert_eq!(price(json!({"last_price_dollars": null, "yes_bid_dollars": null})), 0.0);
     assert_eq!(price(json!({"last_price_dollars": "0", "yes_ask_dollars": "0"})), 0.0);
+    // An empty book has no middle: never an invented 0.5.
+    assert_eq!(
+        price(json!({"last_price_dollars": "0", "yes_bid_dollars": "0.0000", "yes_ask_dollars": "1.0000"})),
+        0.0
+    );
+    assert_eq!(
+        price(json!({"last_price_dollars": "0", "yes_bid_dollars": "0.0000", "yes_ask_dollars": "0.0700"})),
+        0.0
+    );
     let settled = one(json!({"status": "finalized", "result": "no", "last_price_dollars": "0.0100"}));
     assert_eq!((settled.outcomes[0].price, settled.outcomes[1].price), (0.0, 1.0));
 }
@@ -176,7 +185,8 @@ fn no_price_is_the_rounded_complement_and_empty_quotes_drop() {
     );
     assert_eq!(
         (market.outcomes[1].best_bid_price, market.outcomes[1].best_ask_price),
-        (Some(1.0), None)
+        (None, None),
+        "a bid of 1 is no real order"
     );
 }
 

@@ -13,9 +13,9 @@ use tokio::net::TcpListener;
 
 use crate::config::ServerConfig;
 
-/// A charge still pending after this long belongs to a call that cannot still be running
-/// (requests time out long before), so it is refunded.
-const STALE_RESERVATION_AGE: TimeDelta = TimeDelta::minutes(5);
+/// How much older than the longest possible request a pending charge must be before the
+/// sweep refunds it: by then its call cannot still be running.
+const STALE_RESERVATION_MARGIN: TimeDelta = TimeDelta::minutes(1);
 const SWEEP_INTERVAL: Duration = Duration::from_secs(60);
 
 pub async fn run(store: Arc<dyn Store>, config: ServerConfig) -> anyhow::Result<ExitCode> {
@@ -27,7 +27,9 @@ pub async fn run(store: Arc<dyn Store>, config: ServerConfig) -> anyhow::Result<
 }
 
 pub async fn serve(store: Arc<dyn Store>, config: ServerConfig, listener: TcpListener) -> anyhow::Result<()> {
-    let sweeper = tokio::spawn(sweep_stale_reservations(store.clone()));
+    let longest_request = config.api.request_timeout + marketlens_api::state::REQUEST_TIMEOUT_MARGIN;
+    let stale_age = TimeDelta::from_std(longest_request).unwrap_or(TimeDelta::MAX) + STALE_RESERVATION_MARGIN;
+    let sweeper = tokio::spawn(sweep_stale_reservations(store.clone(), stale_age));
     let address = listener.local_addr()?;
     tracing::info!(%address, "serving the Marketlens API");
     let app = marketlens_api::app(AppState::new(store, config.api));
@@ -37,12 +39,12 @@ pub async fn serve(store: Arc<dyn Store>, config: ServerConfig, listener: TcpLis
     served.context("the server failed")
 }
 
-async fn sweep_stale_reservations(store: Arc<dyn Store>) {
+async fn sweep_stale_reservations(store: Arc<dyn Store>, stale_age: TimeDelta) {
     let mut interval = tokio::time::interval(SWEEP_INTERVAL);
     loop {
         interval.tick().await;
         let now = Utc::now();
-        match store.release_stale_reservations(now - STALE_RESERVATION_AGE, now).await {
+        match store.release_stale_reservations(now - stale_age, now).await {
             Ok(0) => {}
             Ok(released) => tracing::warn!(released, "refunded charges of calls that never finished"),
             Err(error) => tracing::warn!(%error, "could not sweep stale reservations"),

@@ -269,7 +269,7 @@ impl AccountStore for SqliteStore {
             .begin_with("BEGIN IMMEDIATE")
             .await
             .map_err(StoreError::from)?;
-        let remaining: Option<i64> = sqlx::query_scalar(
+        let reserved: Option<i64> = sqlx::query_scalar(
             "UPDATE accounts SET credits_remaining = credits_remaining - ?2, credits_used = credits_used + ?2 \
              WHERE id = ?1 AND credits_remaining >= ?2 RETURNING credits_remaining",
         )
@@ -278,7 +278,7 @@ impl AccountStore for SqliteStore {
         .fetch_optional(&mut *transaction)
         .await
         .map_err(StoreError::from)?;
-        let Some(remaining_after) = remaining else {
+        if reserved.is_none() {
             let account = fetch_account(&mut transaction, charge.account_id).await?;
             return Err(ReserveError::Insufficient {
                 required: cost,
@@ -303,7 +303,6 @@ impl AccountStore for SqliteStore {
             ledger_id,
             account_id: charge.account_id,
             credits: cost,
-            remaining_after,
         })
     }
 

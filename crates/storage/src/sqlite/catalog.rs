@@ -29,24 +29,16 @@ fn sort_column(sort: MarketSort) -> &'static str {
     }
 }
 
-/// An FTS5 query in which every word must begin a word of the question. The words are
-/// lower-case ASCII letters and digits (see [`SearchWords`]), so quoting cannot break out.
-fn all_words_prefix_query(words: &SearchWords) -> String {
+/// An FTS5 query of `words`, each matching as the prefix of a word, joined by `operator`
+/// (`" "` for all of them, `" OR "` for any). The words are lower-case ASCII letters and
+/// digits (see [`SearchWords`]), so quoting them cannot break out of the query syntax.
+fn prefix_query(words: &SearchWords, operator: &str) -> String {
     words
         .words()
         .iter()
         .map(|word| format!("\"{word}\"*"))
         .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn any_word_prefix_query(words: &SearchWords) -> String {
-    words
-        .words()
-        .iter()
-        .map(|word| format!("\"{word}\"*"))
-        .collect::<Vec<_>>()
-        .join(" OR ")
+        .join(operator)
 }
 
 fn push_market_filter(builder: &mut QueryBuilder<Sqlite>, filter: &MarketFilter) {
@@ -63,7 +55,7 @@ fn push_market_filter(builder: &mut QueryBuilder<Sqlite>, filter: &MarketFilter)
     if let Some(search) = &filter.search {
         builder
             .push(" AND m.seq IN (SELECT rowid FROM markets_fts WHERE markets_fts MATCH ")
-            .push_bind(all_words_prefix_query(search))
+            .push_bind(prefix_query(search, " "))
             .push(")");
     }
 }
@@ -432,7 +424,7 @@ impl CatalogStore for SqliteStore {
             "SELECT {MARKET_COLUMNS} FROM markets_fts f JOIN markets m ON m.seq = f.rowid \
              WHERE markets_fts MATCH ?1 ORDER BY bm25(markets_fts), m.id LIMIT ?2"
         )))
-        .bind(any_word_prefix_query(words))
+        .bind(prefix_query(words, " OR "))
         .bind(i64::from(limit))
         .fetch_all(&self.reader)
         .await?;
@@ -489,10 +481,5 @@ impl CatalogStore for SqliteStore {
             events: count("events")?,
             match_pairs: count("match_rows")? / 2,
         })
-    }
-
-    async fn ping(&self) -> Result<(), StoreError> {
-        sqlx::query("SELECT 1").execute(&self.reader).await?;
-        Ok(())
     }
 }
