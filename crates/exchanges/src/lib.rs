@@ -28,6 +28,15 @@ use marketlens_domain::{Event, Exchange, Market};
 
 pub use payload::{PayloadError, PayloadKind, detect};
 
+/// One page of a cursor-paged list, normalized.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page {
+    pub kind: PayloadKind,
+    pub normalized: Normalized,
+    /// The cursor of the next page; `None` on the last page (or for unpaged payloads).
+    pub next_cursor: Option<String>,
+}
+
 /// What one payload turned into.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Normalized {
@@ -56,7 +65,13 @@ pub struct Skipped {
 /// events without markets are emitted. A record whose id repeats an earlier one of the same
 /// payload is skipped.
 pub fn normalize(exchange: Exchange, bytes: &[u8]) -> Result<(PayloadKind, Normalized), PayloadError> {
-    let (kind, records) = payload::parse(bytes)?;
+    normalize_page(exchange, bytes).map(|page| (page.kind, page.normalized))
+}
+
+/// [`normalize`], keeping the page's cursor: Kalshi's `cursor`, or the `next_cursor` of
+/// Gamma's keyset endpoints (`/events/keyset`, `/markets/keyset`).
+pub fn normalize_page(exchange: Exchange, bytes: &[u8]) -> Result<Page, PayloadError> {
+    let (kind, records, next_cursor) = payload::parse_page(bytes)?;
     if kind.exchange() != exchange {
         return Err(PayloadError::WrongExchange {
             expected: exchange,
@@ -70,7 +85,11 @@ pub fn normalize(exchange: Exchange, bytes: &[u8]) -> Result<(PayloadKind, Norma
             Exchange::Kalshi => kalshi::normalize(kind, records),
         },
     };
-    Ok((kind, normalized))
+    Ok(Page {
+        kind,
+        normalized,
+        next_cursor,
+    })
 }
 
 #[cfg(test)]
@@ -103,6 +122,30 @@ mod tests {
                 .to_string()
                 .starts_with("the payload is not JSON: expected value at line 1 column 1")
         );
+    }
+
+    #[test]
+    fn keyset_pages_are_polymarket_and_carry_their_cursor() {
+        let page = normalize_page(Exchange::Polymarket, br#"{"events": [], "next_cursor": "abc"}"#).unwrap();
+        assert_eq!(
+            (page.kind, page.next_cursor.as_deref()),
+            (PayloadKind::PolymarketEvents, Some("abc"))
+        );
+        // The last keyset page has no next_cursor: its records say whose it is.
+        let last = br#"{"markets": [{"id": "1", "question": "Will it?", "outcomes": "[\"Yes\", \"No\"]",
+            "outcomePrices": "[\"0.5\", \"0.5\"]", "active": true, "closed": false}]}"#;
+        let page = normalize_page(Exchange::Polymarket, last).unwrap();
+        assert_eq!(
+            (page.kind, page.next_cursor, page.normalized.markets.len()),
+            (PayloadKind::PolymarketMarkets, None, 1)
+        );
+        let kalshi = normalize_page(Exchange::Kalshi, br#"{"cursor": "CgYI", "events": []}"#).unwrap();
+        assert_eq!(
+            (kalshi.kind, kalshi.next_cursor.as_deref()),
+            (PayloadKind::KalshiEvents, Some("CgYI"))
+        );
+        let kalshi_last = normalize_page(Exchange::Kalshi, br#"{"cursor": "", "markets": []}"#).unwrap();
+        assert_eq!(kalshi_last.next_cursor, None);
     }
 
     #[test]

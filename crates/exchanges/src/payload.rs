@@ -124,12 +124,38 @@ pub fn detect(bytes: &[u8]) -> Result<PayloadKind, PayloadError> {
 }
 
 pub(crate) fn parse(bytes: &[u8]) -> Result<(PayloadKind, Records), PayloadError> {
+    parse_page(bytes).map(|(kind, records, _cursor)| (kind, records))
+}
+
+/// [`parse`], plus the cursor of the next page when the payload is a page of a cursor-paged
+/// list: Kalshi's `cursor`, Gamma's keyset `next_cursor`. An empty cursor means the last page.
+pub(crate) fn parse_page(bytes: &[u8]) -> Result<(PayloadKind, Records, Option<String>), PayloadError> {
     // A byte-order mark is not JSON, but editors on some systems add one when saving.
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let value: Value = serde_json::from_slice(bytes).map_err(PayloadError::NotJson)?;
     match value {
-        Value::Array(items) => Ok((polymarket_list_kind(&items)?, Records::List(items))),
-        Value::Object(fields) => classify_object(fields),
+        Value::Array(items) => Ok((polymarket_list_kind(&items)?, Records::List(items), None)),
+        Value::Object(mut fields) => {
+            let cursor = ["next_cursor", "cursor"]
+                .iter()
+                .find_map(|key| {
+                    fields
+                        .get(*key)
+                        .and_then(Value::as_str)
+                        .filter(|cursor| !cursor.is_empty())
+                })
+                .map(str::to_owned);
+            // Gamma's keyset pages carry `next_cursor`, Kalshi's pages `cursor`.
+            let envelope = if fields.remove("next_cursor").is_some() {
+                Envelope::GammaKeyset
+            } else if fields.contains_key("cursor") {
+                Envelope::Kalshi
+            } else {
+                Envelope::Unknown
+            };
+            let (kind, records) = classify_object(fields, envelope)?;
+            Ok((kind, records, cursor))
+        }
         other => Err(PayloadError::UnknownShape(format!(
             "the top level is {}, not an object or a list",
             describe(&other)
@@ -194,7 +220,29 @@ fn polymarket_list_kind(items: &[Value]) -> Result<PayloadKind, PayloadError> {
     }
 }
 
-fn classify_object(mut fields: Map<String, Value>) -> Result<(PayloadKind, Records), PayloadError> {
+/// Whose pagination an `{"events": [...]}` or `{"markets": [...]}` object follows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Envelope {
+    GammaKeyset,
+    Kalshi,
+    /// Neither cursor key: Gamma's last keyset page, or a Kalshi file saved without its
+    /// cursor. The records decide.
+    Unknown,
+}
+
+/// A record only Polymarket would send: no Kalshi ticker, and a Gamma id, slug or market key.
+fn distinctly_polymarket(record: &Value) -> bool {
+    let Some(fields) = record.as_object() else {
+        return false;
+    };
+    !fields.contains_key("ticker")
+        && !fields.contains_key("event_ticker")
+        && (fields.contains_key("id")
+            || fields.contains_key("slug")
+            || POLYMARKET_MARKET_KEYS.iter().any(|key| fields.contains_key(*key)))
+}
+
+fn classify_object(mut fields: Map<String, Value>, envelope: Envelope) -> Result<(PayloadKind, Records), PayloadError> {
     if RECORD_KEYS.iter().any(|key| fields.contains_key(*key)) {
         if fields.contains_key("event_ticker") {
             return Err(PayloadError::UnknownShape(
@@ -217,17 +265,20 @@ fn classify_object(mut fields: Map<String, Value>) -> Result<(PayloadKind, Recor
         let market = expect_object("market", market)?;
         return Ok((PayloadKind::KalshiMarket, Records::List(vec![market])));
     }
-    if fields.contains_key("events") {
-        return Ok((
-            PayloadKind::KalshiEvents,
-            Records::List(take_list(&mut fields, "events")?),
-        ));
-    }
-    if fields.contains_key("markets") {
-        return Ok((
-            PayloadKind::KalshiMarkets,
-            Records::List(take_list(&mut fields, "markets")?),
-        ));
+    for (list, polymarket_kind, kalshi_kind) in [
+        ("events", PayloadKind::PolymarketEvents, PayloadKind::KalshiEvents),
+        ("markets", PayloadKind::PolymarketMarkets, PayloadKind::KalshiMarkets),
+    ] {
+        if fields.contains_key(list) {
+            let records = take_list(&mut fields, list)?;
+            let polymarket = match envelope {
+                Envelope::GammaKeyset => true,
+                Envelope::Kalshi => false,
+                Envelope::Unknown => records.iter().any(distinctly_polymarket),
+            };
+            let kind = if polymarket { polymarket_kind } else { kalshi_kind };
+            return Ok((kind, Records::List(records)));
+        }
     }
     if fields.contains_key("series") {
         return Ok((PayloadKind::KalshiSeries, Records::Nothing));
