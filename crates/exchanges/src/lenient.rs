@@ -10,7 +10,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use chrono::{DateTime, Datelike, DurationRound, NaiveDate, Utc};
 use marketlens_domain::time::Timestamp;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
@@ -107,6 +107,12 @@ pub(crate) fn timestamp(field: &str, text: Option<&str>) -> Result<Option<Timest
         return Ok(None);
     };
     let parsed = parse_timestamp(text).ok_or_else(|| format!("{field} {} is not a date", preview_text(text)))?;
+    // Milliseconds are the precision of the stores and the API; finer digits (Gamma and
+    // Kalshi send microseconds) are dropped here, so that a stored record equals its
+    // normalized form.
+    let parsed = parsed
+        .duration_trunc(chrono::TimeDelta::milliseconds(1))
+        .unwrap_or(parsed);
     Ok((parsed.year() >= FIRST_REAL_YEAR).then_some(parsed))
 }
 

@@ -131,7 +131,13 @@ mod tests {
             (page.kind, page.next_cursor.as_deref()),
             (PayloadKind::PolymarketEvents, Some("abc"))
         );
-        // The last keyset page has no next_cursor: its records say whose it is.
+        // The last keyset page has no next_cursor: its records say whose it is. Gamma events
+        // carry a `ticker` of their own; only Kalshi's carry `event_ticker`.
+        let last_events = br#"{"events": [{"id": "2890", "ticker": "nba-x", "slug": "nba-x", "title": "NBA: X?"}]}"#;
+        assert_eq!(
+            normalize_page(Exchange::Polymarket, last_events).unwrap().kind,
+            PayloadKind::PolymarketEvents
+        );
         let last = br#"{"markets": [{"id": "1", "question": "Will it?", "outcomes": "[\"Yes\", \"No\"]",
             "outcomePrices": "[\"0.5\", \"0.5\"]", "active": true, "closed": false}]}"#;
         let page = normalize_page(Exchange::Polymarket, last).unwrap();

@@ -230,13 +230,13 @@ enum Envelope {
     Unknown,
 }
 
-/// A record only Polymarket would send: no Kalshi ticker, and a Gamma id, slug or market key.
+/// A record only Polymarket would send: no Kalshi `event_ticker` (which every Kalshi event and
+/// market has), and a Gamma id, slug or market key. (Gamma events have a `ticker` too.)
 fn distinctly_polymarket(record: &Value) -> bool {
     let Some(fields) = record.as_object() else {
         return false;
     };
-    !fields.contains_key("ticker")
-        && !fields.contains_key("event_ticker")
+    !fields.contains_key("event_ticker")
         && (fields.contains_key("id")
             || fields.contains_key("slug")
             || POLYMARKET_MARKET_KEYS.iter().any(|key| fields.contains_key(*key)))

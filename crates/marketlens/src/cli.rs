@@ -44,8 +44,10 @@ pub enum LogFormat {
 pub enum Command {
     /// Load the bundled recorded exchange data if the store is empty, make a demo key, and serve.
     Demo(ServeArgs),
-    /// Serve the API.
-    Serve(ServeArgs),
+    /// Serve the API, and keep the store fresh from the exchanges unless --no-sync.
+    Serve(ServeCommandArgs),
+    /// Sync from the exchanges' APIs once, with progress, then report.
+    Sync(SyncCommandArgs),
     /// Load saved exchange API responses (Polymarket Gamma or Kalshi v2, /events or /markets).
     Import(ImportArgs),
     /// Manage accounts.
@@ -70,10 +72,98 @@ pub struct ServeArgs {
     pub request_timeout_secs: u64,
 }
 
+#[derive(Debug, Clone, Args)]
+pub struct ServeCommandArgs {
+    #[command(flatten)]
+    pub serve: ServeArgs,
+
+    #[command(flatten)]
+    pub sync: SyncArgs,
+
+    /// Do not sync in the background (serve what the store holds).
+    #[arg(long, env = "MARKETLENS_NO_SYNC")]
+    pub no_sync: bool,
+
+    /// Seconds between incremental syncs (what is open) of each exchange.
+    #[arg(long, env = "MARKETLENS_SYNC_INTERVAL_SECS", default_value_t = 300)]
+    pub sync_interval_secs: u64,
+
+    /// Seconds between full syncs (everything) of each exchange.
+    #[arg(long, env = "MARKETLENS_FULL_SYNC_INTERVAL_SECS", default_value_t = 86_400)]
+    pub full_sync_interval_secs: u64,
+}
+
+/// Where the exchanges' APIs are and how hard to use them.
+#[derive(Debug, Clone, Args)]
+pub struct SyncArgs {
+    /// Polymarket's Gamma API.
+    #[arg(
+        long,
+        env = "MARKETLENS_POLYMARKET_URL",
+        default_value = "https://gamma-api.polymarket.com"
+    )]
+    pub polymarket_url: String,
+
+    /// Kalshi's Trade API v2.
+    #[arg(
+        long,
+        env = "MARKETLENS_KALSHI_URL",
+        default_value = "https://api.elections.kalshi.com/trade-api/v2"
+    )]
+    pub kalshi_url: String,
+
+    /// Events per page from Gamma's /events/keyset (at most 500).
+    #[arg(long, env = "MARKETLENS_POLYMARKET_PAGE_SIZE", default_value_t = 200)]
+    pub polymarket_page_size: u32,
+
+    /// Events per page from Kalshi's /events (at most 200).
+    #[arg(long, env = "MARKETLENS_KALSHI_PAGE_SIZE", default_value_t = 200)]
+    pub kalshi_page_size: u32,
+
+    /// Requests per second to Gamma, at most.
+    #[arg(long, env = "MARKETLENS_POLYMARKET_RPS", default_value_t = 10)]
+    pub polymarket_rps: u32,
+
+    /// Requests per second to Kalshi, at most (its basic tier allows 20).
+    #[arg(long, env = "MARKETLENS_KALSHI_RPS", default_value_t = 10)]
+    pub kalshi_rps: u32,
+
+    /// Seconds one exchange request may take.
+    #[arg(long, env = "MARKETLENS_SYNC_REQUEST_TIMEOUT_SECS", default_value_t = 30)]
+    pub sync_request_timeout_secs: u64,
+
+    /// Attempts per exchange request, the first included.
+    #[arg(long, env = "MARKETLENS_SYNC_ATTEMPTS", default_value_t = 5)]
+    pub sync_attempts: usize,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SyncCommandArgs {
+    /// Sync only this exchange (default: both).
+    #[arg(long, value_enum)]
+    pub exchange: Option<ExchangeArg>,
+
+    /// Walk everything the exchange lists, not only what is open.
+    #[arg(long)]
+    pub full: bool,
+
+    #[command(flatten)]
+    pub sync: SyncArgs,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ExchangeArg {
     Polymarket,
     Kalshi,
+}
+
+impl ExchangeArg {
+    pub fn exchange(self) -> marketlens_domain::Exchange {
+        match self {
+            ExchangeArg::Polymarket => marketlens_domain::Exchange::Polymarket,
+            ExchangeArg::Kalshi => marketlens_domain::Exchange::Kalshi,
+        }
+    }
 }
 
 #[derive(Debug, Args)]

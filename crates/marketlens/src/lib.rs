@@ -6,6 +6,7 @@
 //! - [`ingest`]: payload files into the store: normalize, upsert, rematch. `import` and
 //!   `demo` share it.
 //! - [`demo_data`]: the recorded exchange payloads built into the binary for `demo`.
+//! - [`sync_schedule`]: the background sync loops of `serve` (the engine is `marketlens-sync`).
 
 pub mod cli;
 pub mod commands;
@@ -13,3 +14,4 @@ pub mod config;
 pub mod demo_data;
 pub mod ingest;
 pub mod logging;
+pub mod sync_schedule;

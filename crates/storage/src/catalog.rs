@@ -214,4 +214,8 @@ pub trait CatalogStore: Send + Sync {
     async fn replace_matches(&self, pairs: &[MatchPair]) -> Result<(), StoreError>;
 
     async fn catalog_counts(&self) -> Result<CatalogCounts, StoreError>;
+
+    /// The exchange ids of `exchange`'s markets stored as open: after a sync of what is open,
+    /// those it did not see may have closed.
+    async fn open_market_ids(&self, exchange: Exchange) -> Result<Vec<String>, StoreError>;
 }

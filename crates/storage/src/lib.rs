@@ -1,7 +1,7 @@
 //! Marketlens storage: the one interface through which everything else reads and writes
 //! markets, events, matches, accounts, keys and credits.
 //!
-//! [`Store`] is the pair of traits [`CatalogStore`] and [`AccountStore`]; the server holds
+//! [`Store`] is the traits [`CatalogStore`], [`AccountStore`] and [`SyncStore`]; the server holds
 //! an `Arc<dyn Store>` and never knows which database is behind it. [`open`] picks the
 //! implementation from the database URL's scheme. SQLite ([`sqlite::SqliteStore`]) is the
 //! embedded default; a PostgreSQL implementation sits beside it behind the same traits.
@@ -17,6 +17,7 @@ pub mod catalog;
 mod error;
 mod fingerprint;
 pub mod sqlite;
+pub mod sync_runs;
 
 use std::sync::Arc;
 
@@ -26,11 +27,12 @@ pub use catalog::{
     SearchWords, SortOrder, StoredEvent, StoredMarket, UpsertCounts,
 };
 pub use error::StoreError;
+pub use sync_runs::{SyncKind, SyncRun, SyncStatus, SyncStore};
 
 /// Everything a server needs from its storage.
-pub trait Store: CatalogStore + AccountStore {}
+pub trait Store: CatalogStore + AccountStore + SyncStore {}
 
-impl<T: CatalogStore + AccountStore> Store for T {}
+impl<T: CatalogStore + AccountStore + SyncStore> Store for T {}
 
 /// Opens (creating if needed) the store named by `database_url` and applies its migrations.
 ///

@@ -2,7 +2,11 @@
 
 use axum::Json;
 use axum::extract::State;
-use serde_json::{Value, json};
+use chrono::Utc;
+use marketlens_domain::Exchange;
+use marketlens_domain::time::to_iso8601;
+use marketlens_storage::{StoreError, SyncStatus};
+use serde_json::{Map, Value, json};
 
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -12,21 +16,40 @@ pub async fn alive() -> Json<Value> {
     Json(json!({ "status": "ok" }))
 }
 
-/// The process can serve: its store answers. Reports what the store holds.
+/// The process can serve: its store answers. Reports what the store holds and, per exchange,
+/// the freshness of its data: the last successful sync, its age, and the last run's error.
 pub async fn ready(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
-    match state.store.catalog_counts().await {
-        Ok(counts) => Ok(Json(json!({
-            "status": "ready",
-            "storage": "ok",
-            "markets": { "POLYMARKET": counts.polymarket_markets, "KALSHI": counts.kalshi_markets },
-            "events": counts.events,
-            "matchedPairs": counts.match_pairs,
-        }))),
-        Err(error) => {
-            tracing::warn!(%error, "readiness check failed");
-            Err(ApiError::ServiceUnavailable {
-                message: "Not ready: the data store does not answer.".to_owned(),
-            })
+    let not_ready = |error: StoreError| {
+        tracing::warn!(%error, "readiness check failed");
+        ApiError::ServiceUnavailable {
+            message: "Not ready: the data store does not answer.".to_owned(),
         }
+    };
+    let counts = state.store.catalog_counts().await.map_err(not_ready)?;
+    let mut sync = Map::new();
+    for exchange in Exchange::ALL {
+        let status = state.store.sync_status(exchange).await.map_err(not_ready)?;
+        sync.insert(exchange.as_str().to_owned(), freshness(&status));
     }
+    Ok(Json(json!({
+        "status": "ready",
+        "storage": "ok",
+        "markets": { "POLYMARKET": counts.polymarket_markets, "KALSHI": counts.kalshi_markets },
+        "events": counts.events,
+        "matchedPairs": counts.match_pairs,
+        "sync": sync,
+    })))
+}
+
+fn freshness(status: &SyncStatus) -> Value {
+    let success = status.latest_success.as_ref();
+    let latest = status.latest.as_ref();
+    json!({
+        "lastSuccessAt": success.map(|run| to_iso8601(run.finished_at)),
+        "ageSeconds": success.map(|run| (Utc::now() - run.finished_at).num_seconds().max(0)),
+        "lastRunAt": latest.map(|run| to_iso8601(run.finished_at)),
+        "lastRunKind": latest.map(|run| run.kind.as_str()),
+        "lastRunSucceeded": latest.map(|run| run.succeeded),
+        "lastError": latest.and_then(|run| run.error.clone()),
+    })
 }

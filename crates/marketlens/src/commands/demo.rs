@@ -61,6 +61,7 @@ pub async fn run(store: Arc<dyn Store>, config: ServerConfig) -> anyhow::Result<
         key.as_str()
     );
     println!();
+    // The demo serves the recorded data as it is: no background sync.
     serve::serve(store, config, listener).await?;
     Ok(ExitCode::SUCCESS)
 }

@@ -7,6 +7,7 @@ mod demo;
 mod import;
 mod keys;
 mod serve;
+mod sync;
 
 use anyhow::Context;
 use marketlens_storage::Store;
@@ -21,7 +22,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let store = open_store(&cli.database_url).await?;
     match cli.command {
         Command::Demo(args) => demo::run(store, ServerConfig::from_args(&args, tiers)?).await,
-        Command::Serve(args) => serve::run(store, ServerConfig::from_args(&args, tiers)?).await,
+        Command::Serve(args) => {
+            let config = ServerConfig::from_args(&args.serve, tiers)?;
+            serve::run(store, config, config::sync_schedule(&args)?).await
+        }
+        Command::Sync(args) => sync::run(store.as_ref(), &args).await,
         Command::Import(args) => import::run(store.as_ref(), &args).await,
         Command::Accounts(command) => accounts::run(store.as_ref(), &tiers, command).await,
         Command::Keys(command) => keys::run(store.as_ref(), command).await,

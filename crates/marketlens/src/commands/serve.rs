@@ -1,5 +1,5 @@
-//! `marketlens serve`: the API, plus the sweep that refunds charges whose calls never
-//! finished (the process that took them died). Stops gracefully on SIGTERM or Ctrl-C,
+//! `marketlens serve`: the API, the background sync (unless `--no-sync`), and the sweep that
+//! refunds charges whose calls never finished (the process that took them died). Stops gracefully on SIGTERM or Ctrl-C,
 //! finishing requests in flight.
 
 use anyhow::Context;
@@ -11,17 +11,26 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 
-use crate::config::ServerConfig;
+use crate::config::{ServerConfig, SyncSchedule};
+use crate::sync_schedule;
 
 /// How much older than the longest possible request a pending charge must be before the
 /// sweep refunds it: by then its call cannot still be running.
 const STALE_RESERVATION_MARGIN: TimeDelta = TimeDelta::minutes(1);
 const SWEEP_INTERVAL: Duration = Duration::from_secs(60);
 
-pub async fn run(store: Arc<dyn Store>, config: ServerConfig) -> anyhow::Result<ExitCode> {
+pub async fn run(store: Arc<dyn Store>, config: ServerConfig, sync: Option<SyncSchedule>) -> anyhow::Result<ExitCode> {
     let listener = TcpListener::bind(config.bind)
         .await
         .with_context(|| format!("could not listen on {}", config.bind))?;
+    // Dropping the loops at the end of `run` stops them; a run cut off mid-page loses nothing.
+    let _sync_loops = match sync {
+        Some(schedule) => Some(sync_schedule::spawn(store.clone(), schedule)),
+        None => {
+            tracing::info!("background sync is off");
+            None
+        }
+    };
     serve(store, config, listener).await?;
     Ok(ExitCode::SUCCESS)
 }

@@ -5,7 +5,7 @@ use marketlens_domain::market_url::{MarketUrl, UrlKey};
 use marketlens_domain::matching::{MatchInput, MatchPair};
 use marketlens_domain::time::{Timestamp, to_epoch_millis};
 use marketlens_domain::upsert::{UpsertDecision, Version, decide};
-use marketlens_domain::{Event, Market};
+use marketlens_domain::{Event, Exchange, Market};
 use sqlx::sqlite::{Sqlite, SqliteRow};
 use sqlx::{QueryBuilder, Row, SqliteConnection};
 use std::collections::BTreeSet;
@@ -481,5 +481,15 @@ impl CatalogStore for SqliteStore {
             events: count("events")?,
             match_pairs: count("match_rows")? / 2,
         })
+    }
+
+    async fn open_market_ids(&self, exchange: Exchange) -> Result<Vec<String>, StoreError> {
+        let ids = sqlx::query_scalar(
+            "SELECT external_id FROM markets WHERE exchange = ?1 AND status = 'OPEN' ORDER BY external_id",
+        )
+        .bind(exchange.as_str())
+        .fetch_all(&self.reader)
+        .await?;
+        Ok(ids)
     }
 }

@@ -9,6 +9,7 @@
 mod accounts;
 mod catalog;
 mod rows;
+mod sync_runs;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use std::str::FromStr;
@@ -21,6 +22,38 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a call waits for a free connection before the store reports itself unavailable.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
 const READ_CONNECTIONS: u32 = 8;
+
+/// How often opening a new store is retried after losing a race to another process.
+const OPEN_ATTEMPTS: u32 = 8;
+
+/// Connects the writer and applies the migrations. Two processes opening a new store at once
+/// (a server and an operator's command) race twice: switching the new file to WAL answers
+/// "database is locked" without waiting, and both try the first migration, which SQLite gives
+/// the migrator no lock for. Neither race leaves anything half-done (the journal switch is
+/// atomic and each migration is one transaction), so the loser retries and finds the work done.
+async fn connect_writer(options: &SqliteConnectOptions) -> Result<SqlitePool, StoreError> {
+    let mut attempt = 1;
+    loop {
+        let connected = async {
+            let writer = SqlitePoolOptions::new()
+                .max_connections(1)
+                .acquire_timeout(ACQUIRE_TIMEOUT)
+                .connect_with(options.clone())
+                .await?;
+            sqlx::migrate!("./migrations/sqlite").run(&writer).await?;
+            Ok::<_, StoreError>(writer)
+        };
+        match connected.await {
+            Ok(writer) => return Ok(writer),
+            Err(error) if attempt < OPEN_ATTEMPTS => {
+                tracing::info!(%error, attempt, "opening the store raced another process; retrying");
+                tokio::time::sleep(Duration::from_millis(50 * u64::from(attempt))).await;
+                attempt += 1;
+            }
+            Err(error) => return Err(error),
+        }
+    }
+}
 
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
@@ -41,12 +74,7 @@ impl SqliteStore {
             .busy_timeout(BUSY_TIMEOUT)
             .foreign_keys(true)
             .pragma("temp_store", "memory");
-        let writer = SqlitePoolOptions::new()
-            .max_connections(1)
-            .acquire_timeout(ACQUIRE_TIMEOUT)
-            .connect_with(options.clone())
-            .await?;
-        sqlx::migrate!("./migrations/sqlite").run(&writer).await?;
+        let writer = connect_writer(&options).await?;
         let reader = SqlitePoolOptions::new()
             .max_connections(READ_CONNECTIONS)
             .acquire_timeout(ACQUIRE_TIMEOUT)

@@ -368,3 +368,38 @@ async fn matches_are_served_best_first_and_counted_once_per_pair() {
         assert!(store.matched_markets(left.id()).await.unwrap().is_empty());
     }
 }
+
+#[tokio::test]
+async fn open_market_ids_lists_the_exchanges_open_markets() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let open = market(Kalshi, "KX-OPEN", "Open?");
+        let mut closed = market(Kalshi, "KX-CLOSED", "Closed?");
+        closed.status = MarketStatus::Closed;
+        let elsewhere = market(Polymarket, "7", "Elsewhere?");
+        store.upsert(&[open, closed, elsewhere], &[], at(1)).await.unwrap();
+        assert_eq!(
+            store.open_market_ids(Kalshi).await.unwrap(),
+            ["KX-OPEN"],
+            "{}",
+            backend.name
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn several_openers_of_a_new_store_all_succeed() {
+    let directory = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", directory.path().join("race.db").display());
+    let openers: Vec<_> = (0..6)
+        .map(|_| {
+            let url = url.clone();
+            tokio::spawn(async move { marketlens_storage::open(&url).await.map(|_| ()) })
+        })
+        .collect();
+    for opener in openers {
+        if let Err(error) = opener.await.unwrap() {
+            panic!("an opener failed: {error}");
+        }
+    }
+}

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod catalog;
+mod sync_runs;
 
 use marketlens_domain::market::UrlKeys;
 use marketlens_domain::time::{Timestamp, from_epoch_millis};

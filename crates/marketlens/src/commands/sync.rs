@@ -1,0 +1,52 @@
+//! `marketlens sync [--exchange EXCHANGE] [--full]`: one sync, with progress, then a summary.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use marketlens_domain::Exchange;
+use marketlens_storage::{Store, SyncKind};
+use marketlens_sync::{Fetcher, sync_exchange};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use crate::cli::SyncCommandArgs;
+use crate::{config, ingest};
+
+pub async fn run(store: &dyn Store, args: &SyncCommandArgs) -> anyhow::Result<ExitCode> {
+    let settings = config::sync_settings(&args.sync)?;
+    let exchanges = args
+        .exchange
+        .map_or_else(|| Exchange::ALL.to_vec(), |exchange| vec![exchange.exchange()]);
+    let kind = if args.full {
+        SyncKind::Full
+    } else {
+        SyncKind::Incremental
+    };
+    let mut failed = false;
+    let mut changed = false;
+    for exchange in exchanges {
+        let fetcher = Fetcher::new(exchange, &settings)?;
+        let spinner = ProgressBar::new_spinner();
+        spinner.set_style(ProgressStyle::with_template("{spinner} {msg}")?);
+        spinner.enable_steady_tick(Duration::from_millis(120));
+        spinner.set_message(format!("{} {} sync: starting", exchange.display_name(), kind.as_str()));
+        let report = sync_exchange(store, &fetcher, &settings, kind, &mut |report| {
+            spinner.set_message(format!(
+                "{} {} sync: {} pages, {} markets stored, {} looked up",
+                exchange.display_name(),
+                kind.as_str(),
+                report.pages,
+                report.counts.markets_inserted + report.counts.markets_updated + report.counts.markets_unchanged,
+                report.markets_looked_up
+            ));
+        })
+        .await;
+        spinner.finish_and_clear();
+        println!("{report}");
+        failed |= !report.succeeded();
+        changed |= report.changed_markets();
+    }
+    if changed {
+        let pairs = ingest::rematch(store).await?;
+        println!("Cross-exchange matched pairs: {pairs}.");
+    }
+    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,33 @@
+//! The `marketlens-replay` binary: serves [`ReplayData::scaled`] on `127.0.0.1` until Ctrl-C,
+//! for benchmarks of the sync engine against a local, deterministic exchange.
+
+use anyhow::Context;
+use clap::Parser;
+use marketlens_replay::{ReplayData, ReplayServer};
+use std::net::SocketAddr;
+
+/// Replay the recorded Polymarket and Kalshi payloads over HTTP.
+#[derive(Debug, Parser)]
+#[command(name = "marketlens-replay", version)]
+struct Cli {
+    /// The port on 127.0.0.1; 0 picks a free one.
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// How many copies of the recorded data to serve (1 = as recorded; each copy adds 2,067
+    /// markets).
+    #[arg(long, default_value_t = 1)]
+    copies: usize,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let data = ReplayData::scaled(cli.copies);
+    let address = SocketAddr::from(([127, 0, 0, 1], cli.port));
+    let server = ReplayServer::bind(address, data).with_context(|| format!("cannot listen on {address}"))?;
+    println!("Polymarket (Gamma) base URL: {}", server.polymarket_url());
+    println!("Kalshi base URL:             {}", server.kalshi_url());
+    println!("Serving {} copies of the recorded data; Ctrl-C stops.", cli.copies);
+    tokio::signal::ctrl_c().await.context("cannot wait for Ctrl-C")?;
+    Ok(())
+}

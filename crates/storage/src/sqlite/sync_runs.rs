@@ -1,0 +1,99 @@
+//! Sync runs on SQLite.
+
+use async_trait::async_trait;
+use marketlens_domain::Exchange;
+use marketlens_domain::time::to_epoch_millis;
+use sqlx::Row;
+use sqlx::sqlite::SqliteRow;
+
+use super::SqliteStore;
+use super::rows;
+use crate::sync_runs::{SyncRun, SyncStatus, SyncStore};
+use crate::{StoreError, UpsertCounts};
+
+const RUN_COLUMNS: &str = "exchange, kind, started_at, finished_at, succeeded, pages, markets_inserted, \
+    markets_updated, markets_unchanged, markets_stale, events_inserted, events_updated, events_unchanged, \
+    events_stale, records_skipped, errors, error";
+
+fn count(row: &SqliteRow, column: &str) -> Result<u64, StoreError> {
+    Ok(row.try_get::<i64, _>(column)?.max(0) as u64)
+}
+
+fn sync_run(row: &SqliteRow) -> Result<SyncRun, StoreError> {
+    Ok(SyncRun {
+        exchange: rows::parsed(row, "exchange")?,
+        kind: rows::parsed(row, "kind")?,
+        started_at: rows::timestamp(row, "started_at")?,
+        finished_at: rows::timestamp(row, "finished_at")?,
+        succeeded: row.try_get::<i64, _>("succeeded")? == 1,
+        pages: count(row, "pages")?,
+        counts: UpsertCounts {
+            markets_inserted: count(row, "markets_inserted")?,
+            markets_updated: count(row, "markets_updated")?,
+            markets_unchanged: count(row, "markets_unchanged")?,
+            markets_stale: count(row, "markets_stale")?,
+            events_inserted: count(row, "events_inserted")?,
+            events_updated: count(row, "events_updated")?,
+            events_unchanged: count(row, "events_unchanged")?,
+            events_stale: count(row, "events_stale")?,
+        },
+        records_skipped: count(row, "records_skipped")?,
+        errors: count(row, "errors")?,
+        error: row.try_get("error")?,
+    })
+}
+
+fn to_i64(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+impl SqliteStore {
+    async fn latest_run(&self, exchange: Exchange, condition: &'static str) -> Result<Option<SyncRun>, StoreError> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {RUN_COLUMNS} FROM sync_runs WHERE exchange = ?1 {condition} ORDER BY id DESC LIMIT 1"
+        )))
+        .bind(exchange.as_str())
+        .fetch_optional(&self.reader)
+        .await?;
+        row.as_ref().map(sync_run).transpose()
+    }
+}
+
+#[async_trait]
+impl SyncStore for SqliteStore {
+    async fn record_sync_run(&self, run: &SyncRun) -> Result<(), StoreError> {
+        let counts = &run.counts;
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "INSERT INTO sync_runs ({RUN_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
+        )))
+        .bind(run.exchange.as_str())
+        .bind(run.kind.as_str())
+        .bind(to_epoch_millis(run.started_at))
+        .bind(to_epoch_millis(run.finished_at))
+        .bind(i64::from(run.succeeded))
+        .bind(to_i64(run.pages))
+        .bind(to_i64(counts.markets_inserted))
+        .bind(to_i64(counts.markets_updated))
+        .bind(to_i64(counts.markets_unchanged))
+        .bind(to_i64(counts.markets_stale))
+        .bind(to_i64(counts.events_inserted))
+        .bind(to_i64(counts.events_updated))
+        .bind(to_i64(counts.events_unchanged))
+        .bind(to_i64(counts.events_stale))
+        .bind(to_i64(run.records_skipped))
+        .bind(to_i64(run.errors))
+        .bind(&run.error)
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    async fn sync_status(&self, exchange: Exchange) -> Result<SyncStatus, StoreError> {
+        Ok(SyncStatus {
+            exchange,
+            latest: self.latest_run(exchange, "").await?,
+            latest_success: self.latest_run(exchange, "AND succeeded = 1").await?,
+            latest_full_success: self.latest_run(exchange, "AND succeeded = 1 AND kind = 'full'").await?,
+        })
+    }
+}
