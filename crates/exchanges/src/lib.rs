@@ -54,6 +54,9 @@ pub struct Skipped {
     /// One line naming the record and the problem, e.g.
     /// `market 12345: outcomePrices has 3 prices for 2 outcomes`.
     pub reason: String,
+    /// The reason without the record's name (`outcomePrices has 3 prices for 2 outcomes`), for
+    /// counting records left out for the same cause.
+    pub problem: String,
 }
 
 /// Normalizes one API response of `exchange`. The payload's kind is recognised from its

@@ -224,6 +224,7 @@ impl Collector {
         self.normalized.skipped.push(Skipped {
             external_id: label.external_id().map(str::to_owned),
             reason: format!("{label}: {reason}"),
+            problem: reason.to_owned(),
         });
     }
 

@@ -18,7 +18,7 @@ const BATCH_SIZE: usize = 2_000;
 pub struct PayloadReport {
     pub kind: Option<PayloadKind>,
     pub counts: UpsertCounts,
-    /// Records left out, by reason.
+    /// Records left out, counted by problem (each record's own reason is logged).
     pub skipped: BTreeMap<String, u64>,
 }
 
@@ -50,7 +50,8 @@ pub async fn import_payload(
         ..PayloadReport::default()
     };
     for skipped in &normalized.skipped {
-        *report.skipped.entry(skipped.reason.clone()).or_default() += 1;
+        tracing::debug!(reason = %skipped.reason, "record skipped");
+        *report.skipped.entry(skipped.problem.clone()).or_default() += 1;
     }
     let total = (normalized.events.len() + normalized.markets.len()) as u64;
     for events in normalized.events.chunks(BATCH_SIZE) {

@@ -93,7 +93,7 @@ impl SyncReport {
 /// Stores one normalized page in one transaction.
 async fn store_page(store: &dyn Store, normalized: &Normalized, report: &mut SyncReport) -> Result<(), String> {
     for skipped in &normalized.skipped {
-        tracing::warn!(exchange = %report.exchange, reason = %skipped.reason, "record skipped");
+        tracing::debug!(exchange = %report.exchange, reason = %skipped.reason, "record skipped");
     }
     report.records_skipped += normalized.skipped.len() as u64;
     let counts = store
@@ -122,29 +122,47 @@ pub async fn sync_exchange(
     let mut report = SyncReport::new(exchange, kind);
     let mut seen: HashSet<String> = HashSet::new();
     let mut cursor: Option<String> = None;
+    let mut fetched = fetcher.page(&walk_page(exchange, walk, page_size, None)).await;
     loop {
-        let path = walk_page(exchange, walk, page_size, cursor.as_deref());
-        let page = match fetcher.page(&path).await {
+        let page = match fetched {
             Ok(page) => page,
             Err(error) => {
                 report.fail(error);
                 break;
             }
         };
-        if let Err(error) = store_page(store, &page.normalized, &mut report).await {
+        let next_cursor = match page.next_cursor.clone() {
+            Some(next) if cursor.as_deref() == Some(next.as_str()) => {
+                report.fail(format!("the cursor did not advance past {next:?}; stopping the walk"));
+                None
+            }
+            next => next,
+        };
+        // Fetch (and normalize) the next page while this one is stored: the two overlap on
+        // separate cores, and a failure to store simply discards the fetched page.
+        let next_path = next_cursor
+            .as_deref()
+            .map(|next| walk_page(exchange, walk, page_size, Some(next)));
+        let prefetch = async {
+            match &next_path {
+                Some(path) => Some(fetcher.page(path).await),
+                None => None,
+            }
+        };
+        let (stored, prefetched) = tokio::join!(store_page(store, &page.normalized, &mut report), prefetch);
+        if let Err(error) = stored {
             report.fail(error);
             break;
         }
         seen.extend(page.normalized.markets.iter().map(|market| market.external_id.clone()));
         report.pages += 1;
         on_progress(&report);
-        match page.next_cursor {
-            None => break,
-            Some(next) if cursor.as_deref() == Some(next.as_str()) => {
-                report.fail(format!("the cursor did not advance past {next:?}; stopping the walk"));
-                break;
+        match prefetched {
+            Some(next_page) if report.succeeded() => {
+                cursor = next_cursor;
+                fetched = next_page;
             }
-            Some(next) => cursor = Some(next),
+            _ => break,
         }
     }
     if report.succeeded() {

@@ -3,22 +3,19 @@
 use async_trait::async_trait;
 use marketlens_domain::market_url::{MarketUrl, UrlKey};
 use marketlens_domain::matching::{MatchInput, MatchPair};
-use marketlens_domain::time::{Timestamp, to_epoch_millis};
-use marketlens_domain::upsert::{UpsertDecision, Version, decide};
+use marketlens_domain::time::Timestamp;
 use marketlens_domain::{Event, Exchange, Market};
 use sqlx::sqlite::{Sqlite, SqliteRow};
-use sqlx::{QueryBuilder, Row, SqliteConnection};
-use std::collections::BTreeSet;
+use sqlx::{QueryBuilder, Row};
 use uuid::Uuid;
 
-use super::SqliteStore;
 use super::rows::{self, EVENT_COLUMNS, MARKET_COLUMNS};
+use super::{SqliteStore, upsert};
 use crate::StoreError;
 use crate::catalog::{
     CatalogCounts, CatalogStore, EventMarket, EventQuery, MarketFilter, MarketQuery, MarketSort, MatchedMarket, Page,
     SearchWords, StoredEvent, StoredMarket, UpsertCounts,
 };
-use crate::fingerprint::fingerprint;
 
 fn sort_column(sort: MarketSort) -> &'static str {
     match sort {
@@ -78,206 +75,11 @@ fn to_i64(value: u64) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
-async fn stored_version(
-    connection: &mut SqliteConnection,
-    table_query: &'static str,
-    id: &str,
-) -> Result<Option<(Version, Option<String>)>, StoreError> {
-    let row = sqlx::query(table_query)
-        .bind(id)
-        .fetch_optional(&mut *connection)
-        .await?;
-    row.map(|row| {
-        Ok((
-            Version {
-                source_updated_at: rows::optional_timestamp(&row, "source_updated_at")?,
-                fingerprint: row.try_get("fingerprint")?,
-            },
-            row.try_get("event_id")?,
-        ))
-    })
-    .transpose()
-}
-
-async fn write_market(
-    connection: &mut SqliteConnection,
-    market: &Market,
-    fingerprint: i64,
-    now: Timestamp,
-) -> Result<(), StoreError> {
-    let outcomes = serde_json::to_string(&market.outcomes)
-        .map_err(|error| StoreError::Internal(format!("outcomes do not serialize: {error}")))?;
-    let search_text = marketlens_domain::text::words(&market.question)
-        .collect::<Vec<_>>()
-        .join(" ");
-    sqlx::query(
-        "INSERT INTO markets (id, exchange, external_id, event_id, event_external_id, question, search_text, \
-            description, status, category, liquidity, volume, volume_24h, start_date, end_date, source_created_at, \
-            created_at, updated_at, source_updated_at, outcomes, headline_price, url_market, url_event, url_series, \
-            url, image_url, fingerprint, first_seen_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, \
-            ?22, ?23, ?24, ?25, ?26, ?27, ?28) \
-         ON CONFLICT (id) DO UPDATE SET event_id = excluded.event_id, event_external_id = excluded.event_external_id, \
-            question = excluded.question, search_text = excluded.search_text, description = excluded.description, \
-            status = excluded.status, category = excluded.category, liquidity = excluded.liquidity, \
-            volume = excluded.volume, volume_24h = excluded.volume_24h, start_date = excluded.start_date, \
-            end_date = excluded.end_date, source_created_at = excluded.source_created_at, \
-            created_at = COALESCE(excluded.source_created_at, markets.created_at), updated_at = excluded.updated_at, \
-            source_updated_at = excluded.source_updated_at, outcomes = excluded.outcomes, \
-            headline_price = excluded.headline_price, url_market = excluded.url_market, \
-            url_event = excluded.url_event, url_series = excluded.url_series, url = excluded.url, \
-            image_url = excluded.image_url, fingerprint = excluded.fingerprint",
-    )
-    .bind(market.id().to_string())
-    .bind(market.exchange.as_str())
-    .bind(&market.external_id)
-    .bind(market.event_id().map(|id| id.to_string()))
-    .bind(&market.event_external_id)
-    .bind(&market.question)
-    .bind(search_text)
-    .bind(&market.description)
-    .bind(market.status.as_str())
-    .bind(market.category.as_str())
-    .bind(market.liquidity)
-    .bind(market.volume)
-    .bind(market.volume_24h)
-    .bind(market.start_date.map(to_epoch_millis))
-    .bind(market.end_date.map(to_epoch_millis))
-    .bind(market.created_at.map(to_epoch_millis))
-    // Without the exchange's times: first seen now (kept on later updates), changed now.
-    .bind(to_epoch_millis(market.created_at.unwrap_or(now)))
-    .bind(to_epoch_millis(market.source_updated_at.unwrap_or(now)))
-    .bind(market.source_updated_at.map(to_epoch_millis))
-    .bind(outcomes)
-    .bind(market.headline_price())
-    .bind(&market.url_keys.market)
-    .bind(&market.url_keys.event)
-    .bind(&market.url_keys.series)
-    .bind(&market.url)
-    .bind(&market.image_url)
-    .bind(fingerprint)
-    .bind(to_epoch_millis(now))
-    .execute(&mut *connection)
-    .await?;
-    Ok(())
-}
-
-async fn write_event(
-    connection: &mut SqliteConnection,
-    event: &Event,
-    fingerprint: i64,
-    now: Timestamp,
-) -> Result<(), StoreError> {
-    sqlx::query(
-        "INSERT INTO events (id, exchange, external_id, title, description, category, reported_volume, image_url, \
-            source_created_at, source_updated_at, slug, series_slug, fingerprint, first_seen_at, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, COALESCE(?9, ?14)) \
-         ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description, \
-            category = excluded.category, reported_volume = excluded.reported_volume, image_url = excluded.image_url, \
-            source_created_at = excluded.source_created_at, source_updated_at = excluded.source_updated_at, \
-            slug = excluded.slug, series_slug = excluded.series_slug, fingerprint = excluded.fingerprint",
-    )
-    .bind(event.id().to_string())
-    .bind(event.exchange.as_str())
-    .bind(&event.external_id)
-    .bind(&event.title)
-    .bind(&event.description)
-    .bind(event.category.as_str())
-    .bind(event.reported_volume)
-    .bind(&event.image_url)
-    .bind(event.created_at.map(to_epoch_millis))
-    .bind(event.source_updated_at.map(to_epoch_millis))
-    .bind(&event.slug)
-    .bind(&event.series_slug)
-    .bind(fingerprint)
-    .bind(to_epoch_millis(now))
-    .execute(&mut *connection)
-    .await?;
-    Ok(())
-}
-
-/// Recomputes what an event derives from its stored markets.
-async fn refresh_event_aggregates(connection: &mut SqliteConnection, event_id: &str) -> Result<(), StoreError> {
-    sqlx::query(
-        "UPDATE events SET \
-            market_count = (SELECT COUNT(*) FROM markets WHERE event_id = ?1), \
-            total_volume = COALESCE(reported_volume, (SELECT TOTAL(volume) FROM markets WHERE event_id = ?1)), \
-            created_at = COALESCE(source_created_at, (SELECT MIN(created_at) FROM markets WHERE event_id = ?1), first_seen_at) \
-         WHERE id = ?1",
-    )
-    .bind(event_id)
-    .execute(&mut *connection)
-    .await?;
-    Ok(())
-}
-
 #[async_trait]
 impl CatalogStore for SqliteStore {
     async fn upsert(&self, markets: &[Market], events: &[Event], now: Timestamp) -> Result<UpsertCounts, StoreError> {
         let mut transaction = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let mut counts = UpsertCounts::default();
-        let mut touched_events: BTreeSet<String> = BTreeSet::new();
-
-        for event in events {
-            let id = event.id().to_string();
-            let incoming = Version {
-                source_updated_at: event.source_updated_at,
-                fingerprint: fingerprint(event),
-            };
-            let stored = stored_version(
-                &mut transaction,
-                "SELECT source_updated_at, fingerprint, id AS event_id FROM events WHERE id = ?1",
-                &id,
-            )
-            .await?;
-            match decide(stored.map(|(version, _)| version), incoming) {
-                UpsertDecision::Insert => counts.events_inserted += 1,
-                UpsertDecision::Update => counts.events_updated += 1,
-                UpsertDecision::Unchanged => {
-                    counts.events_unchanged += 1;
-                    continue;
-                }
-                UpsertDecision::Stale => {
-                    counts.events_stale += 1;
-                    continue;
-                }
-            }
-            write_event(&mut transaction, event, incoming.fingerprint, now).await?;
-            touched_events.insert(id);
-        }
-
-        for market in markets {
-            let incoming = Version {
-                source_updated_at: market.source_updated_at,
-                fingerprint: fingerprint(market),
-            };
-            let stored = stored_version(
-                &mut transaction,
-                "SELECT source_updated_at, fingerprint, event_id FROM markets WHERE id = ?1",
-                &market.id().to_string(),
-            )
-            .await?;
-            let previous_event = stored.as_ref().and_then(|(_, event_id)| event_id.clone());
-            match decide(stored.map(|(version, _)| version), incoming) {
-                UpsertDecision::Insert => counts.markets_inserted += 1,
-                UpsertDecision::Update => counts.markets_updated += 1,
-                UpsertDecision::Unchanged => {
-                    counts.markets_unchanged += 1;
-                    continue;
-                }
-                UpsertDecision::Stale => {
-                    counts.markets_stale += 1;
-                    continue;
-                }
-            }
-            write_market(&mut transaction, market, incoming.fingerprint, now).await?;
-            touched_events.extend(previous_event);
-            touched_events.extend(market.event_id().map(|id| id.to_string()));
-        }
-
-        for event_id in &touched_events {
-            refresh_event_aggregates(&mut transaction, event_id).await?;
-        }
+        let counts = upsert::upsert(&mut transaction, markets, events, now).await?;
         transaction.commit().await?;
         Ok(counts)
     }

@@ -10,6 +10,7 @@ mod accounts;
 mod catalog;
 mod rows;
 mod sync_runs;
+mod upsert;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use std::str::FromStr;
@@ -73,8 +74,11 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(BUSY_TIMEOUT)
             .foreign_keys(true)
-            .pragma("temp_store", "memory");
-        let writer = connect_writer(&options).await?;
+            .pragma("temp_store", "memory")
+            // 16 MiB of page cache per connection (SQLite's default is 2 MiB).
+            .pragma("cache_size", "-16384");
+        // The writer gets 64 MiB, so that a large upsert does not spill pages mid-transaction.
+        let writer = connect_writer(&options.clone().pragma("cache_size", "-65536")).await?;
         let reader = SqlitePoolOptions::new()
             .max_connections(READ_CONNECTIONS)
             .acquire_timeout(ACQUIRE_TIMEOUT)

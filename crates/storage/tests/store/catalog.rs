@@ -403,3 +403,48 @@ async fn several_openers_of_a_new_store_all_succeed() {
         }
     }
 }
+
+#[tokio::test]
+async fn large_batches_cross_every_chunk_and_keep_the_newest_copy_of_a_repeated_id() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let mut markets: Vec<_> = (0..1234)
+            .map(|index| {
+                let mut item = market(Kalshi, &format!("KX-{index}"), &format!("Question {index}?"));
+                item.event_external_id = Some(format!("EV-{}", index % 700));
+                item
+            })
+            .collect();
+        let mut newer = markets[5].clone();
+        newer.volume = 99.0;
+        newer.source_updated_at = Some(at(50));
+        markets.push(newer.clone());
+        let mut older = markets[6].clone();
+        older.source_updated_at = Some(at(-50));
+        older.volume = 1.0;
+        markets.push(older);
+        let events: Vec<_> = (0..700)
+            .map(|index| event(Kalshi, &format!("EV-{index}"), &format!("Event {index}")))
+            .collect();
+        let counts = store.upsert(&markets, &events, at(10)).await.unwrap();
+        assert_eq!(
+            (counts.markets_inserted, counts.markets_updated, counts.markets_stale),
+            (1234, 1, 1),
+            "{}",
+            backend.name
+        );
+        assert_eq!(counts.events_inserted, 700);
+        assert_eq!(store.get_market(newer.id()).await.unwrap().unwrap().market.volume, 99.0);
+        assert_eq!(
+            store.get_market(markets[6].id()).await.unwrap().unwrap().market.volume,
+            1000.0
+        );
+        let with_two = store.get_event(events[0].id()).await.unwrap().unwrap();
+        assert_eq!(with_two.market_count, 2, "EV-0 holds KX-0 and KX-700");
+        let again = store.upsert(&markets[..1234], &events, at(20)).await.unwrap();
+        assert_eq!(
+            (again.markets_unchanged, again.markets_stale, again.events_unchanged),
+            (1233, 1, 700)
+        );
+    }
+}

@@ -84,10 +84,12 @@ async fn a_run_that_fails_half_way_keeps_what_it_stored_and_the_next_run_complet
     let harness = Harness::new().await;
     let replay = harness.replay.clone();
     let attempts = harness.settings.max_attempts;
-    // After the third page, the exchange fails every attempt of the next request.
+    // After the second page is stored, the exchange fails every attempt of the next request.
+    // The third page is already fetched by then (pages are fetched one ahead), so the walk
+    // stores three pages and fails on the fourth.
     let failing = harness
         .sync_watching(Exchange::Kalshi, SyncKind::Full, &mut |report| {
-            if report.pages == 3 {
+            if report.pages == 2 {
                 for _ in 0..attempts {
                     replay.inject_on("/events", Fault::ServerError);
                 }
