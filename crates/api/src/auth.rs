@@ -71,7 +71,7 @@ pub async fn authenticate(State(state): State<AppState>, mut request: Request, n
         tracing::warn!(tier = %account.tier, "account tier has no configured limit; using the free tier's");
         tiers.requests_per_minute(FALLBACK_TIER).unwrap_or(1)
     });
-    let usage = match state.rate_limiter.acquire(account.id, limit, Utc::now()) {
+    let usage = match state.rate_limiter.acquire(account.id, limit, Utc::now()).await {
         Ok(usage) => usage,
         Err(refusal) => {
             let mut response = ApiError::RateLimited {

@@ -5,7 +5,7 @@ use marketlens_storage::Store;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::rate_limit::RateLimiter;
+use crate::rate_limit::{InProcessRateLimiter, RateLimiter};
 
 /// What the API takes from configuration.
 #[derive(Debug, Clone)]
@@ -33,15 +33,24 @@ pub const REQUEST_TIMEOUT_MARGIN: Duration = Duration::from_secs(10);
 #[derive(Clone)]
 pub struct AppState {
     pub store: Arc<dyn Store>,
-    pub rate_limiter: Arc<RateLimiter>,
+    pub rate_limiter: Arc<dyn RateLimiter>,
     pub settings: Arc<ApiSettings>,
 }
 
 impl AppState {
+    /// State with the in-process rate limiter (one node).
     pub fn new(store: Arc<dyn Store>, settings: ApiSettings) -> AppState {
+        AppState::with_rate_limiter(store, settings, Arc::new(InProcessRateLimiter::default()))
+    }
+
+    pub fn with_rate_limiter(
+        store: Arc<dyn Store>,
+        settings: ApiSettings,
+        rate_limiter: Arc<dyn RateLimiter>,
+    ) -> AppState {
         AppState {
             store,
-            rate_limiter: Arc::new(RateLimiter::default()),
+            rate_limiter,
             settings: Arc::new(settings),
         }
     }

@@ -70,6 +70,11 @@ pub struct ServeArgs {
     /// The longest a request may take before it is answered 503 and its charge refunded.
     #[arg(long, env = "MARKETLENS_REQUEST_TIMEOUT_SECS", default_value_t = 30)]
     pub request_timeout_secs: u64,
+
+    /// Redis for rate-limit counters shared by several nodes (redis://host:port/db). Without it
+    /// each node counts in-process, which is exact for one node.
+    #[arg(long, env = "MARKETLENS_REDIS_URL")]
+    pub redis_url: Option<String>,
 }
 
 #[derive(Debug, Clone, Args)]

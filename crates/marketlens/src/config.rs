@@ -20,6 +20,8 @@ pub fn tiers(tier_limits: &str) -> anyhow::Result<TierTable> {
 pub struct ServerConfig {
     pub bind: SocketAddr,
     pub api: ApiSettings,
+    /// The shared rate-limit counters, if configured.
+    pub redis_url: Option<String>,
 }
 
 impl ServerConfig {
@@ -39,6 +41,7 @@ impl ServerConfig {
                 tiers,
                 request_timeout: Duration::from_secs(args.request_timeout_secs),
             },
+            redis_url: args.redis_url.clone(),
         })
     }
 }

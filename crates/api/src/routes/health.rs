@@ -26,6 +26,7 @@ pub async fn ready(State(state): State<AppState>) -> Result<Json<Value>, ApiErro
         }
     };
     let counts = state.store.catalog_counts().await.map_err(not_ready)?;
+    let limiter = state.rate_limiter.health();
     let mut sync = Map::new();
     for exchange in Exchange::ALL {
         let status = state.store.sync_status(exchange).await.map_err(not_ready)?;
@@ -38,6 +39,11 @@ pub async fn ready(State(state): State<AppState>) -> Result<Json<Value>, ApiErro
         "events": counts.events,
         "matchedPairs": counts.match_pairs,
         "sync": sync,
+        "rateLimiter": {
+            "kind": limiter.kind,
+            "shared": limiter.shared,
+            "degraded": limiter.degraded,
+        },
     })))
 }
 

@@ -5,6 +5,7 @@
 use anyhow::Context;
 use chrono::{TimeDelta, Utc};
 use marketlens_api::AppState;
+use marketlens_api::rate_limit::{InProcessRateLimiter, RateLimiter, RedisRateLimiter};
 use marketlens_storage::Store;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -18,6 +19,8 @@ use crate::sync_schedule;
 /// sweep refunds it: by then its call cannot still be running.
 const STALE_RESERVATION_MARGIN: TimeDelta = TimeDelta::minutes(1);
 const SWEEP_INTERVAL: Duration = Duration::from_secs(60);
+/// The prefix of every key Marketlens writes in Redis.
+const REDIS_KEY_PREFIX: &str = "marketlens";
 
 pub async fn run(store: Arc<dyn Store>, config: ServerConfig, sync: Option<SyncSchedule>) -> anyhow::Result<ExitCode> {
     let listener = TcpListener::bind(config.bind)
@@ -41,7 +44,14 @@ pub async fn serve(store: Arc<dyn Store>, config: ServerConfig, listener: TcpLis
     let sweeper = tokio::spawn(sweep_stale_reservations(store.clone(), stale_age));
     let address = listener.local_addr()?;
     tracing::info!(%address, "serving the Marketlens API");
-    let app = marketlens_api::app(AppState::new(store, config.api));
+    let rate_limiter: Arc<dyn RateLimiter> = match &config.redis_url {
+        Some(url) => {
+            tracing::info!("rate limits count in Redis, shared by every node");
+            Arc::new(RedisRateLimiter::new(url, REDIS_KEY_PREFIX).context("--redis-url / MARKETLENS_REDIS_URL")?)
+        }
+        None => Arc::new(InProcessRateLimiter::default()),
+    };
+    let app = marketlens_api::app(AppState::with_rate_limiter(store, config.api, rate_limiter));
     let served = marketlens_api::serve(listener, app, shutdown_signal()).await;
     sweeper.abort();
     tracing::info!("stopped");
