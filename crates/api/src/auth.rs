@@ -12,8 +12,9 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
 use marketlens_domain::account::{Account, AccountStatus, ApiKeyRecord};
-use marketlens_domain::api_key::ApiKey;
+use marketlens_domain::api_key::{ApiKey, KeyHash};
 use marketlens_domain::time::to_iso8601;
+use marketlens_storage::StoreError;
 
 use crate::error::ApiError;
 use crate::rate_limit::WindowUsage;
@@ -23,10 +24,12 @@ use crate::state::AppState;
 /// (an operator removed it): the most conservative default.
 const FALLBACK_TIER: &str = "free";
 
-/// Who is calling: their key, their account as of this request, their window.
+/// Who is calling: their key, their account as looked up for this request (at most
+/// [`key_cache::TIME_TO_LIVE`](crate::key_cache::TIME_TO_LIVE) old), their window.
 #[derive(Debug, Clone)]
 pub struct Caller {
     pub key: ApiKeyRecord,
+    pub key_hash: KeyHash,
     pub account: Account,
     pub usage: WindowUsage,
 }
@@ -58,7 +61,8 @@ pub async fn authenticate(State(state): State<AppState>, mut request: Request, n
     let Some(key) = ApiKey::parse(token) else {
         return ApiError::InvalidApiKey.into_response();
     };
-    let (key, account) = match state.store.authenticate(&key.hash()).await {
+    let key_hash = key.hash();
+    let (key, account) = match known_key(&state, &key_hash).await {
         Ok(Some(found)) => found,
         Ok(None) => return ApiError::InvalidApiKey.into_response(),
         Err(error) => return ApiError::from(error).into_response(),
@@ -89,10 +93,29 @@ pub async fn authenticate(State(state): State<AppState>, mut request: Request, n
             return response;
         }
     };
-    request.extensions_mut().insert(Caller { key, account, usage });
+    request.extensions_mut().insert(Caller {
+        key,
+        key_hash,
+        account,
+        usage,
+    });
     let mut response = next.run(request).await;
     add_rate_limit_headers(response.headers_mut(), &usage);
     response
+}
+
+/// The key and its account, from the cache; a suspended account is read afresh before it is
+/// refused, since it may have been activated since it was cached.
+async fn known_key(state: &AppState, key_hash: &KeyHash) -> Result<Option<(ApiKeyRecord, Account)>, StoreError> {
+    let found = state.keys.lookup(state.store.as_ref(), key_hash).await?;
+    if found
+        .as_ref()
+        .is_some_and(|(_, account)| account.status == AccountStatus::Suspended)
+    {
+        state.keys.forget(key_hash);
+        return state.keys.lookup(state.store.as_ref(), key_hash).await;
+    }
+    Ok(found)
 }
 
 fn add_rate_limit_headers(headers: &mut HeaderMap, usage: &WindowUsage) {

@@ -1,123 +1,211 @@
-//! Charging a call: reserve its cost before the work, settle it when the work succeeds,
-//! refund it when the work fails (`decisions.md` section 3).
+//! Charging a call (`decisions.md` section 3): a call is charged when, and only when, its work
+//! has succeeded.
 //!
-//! The work runs under the request timeout here, inside the charge, so that settling or
-//! refunding always happens before the answer is chosen: a call answered with an error is
-//! never charged. Settle and refund run as tasks of their own, so a client that goes away
-//! cannot cut them off half-way. If the request is dropped mid-work, the pending charge is
-//! refunded from `Drop`; if even that cannot run (the process died), the stale-reservation
-//! sweep refunds it later. So a call that did not succeed never keeps its credits, and one
-//! that did is charged exactly once.
+//! The order is the contract's: the balance is checked before the work (a call the balance
+//! cannot cover is refused with 402 without doing it), the work runs under the request
+//! timeout, and then the cost is taken, atomically, by the store, which takes it only if the
+//! key is still live, the account still active and the balance still covers it. Nothing is
+//! taken before the call is known to succeed, so nothing ever has to be given back, and a
+//! process that dies mid-call leaves no credit reserved. A call answered with an error is never
+//! charged; a call charged is charged once.
+//!
+//! The store takes charges in batches: [`Charger`] queues the charges of concurrent calls and
+//! one task hands them to the store as one transaction each time the previous one commits
+//! (group commit). Under light load a batch holds one charge and costs one transaction, as
+//! before; under heavy load hundreds of calls share a transaction, which is what lets one
+//! SQLite writer (or one hot account row in PostgreSQL) keep up.
 
+use axum::http::HeaderValue;
+use axum::response::{IntoResponse, Response};
 use chrono::Utc;
 use marketlens_domain::billing::Operation;
-use marketlens_storage::{ChargeRequest, Reservation, ReserveError, Store};
+use marketlens_storage::{ChargeOutcome, ChargeRequest, Store, StoreError};
 use std::future::Future;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, oneshot};
 
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::request_id::RequestId;
-use crate::state::AppState;
+use crate::state::{AppState, REQUEST_TIMEOUT_MARGIN};
 
-/// A reservation that refunds itself unless settled or refunded.
-struct PendingCharge {
-    store: Arc<dyn Store>,
-    reservation: Option<Reservation>,
+/// The most charges one transaction takes.
+const MAX_BATCH: usize = 512;
+/// Charges waiting for a transaction, at most; callers beyond it wait for room.
+const QUEUE_CAPACITY: usize = 8_192;
+/// The longest a charge may wait for its transaction to begin. A charge that waited longer is
+/// dropped uncharged (and its call answered 503), so that no charge can commit after the
+/// request's own deadline has answered the client with an error.
+const MAX_CHARGE_WAIT: Duration = Duration::from_millis(REQUEST_TIMEOUT_MARGIN.as_millis() as u64 / 2);
+
+struct QueuedCharge {
+    request: ChargeRequest,
+    deadline: Instant,
+    reply: oneshot::Sender<Result<ChargeOutcome, StoreError>>,
 }
 
-impl PendingCharge {
-    async fn finish(mut self, succeeded: bool) {
-        let Some(reservation) = self.reservation.take() else {
-            return;
+/// The queue of charges waiting for the store; cheap to clone.
+#[derive(Clone)]
+pub struct Charger {
+    queue: mpsc::Sender<QueuedCharge>,
+}
+
+impl Charger {
+    /// Starts the task that writes queued charges to `store`. It ends when every `Charger`
+    /// clone is dropped.
+    pub fn start(store: Arc<dyn Store>) -> Charger {
+        let (queue, queued) = mpsc::channel(QUEUE_CAPACITY);
+        tokio::spawn(write_batches(store, queued));
+        Charger { queue }
+    }
+
+    /// Charges one call, with the charges of the calls that finish alongside it.
+    pub async fn charge(&self, request: ChargeRequest) -> Result<ChargeOutcome, StoreError> {
+        let (reply, outcome) = oneshot::channel();
+        let queued = QueuedCharge {
+            request,
+            deadline: Instant::now() + MAX_CHARGE_WAIT,
+            reply,
         };
-        let store = self.store.clone();
-        let finishing = tokio::spawn(async move {
-            if succeeded {
-                match store.settle(&reservation).await {
-                    Ok(true) => {}
-                    // Already refunded by the sweep: the call stays free rather than charged twice.
-                    Ok(false) => tracing::warn!(
-                        ledger_id = reservation.ledger_id,
-                        "a charge was released before it settled"
-                    ),
-                    // Still pending: the sweep will refund it, so the caller is not charged for
-                    // a call we could not record as earned.
-                    Err(error) => {
-                        tracing::error!(%error, ledger_id = reservation.ledger_id, "could not settle a charge")
-                    }
+        let stopped = || StoreError::Unavailable("the charging task has stopped".to_owned());
+        self.queue.send(queued).await.map_err(|_| stopped())?;
+        outcome.await.map_err(|_| stopped())?
+    }
+}
+
+async fn write_batches(store: Arc<dyn Store>, mut queued: mpsc::Receiver<QueuedCharge>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while queued.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        let now = Instant::now();
+        let (live, late): (Vec<QueuedCharge>, Vec<QueuedCharge>) =
+            batch.drain(..).partition(|charge| charge.deadline > now);
+        for charge in late {
+            let _ = charge.reply.send(Err(StoreError::Unavailable(
+                "the charge waited too long for the store".to_owned(),
+            )));
+        }
+        if live.is_empty() {
+            continue;
+        }
+        let requests: Vec<ChargeRequest> = live.iter().map(|charge| charge.request.clone()).collect();
+        match store.charge(&requests).await {
+            Ok(outcomes) => {
+                for (charge, outcome) in live.into_iter().zip(outcomes) {
+                    let _ = charge.reply.send(Ok(outcome));
                 }
-            } else {
-                refund(store, reservation).await;
             }
-        });
-        if let Err(error) = finishing.await {
-            tracing::error!(%error, "settling or refunding a charge stopped");
+            Err(error) => {
+                tracing::error!(%error, charges = requests.len(), "a batch of charges failed; none was taken");
+                let message = error.to_string();
+                for charge in live {
+                    let _ = charge.reply.send(Err(StoreError::Unavailable(message.clone())));
+                }
+            }
         }
     }
 }
 
-async fn refund(store: Arc<dyn Store>, reservation: Reservation) {
-    if let Err(error) = store.refund(&reservation, Utc::now()).await {
-        tracing::error!(%error, ledger_id = reservation.ledger_id, "could not refund a charge; the sweep will");
+/// What a charged call took: sent back as `X-Credits-Used` and `X-Credits-Remaining`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Receipt {
+    pub credits_used: i64,
+    pub credits_remaining: i64,
+}
+
+/// A handler's successful answer with what it cost.
+pub struct Charged<T> {
+    pub output: T,
+    pub receipt: Receipt,
+}
+
+impl<T: IntoResponse> IntoResponse for Charged<T> {
+    fn into_response(self) -> Response {
+        let mut response = self.output.into_response();
+        let headers = response.headers_mut();
+        headers.insert("x-credits-used", HeaderValue::from(self.receipt.credits_used));
+        headers.insert("x-credits-remaining", HeaderValue::from(self.receipt.credits_remaining));
+        response
     }
 }
 
-impl Drop for PendingCharge {
-    fn drop(&mut self) {
-        if let Some(reservation) = self.reservation.take()
-            && let Ok(runtime) = tokio::runtime::Handle::try_current()
-        {
-            runtime.spawn(refund(self.store.clone(), reservation));
-        }
-    }
-}
-
-/// Runs `work` as a charged call of `operation`, under the request timeout. Free operations
-/// run uncharged.
+/// Runs `work` as a call of `operation`: the balance checked first, the work under the
+/// request timeout, then the cost taken if the work succeeded.
 pub async fn charged<T, Work>(
     state: &AppState,
     caller: &Caller,
     operation: Operation,
     request_id: &RequestId,
     work: Work,
-) -> Result<T, ApiError>
+) -> Result<Charged<T>, ApiError>
 where
     Work: Future<Output = Result<T, ApiError>>,
 {
+    let cost = operation.cost();
+    ensure_balance_covers(state, caller, cost).await?;
     let timeout = state.settings.request_timeout;
-    let timed_work = async move {
-        tokio::time::timeout(timeout, work).await.unwrap_or_else(|_| {
-            tracing::warn!(timeout_secs = timeout.as_secs_f64(), "the work of a call timed out");
-            Err(ApiError::ServiceUnavailable {
-                message: "The request took too long; try again.".to_owned(),
-            })
+    let output = tokio::time::timeout(timeout, work).await.unwrap_or_else(|_| {
+        tracing::warn!(timeout_secs = timeout.as_secs_f64(), "the work of a call timed out");
+        Err(ApiError::ServiceUnavailable {
+            message: "The request took too long; try again.".to_owned(),
         })
-    };
-    if operation.cost() == 0 {
-        return timed_work.await;
+    })?;
+    if cost == 0 {
+        return Ok(Charged {
+            output,
+            receipt: Receipt {
+                credits_used: 0,
+                credits_remaining: caller.account.credits_remaining,
+            },
+        });
     }
-    let charge = ChargeRequest {
+    let request = ChargeRequest {
         account_id: caller.account.id,
         api_key_id: caller.key.id,
         operation,
         request_id: request_id.0.clone(),
         now: Utc::now(),
     };
-    let reservation = match state.store.reserve(charge).await {
-        Ok(reservation) => reservation,
-        Err(ReserveError::Insufficient { required, remaining }) => {
-            return Err(ApiError::InsufficientCredits { required, remaining });
+    let outcome = state.charger.charge(request).await?;
+    if !matches!(outcome, ChargeOutcome::Charged { .. }) {
+        // The caller's key or account changed since it was looked up: look it up afresh next time.
+        state.keys.forget(&caller.key_hash);
+    }
+    match outcome {
+        ChargeOutcome::Charged { remaining } => Ok(Charged {
+            output,
+            receipt: Receipt {
+                credits_used: cost,
+                credits_remaining: remaining,
+            },
+        }),
+        ChargeOutcome::Insufficient { required, remaining } => {
+            Err(ApiError::InsufficientCredits { required, remaining })
         }
-        Err(ReserveError::Store(error)) => return Err(error.into()),
-    };
-    let pending = PendingCharge {
-        store: state.store.clone(),
-        reservation: Some(reservation),
-    };
-    let outcome = timed_work.await;
-    pending.finish(outcome.is_ok()).await;
-    outcome
+        ChargeOutcome::KeyRevoked => Err(ApiError::InvalidApiKey),
+        ChargeOutcome::AccountSuspended => Err(ApiError::AccountSuspended),
+    }
+}
+
+/// Refuses, before any work, a call whose cost the balance does not cover. The caller's
+/// balance may be a few seconds old; it is read afresh before a refusal.
+async fn ensure_balance_covers(state: &AppState, caller: &Caller, cost: i64) -> Result<(), ApiError> {
+    if caller.account.credits_remaining >= cost {
+        return Ok(());
+    }
+    let remaining = state
+        .store
+        .get_account(caller.account.id)
+        .await?
+        .map_or(0, |account| account.credits_remaining);
+    if remaining >= cost {
+        state.keys.forget(&caller.key_hash);
+        return Ok(());
+    }
+    Err(ApiError::InsufficientCredits {
+        required: cost,
+        remaining,
+    })
 }
 
 #[cfg(test)]
@@ -125,11 +213,10 @@ mod tests {
     use super::*;
     use crate::rate_limit::WindowUsage;
     use crate::state::ApiSettings;
-    use marketlens_domain::account::LedgerKind;
+    use marketlens_domain::api_key::ApiKey;
     use marketlens_storage::NewAccount;
-    use std::time::Duration;
 
-    async fn setup(request_timeout: Duration) -> (AppState, Caller, tempfile::TempDir) {
+    async fn setup(request_timeout: Duration, credits: i64) -> (AppState, Caller, tempfile::TempDir) {
         let directory = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}", directory.path().join("billing.db").display());
         let store = marketlens_storage::open(&url).await.unwrap();
@@ -137,16 +224,12 @@ mod tests {
             label: String::new(),
             tier: "free".into(),
             wallet_address: String::new(),
-            initial_credits: 10,
+            initial_credits: credits,
         };
         let account = store.create_account(new_account, Utc::now()).await.unwrap();
+        let api_key = ApiKey::generate(&mut rand::rng());
         let key = store
-            .create_key(
-                account.id,
-                marketlens_domain::api_key::KeyHash([7; 32]),
-                "k",
-                Utc::now(),
-            )
+            .create_key(account.id, api_key.hash(), "k", Utc::now())
             .await
             .unwrap();
         let state = AppState::new(
@@ -161,22 +244,24 @@ mod tests {
             used: 1,
             resets_at: Utc::now(),
         };
-        (state, Caller { key, account, usage }, directory)
+        let caller = Caller {
+            key,
+            key_hash: api_key.hash(),
+            account,
+            usage,
+        };
+        (state, caller, directory)
     }
 
-    async fn balance_and_pending(state: &AppState, caller: &Caller) -> (i64, usize) {
+    async fn balance_and_lines(state: &AppState, caller: &Caller) -> (i64, u64) {
         let account = state.store.get_account(caller.account.id).await.unwrap().unwrap();
-        let ledger = state.store.ledger(caller.account.id).await.unwrap();
-        let pending = ledger
-            .iter()
-            .filter(|entry| entry.state.as_deref() == Some("pending"))
-            .count();
-        (account.credits_remaining, pending)
+        let totals = state.store.ledger_totals(caller.account.id).await.unwrap();
+        (account.credits_remaining, totals.lines)
     }
 
     #[tokio::test]
-    async fn work_that_times_out_is_answered_503_and_refunded() {
-        let (state, caller, _directory) = setup(Duration::from_millis(50)).await;
+    async fn work_that_times_out_is_answered_503_and_not_charged() {
+        let (state, caller, _directory) = setup(Duration::from_millis(50), 10).await;
         let slow = async {
             tokio::time::sleep(Duration::from_secs(5)).await;
             Ok(())
@@ -184,59 +269,102 @@ mod tests {
         let outcome = charged(&state, &caller, Operation::Explain, &RequestId("r".into()), slow).await;
         assert!(
             matches!(outcome, Err(ApiError::ServiceUnavailable { .. })),
-            "{outcome:?}"
+            "{:?}",
+            outcome.err()
         );
         assert_eq!(
-            balance_and_pending(&state, &caller).await,
-            (10, 0),
-            "refunded before the answer"
-        );
-        let ledger = state.store.ledger(caller.account.id).await.unwrap();
-        assert_eq!(
-            ledger.iter().filter(|entry| entry.kind == LedgerKind::Refund).count(),
-            1
-        );
-    }
-
-    #[tokio::test]
-    async fn a_call_dropped_mid_work_is_refunded() {
-        let (state, caller, _directory) = setup(Duration::from_secs(30)).await;
-        let slow = async {
-            tokio::time::sleep(Duration::from_secs(5)).await;
-            Ok(())
-        };
-        let request_id = RequestId("r".into());
-        // The client goes away: the call's future is dropped while its work runs.
-        let dropped = tokio::time::timeout(
-            Duration::from_millis(100),
-            charged(&state, &caller, Operation::GetMarket, &request_id, slow),
-        )
-        .await;
-        assert!(dropped.is_err());
-        for _ in 0..50 {
-            if balance_and_pending(&state, &caller).await == (10, 0) {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        panic!(
-            "the dropped call kept its charge: {:?}",
-            balance_and_pending(&state, &caller).await
+            balance_and_lines(&state, &caller).await,
+            (10, 1),
+            "only the credit line"
         );
     }
 
     #[tokio::test]
     async fn successful_work_is_charged_once_and_failed_work_not_at_all() {
-        let (state, caller, _directory) = setup(Duration::from_secs(30)).await;
+        let (state, caller, _directory) = setup(Duration::from_secs(30), 10).await;
         let request_id = RequestId("r".into());
-        charged(&state, &caller, Operation::Explain, &request_id, async { Ok(()) })
+        let done = charged(&state, &caller, Operation::Explain, &request_id, async { Ok(()) })
             .await
             .unwrap();
-        let failed: Result<(), ApiError> = charged(&state, &caller, Operation::GetMarket, &request_id, async {
-            Err(ApiError::not_found("x"))
+        assert_eq!(
+            done.receipt,
+            Receipt {
+                credits_used: 5,
+                credits_remaining: 5
+            }
+        );
+        let failed: Result<Charged<()>, ApiError> =
+            charged(&state, &caller, Operation::GetMarket, &request_id, async {
+                Err(ApiError::not_found("x"))
+            })
+            .await;
+        assert!(failed.is_err());
+        assert_eq!(balance_and_lines(&state, &caller).await, (5, 2));
+    }
+
+    #[tokio::test]
+    async fn a_balance_that_does_not_cover_the_cost_is_refused_before_the_work() {
+        let (state, caller, _directory) = setup(Duration::from_secs(30), 3).await;
+        let work_ran = std::sync::atomic::AtomicBool::new(false);
+        let outcome = charged(&state, &caller, Operation::Explain, &RequestId("r".into()), async {
+            work_ran.store(true, std::sync::atomic::Ordering::SeqCst);
+            Ok(())
         })
         .await;
-        assert!(failed.is_err());
-        assert_eq!(balance_and_pending(&state, &caller).await, (5, 0));
+        assert!(matches!(
+            outcome,
+            Err(ApiError::InsufficientCredits {
+                required: 5,
+                remaining: 3
+            })
+        ));
+        assert!(!work_ran.load(std::sync::atomic::Ordering::SeqCst));
+    }
+
+    #[tokio::test]
+    async fn a_stale_low_balance_is_read_afresh_before_refusing() {
+        let (state, mut caller, _directory) = setup(Duration::from_secs(30), 10).await;
+        caller.account.credits_remaining = 0;
+        let done = charged(&state, &caller, Operation::GetEvent, &RequestId("r".into()), async {
+            Ok(())
+        })
+        .await
+        .unwrap();
+        assert_eq!(done.receipt.credits_remaining, 9);
+    }
+
+    #[tokio::test]
+    async fn a_key_revoked_since_it_was_looked_up_is_not_charged() {
+        let (state, caller, _directory) = setup(Duration::from_secs(30), 10).await;
+        state.store.revoke_key(caller.key.id, Utc::now()).await.unwrap();
+        let outcome = charged(&state, &caller, Operation::GetEvent, &RequestId("r".into()), async {
+            Ok(())
+        })
+        .await;
+        assert!(matches!(outcome, Err(ApiError::InvalidApiKey)));
+        assert_eq!(balance_and_lines(&state, &caller).await, (10, 1));
+    }
+
+    #[tokio::test]
+    async fn concurrent_calls_share_transactions_and_take_exactly_the_balance() {
+        let (state, caller, _directory) = setup(Duration::from_secs(30), 40).await;
+        let calls: Vec<_> = (0..100)
+            .map(|_| {
+                let (state, caller) = (state.clone(), caller.clone());
+                tokio::spawn(async move {
+                    charged(&state, &caller, Operation::ListMarkets, &RequestId("r".into()), async {
+                        Ok(())
+                    })
+                    .await
+                    .is_ok()
+                })
+            })
+            .collect();
+        let mut succeeded = 0;
+        for call in calls {
+            succeeded += usize::from(call.await.unwrap());
+        }
+        assert_eq!(succeeded, 40);
+        assert_eq!(balance_and_lines(&state, &caller).await, (0, 41));
     }
 }

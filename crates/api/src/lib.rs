@@ -5,14 +5,15 @@
 //!
 //! A request passes, outermost first: request id ([`request_id`]), error rendering
 //! ([`error::render_errors`]), tracing, panic catching, the timeout and the body limit; then,
-//! on `/api/v1` routes, authentication and the rate limit ([`auth`]); then the handler,
-//! which parses its parameters ([`params`]) and runs its work as a charged call
-//! ([`billing`]). Responses are built from [`views`], the contract's JSON shapes.
+//! on `/api/v1` routes, authentication ([`auth`], through [`key_cache`]) and the rate limit
+//! ([`rate_limit`]); then the handler, which parses its parameters ([`params`]) and runs its
+//! work as a charged call ([`billing`]). Responses are built from [`views`], the contract's JSON shapes.
 
 pub mod auth;
 pub mod billing;
 pub mod error;
 pub mod explain;
+pub mod key_cache;
 pub mod params;
 pub mod rate_limit;
 pub mod request_id;

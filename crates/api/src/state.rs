@@ -5,6 +5,8 @@ use marketlens_storage::Store;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::billing::Charger;
+use crate::key_cache::KeyCache;
 use crate::rate_limit::{InProcessRateLimiter, RateLimiter};
 
 /// What the API takes from configuration.
@@ -12,8 +14,8 @@ use crate::rate_limit::{InProcessRateLimiter, RateLimiter};
 pub struct ApiSettings {
     /// Requests per minute of each tier.
     pub tiers: TierTable,
-    /// The longest a call's work may take before it is answered 503 (and its charge
-    /// refunded). The whole request gets [`REQUEST_TIMEOUT_MARGIN`] more, as a backstop.
+    /// The longest a call's work may take before it is answered 503 (uncharged). The whole
+    /// request gets [`REQUEST_TIMEOUT_MARGIN`] more, as a backstop.
     pub request_timeout: Duration,
 }
 
@@ -26,19 +28,22 @@ impl Default for ApiSettings {
     }
 }
 
-/// How much longer than its work a whole request may take (authentication, reserving,
-/// settling) before the server gives up on it.
+/// How much longer than its work a whole request may take (authentication, charging) before
+/// the server gives up on it.
 pub const REQUEST_TIMEOUT_MARGIN: Duration = Duration::from_secs(10);
 
 #[derive(Clone)]
 pub struct AppState {
     pub store: Arc<dyn Store>,
     pub rate_limiter: Arc<dyn RateLimiter>,
+    pub keys: Arc<KeyCache>,
+    pub charger: Charger,
     pub settings: Arc<ApiSettings>,
 }
 
 impl AppState {
-    /// State with the in-process rate limiter (one node).
+    /// State with the in-process rate limiter (one node). Starts the charging task, so it
+    /// must be called inside a Tokio runtime.
     pub fn new(store: Arc<dyn Store>, settings: ApiSettings) -> AppState {
         AppState::with_rate_limiter(store, settings, Arc::new(InProcessRateLimiter::default()))
     }
@@ -49,8 +54,10 @@ impl AppState {
         rate_limiter: Arc<dyn RateLimiter>,
     ) -> AppState {
         AppState {
+            charger: Charger::start(store.clone()),
             store,
             rate_limiter,
+            keys: Arc::new(KeyCache::default()),
             settings: Arc::new(settings),
         }
     }

@@ -81,10 +81,6 @@ pub struct LedgerEntry {
     pub operation: Option<String>,
     /// Always positive; the kind says which way it moved the balance.
     pub credits: i64,
-    /// For charges: `pending` while the call runs, then `settled` or `refunded`.
-    pub state: Option<String>,
-    /// For refunds: the charge refunded.
-    pub refund_of: Option<i64>,
     pub request_id: Option<String>,
     pub created_at: Timestamp,
 }
@@ -94,10 +90,8 @@ pub struct LedgerEntry {
 pub enum LedgerKind {
     /// Credits added by an operator: raises purchased and remaining.
     Credit,
-    /// Credits taken for a call: raises used, lowers remaining.
+    /// Credits taken for a call that succeeded: raises used, lowers remaining.
     Charge,
-    /// A charge given back because its call failed: the reverse of that charge.
-    Refund,
 }
 
 impl LedgerKind {
@@ -105,7 +99,6 @@ impl LedgerKind {
         match self {
             LedgerKind::Credit => "credit",
             LedgerKind::Charge => "charge",
-            LedgerKind::Refund => "refund",
         }
     }
 }
@@ -117,7 +110,6 @@ impl FromStr for LedgerKind {
         match text {
             "credit" => Ok(LedgerKind::Credit),
             "charge" => Ok(LedgerKind::Charge),
-            "refund" => Ok(LedgerKind::Refund),
             other => Err(format!("unknown ledger kind {other:?}")),
         }
     }

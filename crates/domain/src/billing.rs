@@ -1,5 +1,5 @@
-//! What each call costs (`interface.md` section 1). Charging itself — reserve, settle,
-//! refund — is done by the stores, atomically; this module only names the operations.
+//! What each call costs (`interface.md` section 1). Charging itself is done by the stores,
+//! atomically; this module only names the operations.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

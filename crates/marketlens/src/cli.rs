@@ -67,7 +67,7 @@ pub struct ServeArgs {
     #[arg(long, env = "MARKETLENS_BIND", default_value = "127.0.0.1:8080")]
     pub bind: String,
 
-    /// The longest a request may take before it is answered 503 and its charge refunded.
+    /// The longest a request's work may take before it is answered 503 (uncharged).
     #[arg(long, env = "MARKETLENS_REQUEST_TIMEOUT_SECS", default_value_t = 30)]
     pub request_timeout_secs: u64,
 

@@ -1,22 +1,22 @@
 //! The accounts half of the storage interface: accounts, keys and credits.
 //!
-//! Credits move in two phases so that no call can overspend and no credit stays taken for
-//! a call that never finished:
-//! 1. [`AccountStore::reserve`] takes the cost from the balance (only if the balance covers
-//!    it) and writes a `pending` charge, in one transaction;
-//! 2. the call's success [`settle`](AccountStore::settle)s the charge; its failure
-//!    [`refund`](AccountStore::refund)s it, which gives the credits back with a refund line.
+//! Credits move in one step: a call is charged when its work has succeeded, by
+//! [`AccountStore::charge`], which takes the cost from the balance only if the balance covers
+//! it, and writes the ledger line in the same transaction. Nothing is taken before the call is
+//! known to succeed, so nothing ever has to be given back, and a process that dies mid-call
+//! leaves no credit reserved.
 //!
-//! A charge left `pending` (the process died mid-call) is refunded by
-//! [`release_stale_reservations`](AccountStore::release_stale_reservations), which every
-//! server runs periodically. Settling and refunding act only on a `pending` charge, so each
-//! happens at most once however many processes try.
+//! `charge` takes a batch: the server groups the charges of concurrent calls into one
+//! transaction (group commit), which is what lets one SQLite writer, or one hot account row
+//! in PostgreSQL, keep up with thousands of calls a second. Each charge in a batch is decided
+//! on its own, in order, against the balance the ones before it left.
 
 use async_trait::async_trait;
 use marketlens_domain::account::{Account, AccountStatus, ApiKeyRecord, LedgerEntry};
 use marketlens_domain::api_key::KeyHash;
 use marketlens_domain::billing::Operation;
 use marketlens_domain::time::Timestamp;
+use std::collections::HashMap;
 use uuid::Uuid;
 
 use crate::StoreError;
@@ -38,20 +38,26 @@ pub struct ChargeRequest {
     pub now: Timestamp,
 }
 
-/// Credits taken for a call that has not finished yet.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reservation {
-    pub ledger_id: i64,
-    pub account_id: Uuid,
-    pub credits: i64,
+/// What became of one charge of a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChargeOutcome {
+    /// Taken, with its ledger line; `remaining` is the balance after it.
+    Charged { remaining: i64 },
+    /// The balance does not cover the cost; nothing was taken.
+    Insufficient { required: i64, remaining: i64 },
+    /// The key is revoked, unknown, or not the account's; nothing was taken.
+    KeyRevoked,
+    /// The account is suspended; nothing was taken.
+    AccountSuspended,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum ReserveError {
-    #[error("insufficient credits: {required} required, {remaining} remain")]
-    Insufficient { required: i64, remaining: i64 },
-    #[error(transparent)]
-    Store(#[from] StoreError),
+/// The sums of an account's ledger, to check the books: `credited` must equal
+/// `credits_purchased` and `charged` must equal `credits_used`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LedgerTotals {
+    pub credited: i64,
+    pub charged: i64,
+    pub lines: u64,
 }
 
 #[async_trait]
@@ -87,18 +93,168 @@ pub trait AccountStore: Send + Sync {
     /// The unrevoked key with this hash and its account.
     async fn authenticate(&self, key_hash: &KeyHash) -> Result<Option<(ApiKeyRecord, Account)>, StoreError>;
 
-    /// Takes the operation's cost from the balance, if the balance covers it.
-    async fn reserve(&self, charge: ChargeRequest) -> Result<Reservation, ReserveError>;
+    /// Charges a batch of calls in one transaction: each charge, in order, is taken if its key
+    /// is live, its account active and the balance covers its cost. One outcome per charge, in
+    /// the same order. A store error means nothing of the batch was taken.
+    async fn charge(&self, charges: &[ChargeRequest]) -> Result<Vec<ChargeOutcome>, StoreError>;
 
-    /// Marks a reserved charge as earned. Returns false if it was no longer pending.
-    async fn settle(&self, reservation: &Reservation) -> Result<bool, StoreError>;
+    /// Up to `limit` lines of the account's ledger after line `after` (from the start when
+    /// `None`), oldest first.
+    async fn ledger(&self, account_id: Uuid, after: Option<i64>, limit: u32) -> Result<Vec<LedgerEntry>, StoreError>;
 
-    /// Gives a reserved charge back. Returns false if it was no longer pending.
-    async fn refund(&self, reservation: &Reservation, now: Timestamp) -> Result<bool, StoreError>;
+    /// The sums of the account's whole ledger.
+    async fn ledger_totals(&self, account_id: Uuid) -> Result<LedgerTotals, StoreError>;
+}
 
-    /// Refunds every charge still pending since before `older_than`; returns how many.
-    async fn release_stale_reservations(&self, older_than: Timestamp, now: Timestamp) -> Result<u64, StoreError>;
+/// A key as a batch of charges sees it.
+pub(crate) struct ChargeKey {
+    pub account_id: Uuid,
+    pub live: bool,
+}
 
-    /// The account's ledger, oldest first.
-    async fn ledger(&self, account_id: Uuid) -> Result<Vec<LedgerEntry>, StoreError>;
+/// An account as a batch of charges sees it: its balance when the batch began, and what the
+/// batch has taken so far.
+pub(crate) struct ChargeBalance {
+    pub status: AccountStatus,
+    pub remaining: i64,
+    pub taken: i64,
+}
+
+/// Decides each charge of a batch in order, against the balance the ones before it left. The
+/// backends read `keys` and `balances` under their write lock, apply what this returns, and
+/// write one ledger line per `Charged`.
+pub(crate) fn decide_charges(
+    charges: &[ChargeRequest],
+    keys: &HashMap<Uuid, ChargeKey>,
+    balances: &mut HashMap<Uuid, ChargeBalance>,
+) -> Vec<ChargeOutcome> {
+    charges
+        .iter()
+        .map(|charge| {
+            let key_belongs = keys
+                .get(&charge.api_key_id)
+                .is_some_and(|key| key.live && key.account_id == charge.account_id);
+            let Some(balance) = balances.get_mut(&charge.account_id).filter(|_| key_belongs) else {
+                return ChargeOutcome::KeyRevoked;
+            };
+            if balance.status == AccountStatus::Suspended {
+                return ChargeOutcome::AccountSuspended;
+            }
+            let cost = charge.operation.cost();
+            let remaining = balance.remaining - balance.taken;
+            if remaining < cost {
+                return ChargeOutcome::Insufficient {
+                    required: cost,
+                    remaining,
+                };
+            }
+            balance.taken += cost;
+            ChargeOutcome::Charged {
+                remaining: remaining - cost,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::Utc;
+
+    fn charge(account_id: Uuid, api_key_id: Uuid, operation: Operation) -> ChargeRequest {
+        ChargeRequest {
+            account_id,
+            api_key_id,
+            operation,
+            request_id: "r".into(),
+            now: Utc::now(),
+        }
+    }
+
+    #[test]
+    fn decides_in_order_against_what_the_batch_has_taken() {
+        let (account, key, revoked, other_account, other_key) = (
+            Uuid::from_u128(1),
+            Uuid::from_u128(2),
+            Uuid::from_u128(3),
+            Uuid::from_u128(4),
+            Uuid::from_u128(5),
+        );
+        let keys = HashMap::from([
+            (
+                key,
+                ChargeKey {
+                    account_id: account,
+                    live: true,
+                },
+            ),
+            (
+                revoked,
+                ChargeKey {
+                    account_id: account,
+                    live: false,
+                },
+            ),
+            (
+                other_key,
+                ChargeKey {
+                    account_id: other_account,
+                    live: true,
+                },
+            ),
+        ]);
+        let mut balances = HashMap::from([
+            (
+                account,
+                ChargeBalance {
+                    status: AccountStatus::Active,
+                    remaining: 7,
+                    taken: 0,
+                },
+            ),
+            (
+                other_account,
+                ChargeBalance {
+                    status: AccountStatus::Suspended,
+                    remaining: 9,
+                    taken: 0,
+                },
+            ),
+        ]);
+        let outcomes = decide_charges(
+            &[
+                charge(account, key, Operation::Explain),
+                charge(account, key, Operation::Explain),
+                charge(account, key, Operation::GetMarket),
+                charge(account, revoked, Operation::GetMarket),
+                charge(account, other_key, Operation::GetMarket),
+                charge(other_account, other_key, Operation::GetMarket),
+                charge(account, key, Operation::GetMarket),
+                charge(account, key, Operation::GetMarket),
+            ],
+            &keys,
+            &mut balances,
+        );
+        assert_eq!(
+            outcomes,
+            [
+                ChargeOutcome::Charged { remaining: 2 },
+                ChargeOutcome::Insufficient {
+                    required: 5,
+                    remaining: 2
+                },
+                ChargeOutcome::Charged { remaining: 1 },
+                ChargeOutcome::KeyRevoked,
+                ChargeOutcome::KeyRevoked,
+                ChargeOutcome::AccountSuspended,
+                ChargeOutcome::Charged { remaining: 0 },
+                ChargeOutcome::Insufficient {
+                    required: 1,
+                    remaining: 0
+                },
+            ]
+        );
+        assert_eq!(balances[&account].taken, 7);
+        assert_eq!(balances[&other_account].taken, 0);
+    }
 }

@@ -9,8 +9,8 @@
 //! What the stores guarantee, whatever the database:
 //! - upserts are idempotent and keep the newest record (`marketlens_domain::upsert`);
 //! - the same query gives the same page, ties broken by id;
-//! - a reservation of credits never takes the balance below zero, and every change of a
-//!   balance is one transaction with its ledger line.
+//! - a charge never takes the balance below zero, and every change of a balance is one
+//!   transaction with its ledger line.
 
 pub mod accounts;
 pub mod catalog;
@@ -21,7 +21,7 @@ pub mod sync_runs;
 
 use std::sync::Arc;
 
-pub use accounts::{AccountStore, ChargeRequest, NewAccount, Reservation, ReserveError};
+pub use accounts::{AccountStore, ChargeOutcome, ChargeRequest, LedgerTotals, NewAccount};
 pub use catalog::{
     CatalogCounts, CatalogStore, EventMarket, EventQuery, MarketFilter, MarketQuery, MarketSort, MatchedMarket, Page,
     SearchWords, SortOrder, StoredEvent, StoredMarket, UpsertCounts,

@@ -4,7 +4,7 @@ use marketlens_domain::billing::Operation;
 use uuid::Uuid;
 
 use crate::auth::Caller;
-use crate::billing::charged;
+use crate::billing::{Charged, charged};
 use crate::error::ApiError;
 use crate::params;
 use crate::request_id::RequestId;
@@ -16,7 +16,7 @@ pub async fn list(
     caller: Caller,
     axum::Extension(request_id): axum::Extension<RequestId>,
     RawQuery(query): RawQuery,
-) -> Result<Json<ListEnvelope<EventListItem>>, ApiError> {
+) -> Result<Charged<Json<ListEnvelope<EventListItem>>>, ApiError> {
     let event_query = params::list_events(query.as_deref())?;
     charged(&state, &caller, Operation::ListEvents, &request_id, async {
         let page = state.store.list_events(&event_query).await?;
@@ -34,7 +34,7 @@ pub async fn get(
     axum::Extension(request_id): axum::Extension<RequestId>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
-) -> Result<Json<DataEnvelope<EventDetail>>, ApiError> {
+) -> Result<Charged<Json<DataEnvelope<EventDetail>>>, ApiError> {
     params::none(query.as_deref())?;
     charged(&state, &caller, Operation::GetEvent, &request_id, async {
         let unknown = || ApiError::not_found(format!("No event has id {id:?}."));

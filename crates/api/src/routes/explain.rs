@@ -9,7 +9,7 @@ use marketlens_domain::time::to_iso8601;
 use serde_json::{Value, json};
 
 use crate::auth::Caller;
-use crate::billing::charged;
+use crate::billing::{Charged, charged};
 use crate::error::ApiError;
 use crate::explain::{find_market, summary};
 use crate::params;
@@ -25,7 +25,7 @@ pub async fn get(
     axum::Extension(request_id): axum::Extension<RequestId>,
     axum::Extension(received_at): axum::Extension<ReceivedAt>,
     RawQuery(query): RawQuery,
-) -> Result<Json<ExplainEnvelope>, ApiError> {
+) -> Result<Charged<Json<ExplainEnvelope>>, ApiError> {
     let query = params::explain(query.as_deref())?;
     explain(&state, &caller, &request_id, query, received_at).await
 }
@@ -38,7 +38,7 @@ pub async fn post(
     RawQuery(query_string): RawQuery,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<ExplainEnvelope>, ApiError> {
+) -> Result<Charged<Json<ExplainEnvelope>>, ApiError> {
     params::none(query_string.as_deref())?;
     if !is_json(&headers) {
         return Err(ApiError::UnsupportedMediaType);
@@ -95,7 +95,7 @@ async fn explain(
     request_id: &RequestId,
     query: String,
     received_at: ReceivedAt,
-) -> Result<Json<ExplainEnvelope>, ApiError> {
+) -> Result<Charged<Json<ExplainEnvelope>>, ApiError> {
     charged(state, caller, Operation::Explain, request_id, async {
         let stored = find_market(state.store.as_ref(), &query)
             .await?

@@ -4,7 +4,7 @@ use marketlens_domain::billing::Operation;
 use uuid::Uuid;
 
 use crate::auth::Caller;
-use crate::billing::charged;
+use crate::billing::{Charged, charged};
 use crate::error::ApiError;
 use crate::params;
 use crate::request_id::RequestId;
@@ -16,7 +16,7 @@ pub async fn list(
     caller: Caller,
     axum::Extension(request_id): axum::Extension<RequestId>,
     RawQuery(query): RawQuery,
-) -> Result<Json<ListEnvelope<MarketListItem>>, ApiError> {
+) -> Result<Charged<Json<ListEnvelope<MarketListItem>>>, ApiError> {
     let (market_query, include_outcomes) = params::list_markets(query.as_deref())?;
     charged(&state, &caller, Operation::ListMarkets, &request_id, async {
         let page = state.store.list_markets(&market_query).await?;
@@ -38,7 +38,7 @@ pub async fn get(
     axum::Extension(request_id): axum::Extension<RequestId>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
-) -> Result<Json<DataEnvelope<MarketDetail>>, ApiError> {
+) -> Result<Charged<Json<DataEnvelope<MarketDetail>>>, ApiError> {
     params::none(query.as_deref())?;
     charged(&state, &caller, Operation::GetMarket, &request_id, async {
         let unknown = || ApiError::not_found(format!("No market has id {id:?}."));

@@ -1,24 +1,17 @@
-//! `marketlens serve`: the API, the background sync (unless `--no-sync`), and the sweep that
-//! refunds charges whose calls never finished (the process that took them died). Stops gracefully on SIGTERM or Ctrl-C,
-//! finishing requests in flight.
+//! `marketlens serve`: the API and the background sync (unless `--no-sync`). Stops
+//! gracefully on SIGTERM or Ctrl-C, finishing requests in flight.
 
 use anyhow::Context;
-use chrono::{TimeDelta, Utc};
 use marketlens_api::AppState;
 use marketlens_api::rate_limit::{InProcessRateLimiter, RateLimiter, RedisRateLimiter};
 use marketlens_storage::Store;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 use tokio::net::TcpListener;
 
 use crate::config::{ServerConfig, SyncSchedule};
 use crate::sync_schedule;
 
-/// How much older than the longest possible request a pending charge must be before the
-/// sweep refunds it: by then its call cannot still be running.
-const STALE_RESERVATION_MARGIN: TimeDelta = TimeDelta::minutes(1);
-const SWEEP_INTERVAL: Duration = Duration::from_secs(60);
 /// The prefix of every key Marketlens writes in Redis.
 const REDIS_KEY_PREFIX: &str = "marketlens";
 
@@ -39,9 +32,6 @@ pub async fn run(store: Arc<dyn Store>, config: ServerConfig, sync: Option<SyncS
 }
 
 pub async fn serve(store: Arc<dyn Store>, config: ServerConfig, listener: TcpListener) -> anyhow::Result<()> {
-    let longest_request = config.api.request_timeout + marketlens_api::state::REQUEST_TIMEOUT_MARGIN;
-    let stale_age = TimeDelta::from_std(longest_request).unwrap_or(TimeDelta::MAX) + STALE_RESERVATION_MARGIN;
-    let sweeper = tokio::spawn(sweep_stale_reservations(store.clone(), stale_age));
     let address = listener.local_addr()?;
     tracing::info!(%address, "serving the Marketlens API");
     let rate_limiter: Arc<dyn RateLimiter> = match &config.redis_url {
@@ -53,22 +43,8 @@ pub async fn serve(store: Arc<dyn Store>, config: ServerConfig, listener: TcpLis
     };
     let app = marketlens_api::app(AppState::with_rate_limiter(store, config.api, rate_limiter));
     let served = marketlens_api::serve(listener, app, shutdown_signal()).await;
-    sweeper.abort();
     tracing::info!("stopped");
     served.context("the server failed")
-}
-
-async fn sweep_stale_reservations(store: Arc<dyn Store>, stale_age: TimeDelta) {
-    let mut interval = tokio::time::interval(SWEEP_INTERVAL);
-    loop {
-        interval.tick().await;
-        let now = Utc::now();
-        match store.release_stale_reservations(now - stale_age, now).await {
-            Ok(0) => {}
-            Ok(released) => tracing::warn!(released, "refunded charges of calls that never finished"),
-            Err(error) => tracing::warn!(%error, "could not sweep stale reservations"),
-        }
-    }
 }
 
 async fn shutdown_signal() {

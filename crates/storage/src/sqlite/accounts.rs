@@ -1,18 +1,26 @@
 //! Accounts, keys and credits on SQLite. Every balance change is one `BEGIN IMMEDIATE`
-//! transaction with its ledger line; the balance check is the `UPDATE ... WHERE
-//! credits_remaining >= cost` itself, so two concurrent reservations cannot both pass it.
+//! transaction with its ledger lines. `BEGIN IMMEDIATE` takes SQLite's write lock before the
+//! balances are read, so a batch of charges decides against balances no other writer (of this
+//! process or another) can change until it commits.
 
 use async_trait::async_trait;
-use marketlens_domain::account::{Account, AccountStatus, ApiKeyRecord, LedgerEntry};
+use marketlens_domain::account::{Account, AccountStatus, ApiKeyRecord, LedgerEntry, LedgerKind};
 use marketlens_domain::api_key::KeyHash;
 use marketlens_domain::time::{Timestamp, to_epoch_millis};
-use sqlx::{Row, SqliteConnection};
+use sqlx::sqlite::Sqlite;
+use sqlx::{QueryBuilder, Row, SqliteConnection};
+use std::collections::{BTreeSet, HashMap};
 use uuid::Uuid;
 
 use super::SqliteStore;
 use super::rows::{self, ACCOUNT_COLUMNS, KEY_COLUMNS, LEDGER_COLUMNS};
 use crate::StoreError;
-use crate::accounts::{AccountStore, ChargeRequest, NewAccount, Reservation, ReserveError};
+use crate::accounts::{
+    AccountStore, ChargeBalance, ChargeKey, ChargeOutcome, ChargeRequest, LedgerTotals, NewAccount, decide_charges,
+};
+
+/// Ledger lines per multi-row insert: 7 values each, well under SQLite's 32,766 parameters.
+const LEDGER_LINES_PER_STATEMENT: usize = 1_000;
 
 async fn fetch_account(connection: &mut SqliteConnection, account_id: Uuid) -> Result<Account, StoreError> {
     let row = sqlx::query(sqlx::AssertSqlSafe(format!(
@@ -38,43 +46,6 @@ async fn write_credit_line(
         .execute(&mut *connection)
         .await?;
     Ok(())
-}
-
-/// Gives back a pending charge. Does nothing (and returns false) unless it is still pending.
-async fn refund_pending(connection: &mut SqliteConnection, ledger_id: i64, now: Timestamp) -> Result<bool, StoreError> {
-    let charge = sqlx::query(
-        "UPDATE ledger SET state = 'refunded' WHERE id = ?1 AND kind = 'charge' AND state = 'pending' \
-         RETURNING account_id, api_key_id, operation, credits, request_id",
-    )
-    .bind(ledger_id)
-    .fetch_optional(&mut *connection)
-    .await?;
-    let Some(charge) = charge else {
-        return Ok(false);
-    };
-    let account_id: String = charge.try_get("account_id")?;
-    let credits: i64 = charge.try_get("credits")?;
-    sqlx::query(
-        "UPDATE accounts SET credits_remaining = credits_remaining + ?2, credits_used = credits_used - ?2 WHERE id = ?1",
-    )
-    .bind(&account_id)
-    .bind(credits)
-    .execute(&mut *connection)
-    .await?;
-    sqlx::query(
-        "INSERT INTO ledger (account_id, api_key_id, kind, operation, credits, refund_of, request_id, created_at) \
-         VALUES (?1, ?2, 'refund', ?3, ?4, ?5, ?6, ?7)",
-    )
-    .bind(&account_id)
-    .bind(charge.try_get::<Option<String>, _>("api_key_id")?)
-    .bind(charge.try_get::<Option<String>, _>("operation")?)
-    .bind(credits)
-    .bind(ledger_id)
-    .bind(charge.try_get::<Option<String>, _>("request_id")?)
-    .bind(to_epoch_millis(now))
-    .execute(&mut *connection)
-    .await?;
-    Ok(true)
 }
 
 #[async_trait]
@@ -262,89 +233,113 @@ impl AccountStore for SqliteStore {
         Ok(Some((key, account)))
     }
 
-    async fn reserve(&self, charge: ChargeRequest) -> Result<Reservation, ReserveError> {
-        let cost = charge.operation.cost();
-        let mut transaction = self
-            .writer
-            .begin_with("BEGIN IMMEDIATE")
-            .await
-            .map_err(StoreError::from)?;
-        let reserved: Option<i64> = sqlx::query_scalar(
-            "UPDATE accounts SET credits_remaining = credits_remaining - ?2, credits_used = credits_used + ?2 \
-             WHERE id = ?1 AND credits_remaining >= ?2 RETURNING credits_remaining",
-        )
-        .bind(charge.account_id.to_string())
-        .bind(cost)
-        .fetch_optional(&mut *transaction)
-        .await
-        .map_err(StoreError::from)?;
-        if reserved.is_none() {
-            let account = fetch_account(&mut transaction, charge.account_id).await?;
-            return Err(ReserveError::Insufficient {
-                required: cost,
-                remaining: account.credits_remaining,
-            });
-        };
-        let ledger_id: i64 = sqlx::query_scalar(
-            "INSERT INTO ledger (account_id, api_key_id, kind, operation, credits, state, request_id, created_at) \
-             VALUES (?1, ?2, 'charge', ?3, ?4, 'pending', ?5, ?6) RETURNING id",
-        )
-        .bind(charge.account_id.to_string())
-        .bind(charge.api_key_id.to_string())
-        .bind(charge.operation.as_str())
-        .bind(cost)
-        .bind(&charge.request_id)
-        .bind(to_epoch_millis(charge.now))
-        .fetch_one(&mut *transaction)
-        .await
-        .map_err(StoreError::from)?;
-        transaction.commit().await.map_err(StoreError::from)?;
-        Ok(Reservation {
-            ledger_id,
-            account_id: charge.account_id,
-            credits: cost,
-        })
-    }
-
-    async fn settle(&self, reservation: &Reservation) -> Result<bool, StoreError> {
-        let updated = sqlx::query("UPDATE ledger SET state = 'settled' WHERE id = ?1 AND state = 'pending'")
-            .bind(reservation.ledger_id)
-            .execute(&self.writer)
-            .await?;
-        Ok(updated.rows_affected() == 1)
-    }
-
-    async fn refund(&self, reservation: &Reservation, now: Timestamp) -> Result<bool, StoreError> {
+    async fn charge(&self, charges: &[ChargeRequest]) -> Result<Vec<ChargeOutcome>, StoreError> {
+        if charges.is_empty() {
+            return Ok(Vec::new());
+        }
         let mut transaction = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let refunded = refund_pending(&mut transaction, reservation.ledger_id, now).await?;
-        transaction.commit().await?;
-        Ok(refunded)
-    }
+        let key_ids: BTreeSet<String> = charges.iter().map(|charge| charge.api_key_id.to_string()).collect();
+        let mut keys_builder: QueryBuilder<Sqlite> =
+            QueryBuilder::new("SELECT id, account_id, revoked_at FROM api_keys WHERE id IN (");
+        let mut separated = keys_builder.separated(", ");
+        for key_id in &key_ids {
+            separated.push_bind(key_id.clone());
+        }
+        keys_builder.push(")");
+        let mut keys = HashMap::new();
+        for row in keys_builder.build().fetch_all(&mut *transaction).await? {
+            let revoked_at: Option<i64> = row.try_get("revoked_at")?;
+            keys.insert(
+                rows::uuid(&row, "id")?,
+                ChargeKey {
+                    account_id: rows::uuid(&row, "account_id")?,
+                    live: revoked_at.is_none(),
+                },
+            );
+        }
+        let account_ids: BTreeSet<String> = charges.iter().map(|charge| charge.account_id.to_string()).collect();
+        let mut accounts_builder: QueryBuilder<Sqlite> =
+            QueryBuilder::new("SELECT id, status, credits_remaining FROM accounts WHERE id IN (");
+        let mut separated = accounts_builder.separated(", ");
+        for account_id in &account_ids {
+            separated.push_bind(account_id.clone());
+        }
+        accounts_builder.push(")");
+        let mut balances = HashMap::new();
+        for row in accounts_builder.build().fetch_all(&mut *transaction).await? {
+            balances.insert(
+                rows::uuid(&row, "id")?,
+                ChargeBalance {
+                    status: rows::parsed(&row, "status")?,
+                    remaining: row.try_get("credits_remaining")?,
+                    taken: 0,
+                },
+            );
+        }
 
-    async fn release_stale_reservations(&self, older_than: Timestamp, now: Timestamp) -> Result<u64, StoreError> {
-        let mut transaction = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let stale: Vec<i64> =
-            sqlx::query_scalar("SELECT id FROM ledger WHERE state = 'pending' AND created_at < ?1 ORDER BY id")
-                .bind(to_epoch_millis(older_than))
-                .fetch_all(&mut *transaction)
+        let decided = decide_charges(charges, &keys, &mut balances);
+        for (account_id, balance) in &balances {
+            if balance.taken > 0 {
+                sqlx::query(
+                    "UPDATE accounts SET credits_remaining = credits_remaining - ?2, \
+                        credits_used = credits_used + ?2 WHERE id = ?1",
+                )
+                .bind(account_id.to_string())
+                .bind(balance.taken)
+                .execute(&mut *transaction)
                 .await?;
-        let mut released = 0;
-        for ledger_id in stale {
-            if refund_pending(&mut transaction, ledger_id, now).await? {
-                released += 1;
             }
         }
+        let taken: Vec<&ChargeRequest> = charges
+            .iter()
+            .zip(&decided)
+            .filter(|(_, outcome)| matches!(outcome, ChargeOutcome::Charged { .. }))
+            .map(|(charge, _)| charge)
+            .collect();
+        for chunk in taken.chunks(LEDGER_LINES_PER_STATEMENT) {
+            let mut builder: QueryBuilder<Sqlite> = QueryBuilder::new(
+                "INSERT INTO ledger (account_id, api_key_id, kind, operation, credits, request_id, created_at) ",
+            );
+            builder.push_values(chunk, |mut row, charge| {
+                row.push_bind(charge.account_id.to_string())
+                    .push_bind(charge.api_key_id.to_string())
+                    .push_bind(LedgerKind::Charge.as_str())
+                    .push_bind(charge.operation.as_str())
+                    .push_bind(charge.operation.cost())
+                    .push_bind(charge.request_id.clone())
+                    .push_bind(to_epoch_millis(charge.now));
+            });
+            builder.build().execute(&mut *transaction).await?;
+        }
         transaction.commit().await?;
-        Ok(released)
+        Ok(decided)
     }
 
-    async fn ledger(&self, account_id: Uuid) -> Result<Vec<LedgerEntry>, StoreError> {
+    async fn ledger(&self, account_id: Uuid, after: Option<i64>, limit: u32) -> Result<Vec<LedgerEntry>, StoreError> {
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {LEDGER_COLUMNS} FROM ledger l WHERE l.account_id = ?1 ORDER BY l.id"
+            "SELECT {LEDGER_COLUMNS} FROM ledger l WHERE l.account_id = ?1 AND l.id > ?2 ORDER BY l.id LIMIT ?3"
         )))
         .bind(account_id.to_string())
+        .bind(after.unwrap_or(0))
+        .bind(i64::from(limit))
         .fetch_all(&self.reader)
         .await?;
         rows.iter().map(rows::ledger_entry).collect()
+    }
+
+    async fn ledger_totals(&self, account_id: Uuid) -> Result<LedgerTotals, StoreError> {
+        let row = sqlx::query(
+            "SELECT COALESCE(SUM(CASE WHEN kind = 'credit' THEN credits END), 0) AS credited, \
+                COALESCE(SUM(CASE WHEN kind = 'charge' THEN credits END), 0) AS charged, COUNT(*) AS lines \
+             FROM ledger WHERE account_id = ?1",
+        )
+        .bind(account_id.to_string())
+        .fetch_one(&self.reader)
+        .await?;
+        Ok(LedgerTotals {
+            credited: row.try_get("credited")?,
+            charged: row.try_get("charged")?,
+            lines: row.try_get::<i64, _>("lines")?.max(0) as u64,
+        })
     }
 }

@@ -87,3 +87,72 @@ impl SqliteStore {
         Ok(SqliteStore { writer, reader })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use sqlx::Row;
+    use sqlx::sqlite::SqlitePoolOptions;
+
+    /// A store of the two-phase era: pending, settled and refunded charges. The one-step
+    /// migration gives back what was pending, drops what cancels out, and keeps the books.
+    #[tokio::test]
+    async fn the_one_step_migration_keeps_the_books() {
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect("sqlite::memory:")
+            .await
+            .unwrap();
+        for migration in [
+            include_str!("../../migrations/sqlite/0001_catalog.sql"),
+            include_str!("../../migrations/sqlite/0002_accounts.sql"),
+            include_str!("../../migrations/sqlite/0003_sync_runs.sql"),
+        ] {
+            sqlx::raw_sql(sqlx::AssertSqlSafe(migration))
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
+        // 20 purchased; charges of 5 (settled), 1 (refunded, with its refund) and 2 (pending):
+        // used 7, remaining 13 before the migration.
+        sqlx::raw_sql(
+            "INSERT INTO accounts (id, tier, credits_remaining, credits_purchased, credits_used, created_at) \
+                VALUES ('a', 'free', 13, 20, 7, 0); \
+             INSERT INTO ledger (id, account_id, kind, credits, created_at) VALUES (1, 'a', 'credit', 20, 0); \
+             INSERT INTO ledger (id, account_id, kind, operation, credits, state, created_at) VALUES \
+                (2, 'a', 'charge', 'explain', 5, 'settled', 1), \
+                (3, 'a', 'charge', 'getMarket', 1, 'refunded', 2), \
+                (5, 'a', 'charge', 'listMarkets', 2, 'pending', 3); \
+             INSERT INTO ledger (id, account_id, kind, operation, credits, refund_of, created_at) VALUES \
+                (4, 'a', 'refund', 'getMarket', 1, 3, 2);",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        sqlx::raw_sql(include_str!("../../migrations/sqlite/0004_one_step_charges.sql"))
+            .execute(&pool)
+            .await
+            .unwrap();
+        let account = sqlx::query("SELECT credits_remaining, credits_purchased, credits_used FROM accounts")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        let balance: (i64, i64, i64) = (
+            account.get("credits_remaining"),
+            account.get("credits_purchased"),
+            account.get("credits_used"),
+        );
+        assert_eq!(balance, (15, 20, 5));
+        let lines: Vec<(i64, String, i64)> = sqlx::query_as("SELECT id, kind, credits FROM ledger ORDER BY id")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+        assert_eq!(lines, [(1, "credit".to_owned(), 20), (2, "charge".to_owned(), 5)]);
+        let next: i64 = sqlx::query_scalar(
+            "INSERT INTO ledger (account_id, kind, credits, created_at) VALUES ('a', 'credit', 1, 9) RETURNING id",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        assert!(next > 5, "ids are never reused: {next}");
+    }
+}

@@ -30,8 +30,8 @@ pub const ACCOUNT_COLUMNS: &str = "a.id, a.label, a.tier, a.wallet_address, a.st
 
 pub const KEY_COLUMNS: &str = "k.id, k.account_id, k.display, k.created_at, k.revoked_at";
 
-pub const LEDGER_COLUMNS: &str = "l.id, l.account_id, l.api_key_id, l.kind, l.operation, l.credits, l.state, \
-    l.refund_of, l.request_id, l.created_at";
+pub const LEDGER_COLUMNS: &str =
+    "l.id, l.account_id, l.api_key_id, l.kind, l.operation, l.credits, l.request_id, l.created_at";
 
 fn corrupt(column: &str, error: impl Display) -> StoreError {
     StoreError::Internal(format!("corrupt value in column {column}: {error}"))
@@ -155,8 +155,6 @@ pub fn ledger_entry(row: &SqliteRow) -> Result<LedgerEntry, StoreError> {
         kind: parsed(row, "kind")?,
         operation: row.try_get("operation")?,
         credits: row.try_get("credits")?,
-        state: row.try_get("state")?,
-        refund_of: row.try_get("refund_of")?,
         request_id: row.try_get("request_id")?,
         created_at: timestamp(row, "created_at")?,
     })

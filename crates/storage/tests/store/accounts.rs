@@ -1,7 +1,7 @@
 use marketlens_domain::account::{AccountStatus, LedgerKind};
 use marketlens_domain::api_key::ApiKey;
 use marketlens_domain::billing::Operation;
-use marketlens_storage::{ChargeRequest, NewAccount, ReserveError, Store};
+use marketlens_storage::{ChargeOutcome, ChargeRequest, LedgerTotals, NewAccount, Store};
 use std::sync::Arc;
 use uuid::Uuid;
 
@@ -33,7 +33,11 @@ async fn assert_books_balance(store: &Arc<dyn Store>, account_id: Uuid) {
         account.credits_purchased - account.credits_used,
         account.credits_remaining
     );
-    let ledger = store.ledger(account_id).await.unwrap();
+    let totals = store.ledger_totals(account_id).await.unwrap();
+    assert_eq!(totals.credited, account.credits_purchased);
+    assert_eq!(totals.charged, account.credits_used);
+    let ledger = store.ledger(account_id, None, 10_000).await.unwrap();
+    assert_eq!(ledger.len() as u64, totals.lines);
     let sum = |kind: LedgerKind| {
         ledger
             .iter()
@@ -41,8 +45,19 @@ async fn assert_books_balance(store: &Arc<dyn Store>, account_id: Uuid) {
             .map(|entry| entry.credits)
             .sum::<i64>()
     };
-    assert_eq!(sum(LedgerKind::Credit), account.credits_purchased);
-    assert_eq!(sum(LedgerKind::Charge) - sum(LedgerKind::Refund), account.credits_used);
+    assert_eq!(sum(LedgerKind::Credit), totals.credited);
+    assert_eq!(sum(LedgerKind::Charge), totals.charged);
+}
+
+/// An account with `credits` and one live key.
+async fn account_with_key(store: &Arc<dyn Store>, credits: i64) -> (Uuid, Uuid) {
+    let account = store.create_account(new_account(credits), at(0)).await.unwrap();
+    let key = ApiKey::generate(&mut rand::rng());
+    let record = store
+        .create_key(account.id, key.hash(), &key.truncated(), at(0))
+        .await
+        .unwrap();
+    (account.id, record.id)
 }
 
 #[tokio::test]
@@ -85,120 +100,165 @@ async fn keys_authenticate_until_revoked() {
 }
 
 #[tokio::test]
-async fn reservations_settle_refund_and_never_overspend() {
+async fn charges_take_only_what_the_balance_covers() {
     for backend in backends().await {
         let store = &backend.store;
-        let account = store.create_account(new_account(6), at(0)).await.unwrap();
-        let key_id = Uuid::new_v4();
+        let (account_id, key_id) = account_with_key(store, 6).await;
 
-        let explain = store
-            .reserve(charge(account.id, key_id, Operation::Explain))
+        let outcomes = store
+            .charge(&[charge(account_id, key_id, Operation::Explain)])
             .await
             .unwrap();
-        assert_eq!(explain.credits, 5, "{}", backend.name);
-        assert_eq!(
-            store.get_account(account.id).await.unwrap().unwrap().credits_remaining,
-            1
-        );
-        assert!(store.settle(&explain).await.unwrap());
-        assert!(!store.settle(&explain).await.unwrap(), "settling twice does nothing");
-        assert!(
-            !store.refund(&explain, at(6)).await.unwrap(),
-            "a settled charge is not refunded"
-        );
-
-        match store.reserve(charge(account.id, key_id, Operation::Explain)).await {
-            Err(ReserveError::Insufficient {
-                required: 5,
-                remaining: 1,
-            }) => {}
-            other => panic!("expected insufficient credits, got {other:?}"),
-        }
-
-        let list = store
-            .reserve(charge(account.id, key_id, Operation::ListMarkets))
+        assert_eq!(outcomes, [ChargeOutcome::Charged { remaining: 1 }], "{}", backend.name);
+        let outcomes = store
+            .charge(&[
+                charge(account_id, key_id, Operation::Explain),
+                charge(account_id, key_id, Operation::ListMarkets),
+                charge(account_id, key_id, Operation::ListMarkets),
+            ])
             .await
             .unwrap();
         assert_eq!(
-            store.get_account(account.id).await.unwrap().unwrap().credits_remaining,
-            0
+            outcomes,
+            [
+                ChargeOutcome::Insufficient {
+                    required: 5,
+                    remaining: 1
+                },
+                ChargeOutcome::Charged { remaining: 0 },
+                ChargeOutcome::Insufficient {
+                    required: 1,
+                    remaining: 0
+                },
+            ]
         );
-        assert!(store.refund(&list, at(7)).await.unwrap());
-        assert!(
-            !store.refund(&list, at(8)).await.unwrap(),
-            "refunding twice gives back once"
-        );
-        let after = store.get_account(account.id).await.unwrap().unwrap();
+        let after = store.get_account(account_id).await.unwrap().unwrap();
         assert_eq!(
             (after.credits_remaining, after.credits_used, after.credits_purchased),
-            (1, 5, 6)
+            (0, 6, 6)
         );
-        assert_books_balance(store, account.id).await;
+        let ledger = store.ledger(account_id, None, 100).await.unwrap();
+        let charges: Vec<(Option<String>, i64)> = ledger
+            .iter()
+            .filter(|entry| entry.kind == LedgerKind::Charge)
+            .map(|entry| (entry.operation.clone(), entry.credits))
+            .collect();
+        assert_eq!(
+            charges,
+            [(Some("explain".to_owned()), 5), (Some("listMarkets".to_owned()), 1)]
+        );
+        assert!(
+            ledger
+                .iter()
+                .all(|entry| entry.api_key_id.is_none() || entry.api_key_id == Some(key_id))
+        );
+        assert_books_balance(store, account_id).await;
 
-        let topped = store.add_credits(account.id, 10, at(9)).await.unwrap();
-        assert_eq!((topped.credits_remaining, topped.credits_purchased), (11, 16));
-        assert!(store.add_credits(account.id, 0, at(9)).await.is_err());
+        let topped = store.add_credits(account_id, 10, at(9)).await.unwrap();
+        assert_eq!((topped.credits_remaining, topped.credits_purchased), (10, 16));
+        assert!(store.add_credits(account_id, 0, at(9)).await.is_err());
         assert!(store.add_credits(Uuid::new_v4(), 5, at(9)).await.is_err());
-        assert_books_balance(store, account.id).await;
+        assert_books_balance(store, account_id).await;
+        assert_eq!(store.charge(&[]).await.unwrap(), []);
     }
 }
 
 #[tokio::test]
-async fn stale_reservations_are_released_once() {
+async fn charges_refuse_revoked_keys_suspended_accounts_and_foreign_keys() {
     for backend in backends().await {
         let store = &backend.store;
-        let account = store.create_account(new_account(3), at(0)).await.unwrap();
-        let pending = store
-            .reserve(charge(account.id, Uuid::new_v4(), Operation::GetMarket))
+        let (account_id, key_id) = account_with_key(store, 10).await;
+        let (other_account_id, other_key_id) = account_with_key(store, 10).await;
+        store.revoke_key(key_id, at(1)).await.unwrap();
+        store
+            .set_account_status(other_account_id, AccountStatus::Suspended)
+            .await
+            .unwrap();
+        let outcomes = store
+            .charge(&[
+                charge(account_id, key_id, Operation::GetMarket),
+                charge(account_id, other_key_id, Operation::GetMarket),
+                charge(other_account_id, other_key_id, Operation::GetMarket),
+                charge(Uuid::new_v4(), Uuid::new_v4(), Operation::GetMarket),
+            ])
             .await
             .unwrap();
         assert_eq!(
-            store.release_stale_reservations(at(1), at(100)).await.unwrap(),
-            0,
-            "{}: not stale yet",
+            outcomes,
+            [
+                ChargeOutcome::KeyRevoked,
+                ChargeOutcome::KeyRevoked,
+                ChargeOutcome::AccountSuspended,
+                ChargeOutcome::KeyRevoked,
+            ],
+            "{}",
             backend.name
         );
-        assert_eq!(store.release_stale_reservations(at(60), at(100)).await.unwrap(), 1);
-        assert_eq!(store.release_stale_reservations(at(60), at(100)).await.unwrap(), 0);
-        assert!(
-            !store.settle(&pending).await.unwrap(),
-            "a released reservation cannot settle"
-        );
-        assert_eq!(
-            store.get_account(account.id).await.unwrap().unwrap().credits_remaining,
-            3
-        );
-        assert_books_balance(store, account.id).await;
+        for account in [account_id, other_account_id] {
+            assert_eq!(store.get_account(account).await.unwrap().unwrap().credits_remaining, 10);
+            assert_books_balance(store, account).await;
+        }
     }
 }
 
 #[tokio::test]
-async fn concurrent_reservations_take_exactly_the_balance() {
+async fn the_ledger_pages_oldest_first() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let (account_id, key_id) = account_with_key(store, 20).await;
+        let batch: Vec<ChargeRequest> = (0..7)
+            .map(|_| charge(account_id, key_id, Operation::ListEvents))
+            .collect();
+        store.charge(&batch).await.unwrap();
+        let first = store.ledger(account_id, None, 3).await.unwrap();
+        assert_eq!(first.len(), 3, "{}", backend.name);
+        assert_eq!(first[0].kind, LedgerKind::Credit);
+        let rest = store.ledger(account_id, Some(first[2].id), 100).await.unwrap();
+        assert_eq!(rest.len(), 5);
+        assert!(rest.windows(2).all(|pair| pair[0].id < pair[1].id) && first[2].id < rest[0].id);
+        assert_eq!(
+            store.ledger_totals(account_id).await.unwrap(),
+            LedgerTotals {
+                credited: 20,
+                charged: 7,
+                lines: 8
+            }
+        );
+    }
+}
+
+#[tokio::test]
+async fn concurrent_charges_take_exactly_the_balance() {
     for backend in backends().await {
         let store = backend.store.clone();
-        let account = store.create_account(new_account(17), at(0)).await.unwrap();
-        let key_id = Uuid::new_v4();
+        let (account_id, key_id) = account_with_key(&store, 17).await;
         let attempts: Vec<_> = (0..60)
-            .map(|_| {
+            .map(|index| {
                 let store = store.clone();
-                tokio::spawn(async move { store.reserve(charge(account.id, key_id, Operation::GetMarket)).await })
+                // Single charges and batches of three, racing each other.
+                let size = if index % 2 == 0 { 1 } else { 3 };
+                tokio::spawn(async move {
+                    let batch: Vec<ChargeRequest> = (0..size)
+                        .map(|_| charge(account_id, key_id, Operation::GetMarket))
+                        .collect();
+                    store.charge(&batch).await
+                })
             })
             .collect();
         let mut granted = 0;
         for attempt in attempts {
-            match attempt.await.unwrap() {
-                Ok(reservation) => {
-                    granted += 1;
-                    store.settle(&reservation).await.unwrap();
+            for outcome in attempt.await.unwrap().unwrap() {
+                match outcome {
+                    ChargeOutcome::Charged { .. } => granted += 1,
+                    ChargeOutcome::Insufficient { .. } => {}
+                    other => panic!("{}: unexpected outcome {other:?}", backend.name),
                 }
-                Err(ReserveError::Insufficient { .. }) => {}
-                Err(other) => panic!("{}: unexpected error {other}", backend.name),
             }
         }
-        assert_eq!(granted, 17);
-        let after = store.get_account(account.id).await.unwrap().unwrap();
+        assert_eq!(granted, 17, "{}", backend.name);
+        let after = store.get_account(account_id).await.unwrap().unwrap();
         assert_eq!(after.credits_remaining, 0);
-        assert_books_balance(&store, account.id).await;
+        assert_books_balance(&store, account_id).await;
     }
 }
 

@@ -1,0 +1,63 @@
+//! Which account a key belongs to, remembered for a few seconds so that a busy key costs one
+//! store read every few seconds instead of one per call.
+//!
+//! What the cache may get wrong, and why it does not matter:
+//! - A key revoked, or an account suspended, since the lookup: the charge that ends every
+//!   charged call checks both again in its transaction and refuses the call (401 or 403), and
+//!   the free account call always reads afresh. So "a revoked key fails from its next request
+//!   on" holds exactly.
+//! - A balance that changed: the balance is only used to refuse a call before its work, and
+//!   it is read afresh before any refusal; the charge decides on the stored balance.
+//! - A tier that changed: the new rate limit applies within [`TIME_TO_LIVE`].
+//!
+//! Only keys that exist are remembered: unknown keys are not cached, so a flood of made-up
+//! keys cannot push real ones out.
+
+use marketlens_domain::account::{Account, ApiKeyRecord};
+use marketlens_domain::api_key::KeyHash;
+use marketlens_storage::{Store, StoreError};
+use moka::sync::Cache;
+use std::time::Duration;
+
+/// How long a lookup is trusted.
+pub const TIME_TO_LIVE: Duration = Duration::from_secs(5);
+/// Keys remembered at most.
+const CAPACITY: u64 = 100_000;
+
+pub struct KeyCache {
+    known: Cache<KeyHash, (ApiKeyRecord, Account)>,
+}
+
+impl Default for KeyCache {
+    fn default() -> Self {
+        KeyCache {
+            known: Cache::builder()
+                .max_capacity(CAPACITY)
+                .time_to_live(TIME_TO_LIVE)
+                .build(),
+        }
+    }
+}
+
+impl KeyCache {
+    /// The live key with this hash and its account, from the cache or the store.
+    pub async fn lookup(
+        &self,
+        store: &dyn Store,
+        key_hash: &KeyHash,
+    ) -> Result<Option<(ApiKeyRecord, Account)>, StoreError> {
+        if let Some(known) = self.known.get(key_hash) {
+            return Ok(Some(known));
+        }
+        let found = store.authenticate(key_hash).await?;
+        if let Some(found) = &found {
+            self.known.insert(*key_hash, found.clone());
+        }
+        Ok(found)
+    }
+
+    /// Drops what is remembered of a key, so that its next call reads the store.
+    pub fn forget(&self, key_hash: &KeyHash) {
+        self.known.invalidate(key_hash);
+    }
+}
