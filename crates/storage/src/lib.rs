@@ -16,8 +16,10 @@ pub mod accounts;
 pub mod catalog;
 mod error;
 mod fingerprint;
+mod records;
 pub mod sqlite;
 pub mod sync_runs;
+mod upsert;
 
 use std::sync::Arc;
 

@@ -13,11 +13,11 @@ use std::collections::{BTreeSet, HashMap};
 use uuid::Uuid;
 
 use super::SqliteStore;
-use super::rows::{self, ACCOUNT_COLUMNS, KEY_COLUMNS, LEDGER_COLUMNS};
 use crate::StoreError;
 use crate::accounts::{
     AccountStore, ChargeBalance, ChargeKey, ChargeOutcome, ChargeRequest, LedgerTotals, NewAccount, decide_charges,
 };
+use crate::records::{self, ACCOUNT_COLUMNS, KEY_COLUMNS, LEDGER_COLUMNS, RecordRow};
 
 /// Ledger lines per multi-row insert: 7 values each, well under SQLite's 32,766 parameters.
 const LEDGER_LINES_PER_STATEMENT: usize = 1_000;
@@ -30,7 +30,7 @@ async fn fetch_account(connection: &mut SqliteConnection, account_id: Uuid) -> R
     .fetch_optional(&mut *connection)
     .await?
     .ok_or(StoreError::NotFound("account"))?;
-    rows::account(&row)
+    records::account(&row)
 }
 
 async fn write_credit_line(
@@ -82,7 +82,7 @@ impl AccountStore for SqliteStore {
         )))
         .fetch_all(&self.reader)
         .await?;
-        rows.iter().map(rows::account).collect()
+        rows.iter().map(records::account).collect()
     }
 
     async fn get_account(&self, account_id: Uuid) -> Result<Option<Account>, StoreError> {
@@ -92,7 +92,7 @@ impl AccountStore for SqliteStore {
         .bind(account_id.to_string())
         .fetch_optional(&self.reader)
         .await?;
-        row.as_ref().map(rows::account).transpose()
+        row.as_ref().map(records::account).transpose()
     }
 
     async fn find_account_by_label(&self, label: &str) -> Result<Option<Account>, StoreError> {
@@ -102,7 +102,7 @@ impl AccountStore for SqliteStore {
         .bind(label)
         .fetch_optional(&self.reader)
         .await?;
-        row.as_ref().map(rows::account).transpose()
+        row.as_ref().map(records::account).transpose()
     }
 
     async fn add_credits(&self, account_id: Uuid, credits: i64, now: Timestamp) -> Result<Account, StoreError> {
@@ -174,7 +174,7 @@ impl AccountStore for SqliteStore {
         .bind(account_id.to_string())
         .fetch_all(&self.reader)
         .await?;
-        rows.iter().map(rows::api_key).collect()
+        rows.iter().map(records::api_key).collect()
     }
 
     async fn revoke_key(&self, key_id: Uuid, now: Timestamp) -> Result<ApiKeyRecord, StoreError> {
@@ -191,7 +191,7 @@ impl AccountStore for SqliteStore {
         .fetch_optional(&mut *transaction)
         .await?
         .ok_or(StoreError::NotFound("API key"))?;
-        let key = rows::api_key(&row)?;
+        let key = records::api_key(&row)?;
         transaction.commit().await?;
         Ok(key)
     }
@@ -218,18 +218,8 @@ impl AccountStore for SqliteStore {
         if !KeyHash(stored_hash).matches(key_hash) {
             return Ok(None);
         }
-        let key = rows::api_key(&row)?;
-        let account = Account {
-            id: key.account_id,
-            label: row.try_get("label")?,
-            tier: row.try_get("tier")?,
-            wallet_address: row.try_get("wallet_address")?,
-            status: rows::parsed(&row, "status")?,
-            credits_remaining: row.try_get("credits_remaining")?,
-            credits_purchased: row.try_get("credits_purchased")?,
-            credits_used: row.try_get("credits_used")?,
-            created_at: rows::timestamp(&row, "account_created_at")?,
-        };
+        let key = records::api_key(&row)?;
+        let account = records::account_from(&row, "account_id", "account_created_at")?;
         Ok(Some((key, account)))
     }
 
@@ -250,9 +240,9 @@ impl AccountStore for SqliteStore {
         for row in keys_builder.build().fetch_all(&mut *transaction).await? {
             let revoked_at: Option<i64> = row.try_get("revoked_at")?;
             keys.insert(
-                rows::uuid(&row, "id")?,
+                row.uuid("id")?,
                 ChargeKey {
-                    account_id: rows::uuid(&row, "account_id")?,
+                    account_id: row.uuid("account_id")?,
                     live: revoked_at.is_none(),
                 },
             );
@@ -268,9 +258,9 @@ impl AccountStore for SqliteStore {
         let mut balances = HashMap::new();
         for row in accounts_builder.build().fetch_all(&mut *transaction).await? {
             balances.insert(
-                rows::uuid(&row, "id")?,
+                row.uuid("id")?,
                 ChargeBalance {
-                    status: rows::parsed(&row, "status")?,
+                    status: row.parsed("status")?,
                     remaining: row.try_get("credits_remaining")?,
                     taken: 0,
                 },
@@ -324,7 +314,7 @@ impl AccountStore for SqliteStore {
         .bind(i64::from(limit))
         .fetch_all(&self.reader)
         .await?;
-        rows.iter().map(rows::ledger_entry).collect()
+        rows.iter().map(records::ledger_entry).collect()
     }
 
     async fn ledger_totals(&self, account_id: Uuid) -> Result<LedgerTotals, StoreError> {

@@ -9,13 +9,14 @@ use sqlx::sqlite::{Sqlite, SqliteRow};
 use sqlx::{QueryBuilder, Row};
 use uuid::Uuid;
 
-use super::rows::{self, EVENT_COLUMNS, MARKET_COLUMNS};
-use super::{SqliteStore, upsert};
+use super::SqliteStore;
+use super::upsert::SqliteWriter;
 use crate::StoreError;
 use crate::catalog::{
     CatalogCounts, CatalogStore, EventMarket, EventQuery, MarketFilter, MarketQuery, MarketSort, MatchedMarket, Page,
     SearchWords, StoredEvent, StoredMarket, UpsertCounts,
 };
+use crate::records::{self, EVENT_COLUMNS, MARKET_COLUMNS, to_i64};
 
 fn sort_column(sort: MarketSort) -> &'static str {
     match sort {
@@ -68,18 +69,14 @@ fn push_event_filter(builder: &mut QueryBuilder<Sqlite>, query: &EventQuery) {
 }
 
 fn markets_from(rows: Vec<SqliteRow>) -> Result<Vec<StoredMarket>, StoreError> {
-    rows.iter().map(rows::stored_market).collect()
-}
-
-fn to_i64(value: u64) -> i64 {
-    i64::try_from(value).unwrap_or(i64::MAX)
+    rows.iter().map(records::stored_market).collect()
 }
 
 #[async_trait]
 impl CatalogStore for SqliteStore {
     async fn upsert(&self, markets: &[Market], events: &[Event], now: Timestamp) -> Result<UpsertCounts, StoreError> {
         let mut transaction = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let counts = upsert::upsert(&mut transaction, markets, events, now).await?;
+        let counts = crate::upsert::upsert(&mut SqliteWriter(&mut transaction), markets, events, now).await?;
         transaction.commit().await?;
         Ok(counts)
     }
@@ -112,7 +109,7 @@ impl CatalogStore for SqliteStore {
         .bind(id.to_string())
         .fetch_optional(&self.reader)
         .await?;
-        row.as_ref().map(rows::stored_market).transpose()
+        row.as_ref().map(records::stored_market).transpose()
     }
 
     async fn matched_markets(&self, id: Uuid) -> Result<Vec<MatchedMarket>, StoreError> {
@@ -125,16 +122,7 @@ impl CatalogStore for SqliteStore {
         .bind(marketlens_domain::matching::MAX_MATCHES_PER_MARKET as i64)
         .fetch_all(&self.reader)
         .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(MatchedMarket {
-                    id: rows::uuid(row, "id")?,
-                    exchange: rows::parsed(row, "exchange")?,
-                    question: row.try_get("question")?,
-                    similarity: row.try_get("similarity")?,
-                })
-            })
-            .collect()
+        rows.iter().map(records::matched_market).collect()
     }
 
     async fn list_events(&self, query: &EventQuery) -> Result<Page<StoredEvent>, StoreError> {
@@ -150,7 +138,7 @@ impl CatalogStore for SqliteStore {
             .push(" OFFSET ")
             .push_bind(to_i64(query.offset));
         let rows = builder.build().fetch_all(&self.reader).await?;
-        let items = rows.iter().map(rows::stored_event).collect::<Result<_, _>>()?;
+        let items = rows.iter().map(records::stored_event).collect::<Result<_, _>>()?;
         Ok(Page {
             items,
             total: total.max(0) as u64,
@@ -164,7 +152,7 @@ impl CatalogStore for SqliteStore {
         .bind(id.to_string())
         .fetch_optional(&self.reader)
         .await?;
-        row.as_ref().map(rows::stored_event).transpose()
+        row.as_ref().map(records::stored_event).transpose()
     }
 
     async fn event_markets(&self, event_id: Uuid) -> Result<Vec<EventMarket>, StoreError> {
@@ -175,16 +163,7 @@ impl CatalogStore for SqliteStore {
         .bind(event_id.to_string())
         .fetch_all(&self.reader)
         .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(EventMarket {
-                    id: rows::uuid(row, "id")?,
-                    question: row.try_get("question")?,
-                    price: row.try_get("headline_price")?,
-                    volume_24h: row.try_get("volume_24h")?,
-                })
-            })
-            .collect()
+        rows.iter().map(records::event_market).collect()
     }
 
     async fn markets_by_url(&self, url: &MarketUrl) -> Result<Vec<StoredMarket>, StoreError> {
@@ -237,16 +216,7 @@ impl CatalogStore for SqliteStore {
         let rows = sqlx::query("SELECT id, exchange, question, end_date FROM markets ORDER BY id")
             .fetch_all(&self.reader)
             .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(MatchInput {
-                    id: rows::uuid(row, "id")?,
-                    exchange: rows::parsed(row, "exchange")?,
-                    question: row.try_get("question")?,
-                    end_date: rows::optional_timestamp(row, "end_date")?,
-                })
-            })
-            .collect()
+        rows.iter().map(records::match_input).collect()
     }
 
     async fn replace_matches(&self, pairs: &[MatchPair]) -> Result<(), StoreError> {

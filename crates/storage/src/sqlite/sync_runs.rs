@@ -3,49 +3,11 @@
 use async_trait::async_trait;
 use marketlens_domain::Exchange;
 use marketlens_domain::time::to_epoch_millis;
-use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
 
 use super::SqliteStore;
-use super::rows;
+use crate::StoreError;
+use crate::records::{self, RUN_COLUMNS, to_i64};
 use crate::sync_runs::{SyncRun, SyncStatus, SyncStore};
-use crate::{StoreError, UpsertCounts};
-
-const RUN_COLUMNS: &str = "exchange, kind, started_at, finished_at, succeeded, pages, markets_inserted, \
-    markets_updated, markets_unchanged, markets_stale, events_inserted, events_updated, events_unchanged, \
-    events_stale, records_skipped, errors, error";
-
-fn count(row: &SqliteRow, column: &str) -> Result<u64, StoreError> {
-    Ok(row.try_get::<i64, _>(column)?.max(0) as u64)
-}
-
-fn sync_run(row: &SqliteRow) -> Result<SyncRun, StoreError> {
-    Ok(SyncRun {
-        exchange: rows::parsed(row, "exchange")?,
-        kind: rows::parsed(row, "kind")?,
-        started_at: rows::timestamp(row, "started_at")?,
-        finished_at: rows::timestamp(row, "finished_at")?,
-        succeeded: row.try_get::<i64, _>("succeeded")? == 1,
-        pages: count(row, "pages")?,
-        counts: UpsertCounts {
-            markets_inserted: count(row, "markets_inserted")?,
-            markets_updated: count(row, "markets_updated")?,
-            markets_unchanged: count(row, "markets_unchanged")?,
-            markets_stale: count(row, "markets_stale")?,
-            events_inserted: count(row, "events_inserted")?,
-            events_updated: count(row, "events_updated")?,
-            events_unchanged: count(row, "events_unchanged")?,
-            events_stale: count(row, "events_stale")?,
-        },
-        records_skipped: count(row, "records_skipped")?,
-        errors: count(row, "errors")?,
-        error: row.try_get("error")?,
-    })
-}
-
-fn to_i64(value: u64) -> i64 {
-    i64::try_from(value).unwrap_or(i64::MAX)
-}
 
 impl SqliteStore {
     async fn latest_run(&self, exchange: Exchange, condition: &'static str) -> Result<Option<SyncRun>, StoreError> {
@@ -55,7 +17,7 @@ impl SqliteStore {
         .bind(exchange.as_str())
         .fetch_optional(&self.reader)
         .await?;
-        row.as_ref().map(sync_run).transpose()
+        row.as_ref().map(records::sync_run).transpose()
     }
 }
 
