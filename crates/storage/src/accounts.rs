@@ -16,7 +16,7 @@ use marketlens_domain::account::{Account, AccountStatus, ApiKeyRecord, LedgerEnt
 use marketlens_domain::api_key::KeyHash;
 use marketlens_domain::billing::Operation;
 use marketlens_domain::time::Timestamp;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use uuid::Uuid;
 
 use crate::StoreError;
@@ -120,10 +120,58 @@ pub(crate) struct ChargeBalance {
     pub taken: i64,
 }
 
-/// Decides each charge of a batch in order, against the balance the ones before it left. The
-/// backends read `keys` and `balances` under their write lock, apply what this returns, and
-/// write one ledger line per `Charged`.
-pub(crate) fn decide_charges(
+/// A backend's statements for [`charge_batch`], run inside one transaction that holds the
+/// accounts' balances against every other writer until it commits.
+pub(crate) trait ChargeWriter {
+    /// These keys (those that exist), by id.
+    async fn keys(&mut self, key_ids: &[Uuid]) -> Result<HashMap<Uuid, ChargeKey>, StoreError>;
+
+    /// These accounts (those that exist), by id, locked until the transaction ends.
+    async fn lock_balances(&mut self, account_ids: &[Uuid]) -> Result<HashMap<Uuid, ChargeBalance>, StoreError>;
+
+    /// Takes `credits` from the account: remaining down, used up.
+    async fn take(&mut self, account_id: Uuid, credits: i64) -> Result<(), StoreError>;
+
+    /// One ledger charge line per charge.
+    async fn write_charge_lines(&mut self, charges: &[&ChargeRequest]) -> Result<(), StoreError>;
+}
+
+/// Charges a batch (see [`AccountStore::charge`]) through a backend's statements.
+pub(crate) async fn charge_batch(
+    writer: &mut impl ChargeWriter,
+    charges: &[ChargeRequest],
+) -> Result<Vec<ChargeOutcome>, StoreError> {
+    let key_ids = distinct(charges.iter().map(|charge| charge.api_key_id));
+    let account_ids = distinct(charges.iter().map(|charge| charge.account_id));
+    let keys = writer.keys(&key_ids).await?;
+    let mut balances = writer.lock_balances(&account_ids).await?;
+    let outcomes = decide_charges(charges, &keys, &mut balances);
+    for account_id in account_ids {
+        let taken = balances.get(&account_id).map_or(0, |balance| balance.taken);
+        if taken > 0 {
+            writer.take(account_id, taken).await?;
+        }
+    }
+    let charged: Vec<&ChargeRequest> = charges
+        .iter()
+        .zip(&outcomes)
+        .filter(|(_, outcome)| matches!(outcome, ChargeOutcome::Charged { .. }))
+        .map(|(charge, _)| charge)
+        .collect();
+    if !charged.is_empty() {
+        writer.write_charge_lines(&charged).await?;
+    }
+    Ok(outcomes)
+}
+
+/// The ids once each, in order: locks are taken in id order, so that two batches on several
+/// accounts never wait for each other in a circle.
+fn distinct(ids: impl Iterator<Item = Uuid>) -> Vec<Uuid> {
+    ids.collect::<BTreeSet<Uuid>>().into_iter().collect()
+}
+
+/// Decides each charge of a batch in order, against the balance the ones before it left.
+fn decide_charges(
     charges: &[ChargeRequest],
     keys: &HashMap<Uuid, ChargeKey>,
     balances: &mut HashMap<Uuid, ChargeBalance>,

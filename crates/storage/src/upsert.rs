@@ -39,8 +39,61 @@ pub trait CatalogWriter {
 
     async fn write_events(&mut self, events: &[(&Event, i64)], now: Timestamp) -> Result<(), StoreError>;
 
-    /// Recomputes what these events derive from their stored markets.
-    async fn refresh_event_aggregates(&mut self, event_ids: &[String]) -> Result<(), StoreError>;
+    /// The stored markets of these events, ordered by event id and then market id.
+    async fn event_markets(&mut self, event_ids: &[String]) -> Result<Vec<EventMarketFigures>, StoreError>;
+
+    /// Writes what events derive from their markets: `market_count = market_count`,
+    /// `total_volume = COALESCE(reported_volume, markets_volume)` and
+    /// `created_at = COALESCE(source_created_at, earliest_market, first_seen_at)`.
+    async fn write_event_aggregates(&mut self, aggregates: &[EventAggregate]) -> Result<(), StoreError>;
+}
+
+/// One stored market's part in its event's figures.
+pub struct EventMarketFigures {
+    pub event_id: String,
+    pub volume: f64,
+    pub created_at: Timestamp,
+}
+
+/// What an event derives from its stored markets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventAggregate {
+    pub event_id: String,
+    pub market_count: i64,
+    pub markets_volume: f64,
+    pub earliest_market: Option<Timestamp>,
+}
+
+/// Sums each event's markets here rather than in SQL, in market id order, so that every
+/// backend adds the same floating-point numbers in the same order and reports the same total.
+fn aggregate(event_ids: &[String], figures: &[EventMarketFigures]) -> Vec<EventAggregate> {
+    let mut aggregates: HashMap<&str, EventAggregate> = event_ids
+        .iter()
+        .map(|event_id| {
+            let empty = EventAggregate {
+                event_id: event_id.clone(),
+                market_count: 0,
+                markets_volume: 0.0,
+                earliest_market: None,
+            };
+            (event_id.as_str(), empty)
+        })
+        .collect();
+    for market in figures {
+        if let Some(aggregate) = aggregates.get_mut(market.event_id.as_str()) {
+            aggregate.market_count += 1;
+            aggregate.markets_volume += market.volume;
+            aggregate.earliest_market = Some(
+                aggregate
+                    .earliest_market
+                    .map_or(market.created_at, |earliest| earliest.min(market.created_at)),
+            );
+        }
+    }
+    event_ids
+        .iter()
+        .map(|event_id| aggregates[event_id.as_str()].clone())
+        .collect()
 }
 
 /// Ids per statement when reading versions or refreshing aggregates.
@@ -153,7 +206,8 @@ pub async fn upsert(
 
     let touched: Vec<String> = touched_events.into_iter().collect();
     for chunk in touched.chunks(IDS_PER_STATEMENT) {
-        writer.refresh_event_aggregates(chunk).await?;
+        let figures = writer.event_markets(chunk).await?;
+        writer.write_event_aggregates(&aggregate(chunk, &figures)).await?;
     }
     Ok(counts)
 }

@@ -9,13 +9,14 @@ use marketlens_domain::api_key::KeyHash;
 use marketlens_domain::time::{Timestamp, to_epoch_millis};
 use sqlx::sqlite::Sqlite;
 use sqlx::{QueryBuilder, Row, SqliteConnection};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use uuid::Uuid;
 
 use super::SqliteStore;
 use crate::StoreError;
 use crate::accounts::{
-    AccountStore, ChargeBalance, ChargeKey, ChargeOutcome, ChargeRequest, LedgerTotals, NewAccount, decide_charges,
+    AccountStore, ChargeBalance, ChargeKey, ChargeOutcome, ChargeRequest, ChargeWriter, LedgerTotals, NewAccount,
+    charge_batch,
 };
 use crate::records::{self, ACCOUNT_COLUMNS, KEY_COLUMNS, LEDGER_COLUMNS, RecordRow};
 
@@ -228,81 +229,9 @@ impl AccountStore for SqliteStore {
             return Ok(Vec::new());
         }
         let mut transaction = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let key_ids: BTreeSet<String> = charges.iter().map(|charge| charge.api_key_id.to_string()).collect();
-        let mut keys_builder: QueryBuilder<Sqlite> =
-            QueryBuilder::new("SELECT id, account_id, revoked_at FROM api_keys WHERE id IN (");
-        let mut separated = keys_builder.separated(", ");
-        for key_id in &key_ids {
-            separated.push_bind(key_id.clone());
-        }
-        keys_builder.push(")");
-        let mut keys = HashMap::new();
-        for row in keys_builder.build().fetch_all(&mut *transaction).await? {
-            let revoked_at: Option<i64> = row.try_get("revoked_at")?;
-            keys.insert(
-                row.uuid("id")?,
-                ChargeKey {
-                    account_id: row.uuid("account_id")?,
-                    live: revoked_at.is_none(),
-                },
-            );
-        }
-        let account_ids: BTreeSet<String> = charges.iter().map(|charge| charge.account_id.to_string()).collect();
-        let mut accounts_builder: QueryBuilder<Sqlite> =
-            QueryBuilder::new("SELECT id, status, credits_remaining FROM accounts WHERE id IN (");
-        let mut separated = accounts_builder.separated(", ");
-        for account_id in &account_ids {
-            separated.push_bind(account_id.clone());
-        }
-        accounts_builder.push(")");
-        let mut balances = HashMap::new();
-        for row in accounts_builder.build().fetch_all(&mut *transaction).await? {
-            balances.insert(
-                row.uuid("id")?,
-                ChargeBalance {
-                    status: row.parsed("status")?,
-                    remaining: row.try_get("credits_remaining")?,
-                    taken: 0,
-                },
-            );
-        }
-
-        let decided = decide_charges(charges, &keys, &mut balances);
-        for (account_id, balance) in &balances {
-            if balance.taken > 0 {
-                sqlx::query(
-                    "UPDATE accounts SET credits_remaining = credits_remaining - ?2, \
-                        credits_used = credits_used + ?2 WHERE id = ?1",
-                )
-                .bind(account_id.to_string())
-                .bind(balance.taken)
-                .execute(&mut *transaction)
-                .await?;
-            }
-        }
-        let taken: Vec<&ChargeRequest> = charges
-            .iter()
-            .zip(&decided)
-            .filter(|(_, outcome)| matches!(outcome, ChargeOutcome::Charged { .. }))
-            .map(|(charge, _)| charge)
-            .collect();
-        for chunk in taken.chunks(LEDGER_LINES_PER_STATEMENT) {
-            let mut builder: QueryBuilder<Sqlite> = QueryBuilder::new(
-                "INSERT INTO ledger (account_id, api_key_id, kind, operation, credits, request_id, created_at) ",
-            );
-            builder.push_values(chunk, |mut row, charge| {
-                row.push_bind(charge.account_id.to_string())
-                    .push_bind(charge.api_key_id.to_string())
-                    .push_bind(LedgerKind::Charge.as_str())
-                    .push_bind(charge.operation.as_str())
-                    .push_bind(charge.operation.cost())
-                    .push_bind(charge.request_id.clone())
-                    .push_bind(to_epoch_millis(charge.now));
-            });
-            builder.build().execute(&mut *transaction).await?;
-        }
+        let outcomes = charge_batch(&mut SqliteChargeWriter(&mut transaction), charges).await?;
         transaction.commit().await?;
-        Ok(decided)
+        Ok(outcomes)
     }
 
     async fn ledger(&self, account_id: Uuid, after: Option<i64>, limit: u32) -> Result<Vec<LedgerEntry>, StoreError> {
@@ -331,5 +260,81 @@ impl AccountStore for SqliteStore {
             charged: row.try_get("charged")?,
             lines: row.try_get::<i64, _>("lines")?.max(0) as u64,
         })
+    }
+}
+
+/// A batch of charges on one `BEGIN IMMEDIATE` transaction: SQLite's write lock is already
+/// held, so the balances read here cannot change before the commit.
+struct SqliteChargeWriter<'c>(&'c mut SqliteConnection);
+
+impl ChargeWriter for SqliteChargeWriter<'_> {
+    async fn keys(&mut self, key_ids: &[Uuid]) -> Result<HashMap<Uuid, ChargeKey>, StoreError> {
+        let mut builder: QueryBuilder<Sqlite> =
+            QueryBuilder::new("SELECT id, account_id, revoked_at FROM api_keys WHERE id IN (");
+        let mut separated = builder.separated(", ");
+        for key_id in key_ids {
+            separated.push_bind(key_id.to_string());
+        }
+        builder.push(")");
+        let mut keys = HashMap::new();
+        for row in builder.build().fetch_all(&mut *self.0).await? {
+            let key = ChargeKey {
+                account_id: row.uuid("account_id")?,
+                live: row.optional_timestamp("revoked_at")?.is_none(),
+            };
+            keys.insert(row.uuid("id")?, key);
+        }
+        Ok(keys)
+    }
+
+    async fn lock_balances(&mut self, account_ids: &[Uuid]) -> Result<HashMap<Uuid, ChargeBalance>, StoreError> {
+        let mut builder: QueryBuilder<Sqlite> =
+            QueryBuilder::new("SELECT id, status, credits_remaining FROM accounts WHERE id IN (");
+        let mut separated = builder.separated(", ");
+        for account_id in account_ids {
+            separated.push_bind(account_id.to_string());
+        }
+        builder.push(")");
+        let mut balances = HashMap::new();
+        for row in builder.build().fetch_all(&mut *self.0).await? {
+            let balance = ChargeBalance {
+                status: row.parsed("status")?,
+                remaining: row.integer("credits_remaining")?,
+                taken: 0,
+            };
+            balances.insert(row.uuid("id")?, balance);
+        }
+        Ok(balances)
+    }
+
+    async fn take(&mut self, account_id: Uuid, credits: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE accounts SET credits_remaining = credits_remaining - ?2, credits_used = credits_used + ?2 \
+             WHERE id = ?1",
+        )
+        .bind(account_id.to_string())
+        .bind(credits)
+        .execute(&mut *self.0)
+        .await?;
+        Ok(())
+    }
+
+    async fn write_charge_lines(&mut self, charges: &[&ChargeRequest]) -> Result<(), StoreError> {
+        for chunk in charges.chunks(LEDGER_LINES_PER_STATEMENT) {
+            let mut builder: QueryBuilder<Sqlite> = QueryBuilder::new(
+                "INSERT INTO ledger (account_id, api_key_id, kind, operation, credits, request_id, created_at) ",
+            );
+            builder.push_values(chunk, |mut row, charge| {
+                row.push_bind(charge.account_id.to_string())
+                    .push_bind(charge.api_key_id.to_string())
+                    .push_bind(LedgerKind::Charge.as_str())
+                    .push_bind(charge.operation.as_str())
+                    .push_bind(charge.operation.cost())
+                    .push_bind(charge.request_id.clone())
+                    .push_bind(to_epoch_millis(charge.now));
+            });
+            builder.build().execute(&mut *self.0).await?;
+        }
+        Ok(())
     }
 }

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use crate::StoreError;
 use crate::records::RecordRow;
-use crate::upsert::{CatalogWriter, IDS_PER_STATEMENT, Stored, Table};
+use crate::upsert::{CatalogWriter, EventAggregate, EventMarketFigures, IDS_PER_STATEMENT, Stored, Table};
 
 /// An upsert's statements on one SQLite transaction.
 pub(super) struct SqliteWriter<'c>(pub &'c mut SqliteConnection);
@@ -148,20 +148,41 @@ impl CatalogWriter for SqliteWriter<'_> {
         Ok(())
     }
 
-    async fn refresh_event_aggregates(&mut self, event_ids: &[String]) -> Result<(), StoreError> {
-        let mut builder: QueryBuilder<Sqlite> = QueryBuilder::new(
-            "UPDATE events SET \
-                market_count = (SELECT COUNT(*) FROM markets WHERE event_id = events.id), \
-                total_volume = COALESCE(reported_volume, (SELECT TOTAL(volume) FROM markets WHERE event_id = events.id)), \
-                created_at = COALESCE(source_created_at, \
-                    (SELECT MIN(created_at) FROM markets WHERE event_id = events.id), first_seen_at) \
-             WHERE id IN (",
-        );
+    async fn event_markets(&mut self, event_ids: &[String]) -> Result<Vec<EventMarketFigures>, StoreError> {
+        let mut builder: QueryBuilder<Sqlite> =
+            QueryBuilder::new("SELECT event_id, volume, created_at FROM markets WHERE event_id IN (");
         let mut separated = builder.separated(", ");
         for id in event_ids {
             separated.push_bind(id.clone());
         }
-        builder.push(")");
+        builder.push(") ORDER BY event_id, id");
+        let rows = builder.build().fetch_all(&mut *self.0).await?;
+        rows.iter()
+            .map(|row| {
+                Ok(EventMarketFigures {
+                    event_id: row.text("event_id")?,
+                    volume: row.real("volume")?,
+                    created_at: row.timestamp("created_at")?,
+                })
+            })
+            .collect()
+    }
+
+    async fn write_event_aggregates(&mut self, aggregates: &[EventAggregate]) -> Result<(), StoreError> {
+        let mut builder: QueryBuilder<Sqlite> =
+            QueryBuilder::new("WITH derived (id, market_count, markets_volume, earliest_market) AS (");
+        builder.push_values(aggregates, |mut row, aggregate| {
+            row.push_bind(aggregate.event_id.clone())
+                .push_bind(aggregate.market_count)
+                .push_bind(aggregate.markets_volume)
+                .push_bind(aggregate.earliest_market.map(to_epoch_millis));
+        });
+        builder.push(
+            ") UPDATE events SET market_count = derived.market_count, \
+                total_volume = COALESCE(events.reported_volume, derived.markets_volume), \
+                created_at = COALESCE(events.source_created_at, derived.earliest_market, events.first_seen_at) \
+             FROM derived WHERE events.id = derived.id",
+        );
         builder.build().execute(&mut *self.0).await?;
         Ok(())
     }
