@@ -4,7 +4,8 @@
 //! [`Store`] is the traits [`CatalogStore`], [`AccountStore`] and [`SyncStore`]; the server holds
 //! an `Arc<dyn Store>` and never knows which database is behind it. [`open`] picks the
 //! implementation from the database URL's scheme. SQLite ([`sqlite::SqliteStore`]) is the
-//! embedded default; a PostgreSQL implementation sits beside it behind the same traits.
+//! embedded default; [`postgres::PgStore`] is the scale-out store, shared by several server
+//! nodes, behind the same traits and giving the same answers.
 //!
 //! What the stores guarantee, whatever the database:
 //! - upserts are idempotent and keep the newest record (`marketlens_domain::upsert`);
@@ -16,6 +17,7 @@ pub mod accounts;
 pub mod catalog;
 mod error;
 mod fingerprint;
+pub mod postgres;
 mod records;
 pub mod sqlite;
 pub mod sync_runs;
@@ -39,16 +41,14 @@ impl<T: CatalogStore + AccountStore + SyncStore> Store for T {}
 /// Opens (creating if needed) the store named by `database_url` and applies its migrations.
 ///
 /// `sqlite://PATH` (or `sqlite:PATH`) is the embedded default; `sqlite::memory:` is a
-/// throw-away store for tests.
+/// throw-away store for tests. `postgres://` (or `postgresql://`) is the scale-out store.
 pub async fn open(database_url: &str) -> Result<Arc<dyn Store>, StoreError> {
     let scheme = database_url.split(':').next().unwrap_or_default().to_ascii_lowercase();
     match scheme.as_str() {
         "sqlite" => Ok(Arc::new(sqlite::SqliteStore::open(database_url).await?)),
-        "postgres" | "postgresql" => Err(StoreError::Invalid(
-            "PostgreSQL is not supported by this build yet; use a sqlite:// URL".to_owned(),
+        "postgres" | "postgresql" => Ok(Arc::new(postgres::PgStore::open(database_url).await?)),
+        _ => Err(StoreError::Invalid(
+            "unsupported database URL: expected sqlite://PATH or postgres://USER@HOST/DATABASE".to_owned(),
         )),
-        _ => Err(StoreError::Invalid(format!(
-            "unsupported database URL {database_url:?}: expected sqlite://PATH"
-        ))),
     }
 }

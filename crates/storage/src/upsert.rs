@@ -96,6 +96,33 @@ fn aggregate(event_ids: &[String], figures: &[EventMarketFigures]) -> Vec<EventA
         .collect()
 }
 
+/// The head of a multi-row market insert; each row binds these 28 columns in this order.
+pub const INSERT_MARKETS: &str = "INSERT INTO markets (id, exchange, external_id, event_id, event_external_id, question, search_text, \
+                description, status, category, liquidity, volume, volume_24h, start_date, end_date, source_created_at, \
+                created_at, updated_at, source_updated_at, outcomes, headline_price, url_market, url_event, url_series, \
+                url, image_url, fingerprint, first_seen_at) ";
+
+/// What an insert of a stored market replaces (every backend speaks this SQL).
+pub const ON_CONFLICT_UPDATE_MARKET: &str = " ON CONFLICT (id) DO UPDATE SET event_id = excluded.event_id, event_external_id = excluded.event_external_id, \
+                question = excluded.question, search_text = excluded.search_text, description = excluded.description, \
+                status = excluded.status, category = excluded.category, liquidity = excluded.liquidity, \
+                volume = excluded.volume, volume_24h = excluded.volume_24h, start_date = excluded.start_date, \
+                end_date = excluded.end_date, source_created_at = excluded.source_created_at, \
+                created_at = COALESCE(excluded.source_created_at, markets.created_at), updated_at = excluded.updated_at, \
+                source_updated_at = excluded.source_updated_at, outcomes = excluded.outcomes, \
+                headline_price = excluded.headline_price, url_market = excluded.url_market, \
+                url_event = excluded.url_event, url_series = excluded.url_series, url = excluded.url, \
+                image_url = excluded.image_url, fingerprint = excluded.fingerprint";
+
+/// The head of a multi-row event insert; each row binds these 15 columns in this order.
+pub const INSERT_EVENTS: &str = "INSERT INTO events (id, exchange, external_id, title, description, category, reported_volume, image_url, \
+                source_created_at, source_updated_at, slug, series_slug, fingerprint, first_seen_at, created_at) ";
+
+pub const ON_CONFLICT_UPDATE_EVENT: &str = " ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description, \
+                category = excluded.category, reported_volume = excluded.reported_volume, image_url = excluded.image_url, \
+                source_created_at = excluded.source_created_at, source_updated_at = excluded.source_updated_at, \
+                slug = excluded.slug, series_slug = excluded.series_slug, fingerprint = excluded.fingerprint";
+
 /// Ids per statement when reading versions or refreshing aggregates.
 pub const IDS_PER_STATEMENT: usize = 500;
 /// Rows per multi-row upsert: markets bind 28 values each, events 15.

@@ -1,5 +1,7 @@
-//! HTTP integration tests: each test starts the real server on a random port over its own
-//! temporary SQLite file and speaks HTTP to it.
+//! HTTP integration tests: each test starts the real server on a random port over a store of
+//! its own and speaks HTTP to it. The store is a temporary SQLite file, or a PostgreSQL
+//! schema of its own when `MARKETLENS_TEST_BACKEND=postgres` (`scripts/test` runs the suite
+//! both ways).
 
 mod account;
 mod auth;
@@ -16,10 +18,10 @@ use marketlens_domain::account::Account;
 use marketlens_domain::api_key::ApiKey;
 use marketlens_domain::rate_limit::TierTable;
 use marketlens_storage::{NewAccount, Store};
+use marketlens_testkit::TestDatabase;
 use reqwest::{Client, Method, RequestBuilder, Response};
 use serde_json::Value;
 use std::sync::Arc;
-use tempfile::TempDir;
 use tokio::sync::oneshot;
 
 pub struct TestServer {
@@ -27,7 +29,18 @@ pub struct TestServer {
     pub store: Arc<dyn Store>,
     pub client: Client,
     _shutdown: oneshot::Sender<()>,
-    _directory: TempDir,
+    _database: TestDatabase,
+}
+
+/// The test database of the backend `MARKETLENS_TEST_BACKEND` names (SQLite by default).
+async fn test_database() -> TestDatabase {
+    match std::env::var("MARKETLENS_TEST_BACKEND").as_deref() {
+        Ok("postgres") => TestDatabase::postgres()
+            .await
+            .expect("MARKETLENS_TEST_BACKEND=postgres needs MARKETLENS_TEST_DATABASE_URL"),
+        Ok("sqlite") | Err(_) => TestDatabase::sqlite(),
+        Ok(other) => panic!("MARKETLENS_TEST_BACKEND must be sqlite or postgres, not {other:?}"),
+    }
 }
 
 impl TestServer {
@@ -37,9 +50,8 @@ impl TestServer {
     }
 
     pub async fn start_with(settings: ApiSettings) -> TestServer {
-        let directory = tempfile::tempdir().expect("a temporary directory");
-        let url = format!("sqlite://{}", directory.path().join("api.db").display());
-        let store = marketlens_storage::open(&url).await.expect("the store opens");
+        let database = test_database().await;
+        let store = database.open().await;
         seed::catalogue(store.as_ref()).await;
         let app = marketlens_api::app(AppState::new(store.clone(), settings));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
@@ -53,7 +65,7 @@ impl TestServer {
             store,
             client: Client::new(),
             _shutdown: shutdown,
-            _directory: directory,
+            _database: database,
         }
     }
 

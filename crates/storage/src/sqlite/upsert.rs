@@ -11,7 +11,10 @@ use std::collections::HashMap;
 
 use crate::StoreError;
 use crate::records::RecordRow;
-use crate::upsert::{CatalogWriter, EventAggregate, EventMarketFigures, IDS_PER_STATEMENT, Stored, Table};
+use crate::upsert::{
+    CatalogWriter, EventAggregate, EventMarketFigures, IDS_PER_STATEMENT, INSERT_EVENTS, INSERT_MARKETS,
+    ON_CONFLICT_UPDATE_EVENT, ON_CONFLICT_UPDATE_MARKET, Stored, Table,
+};
 
 /// An upsert's statements on one SQLite transaction.
 pub(super) struct SqliteWriter<'c>(pub &'c mut SqliteConnection);
@@ -50,12 +53,7 @@ impl CatalogWriter for SqliteWriter<'_> {
     }
 
     async fn write_markets(&mut self, chunk: &[(&Market, i64)], now: Timestamp) -> Result<(), StoreError> {
-        let mut builder: QueryBuilder<Sqlite> = QueryBuilder::new(
-            "INSERT INTO markets (id, exchange, external_id, event_id, event_external_id, question, search_text, \
-                description, status, category, liquidity, volume, volume_24h, start_date, end_date, source_created_at, \
-                created_at, updated_at, source_updated_at, outcomes, headline_price, url_market, url_event, url_series, \
-                url, image_url, fingerprint, first_seen_at) ",
-        );
+        let mut builder: QueryBuilder<Sqlite> = QueryBuilder::new(INSERT_MARKETS);
         let mut failure = None;
         builder.push_values(chunk, |mut row, (market, fingerprint)| {
             let outcomes = serde_json::to_string(&market.outcomes).unwrap_or_else(|error| {
@@ -99,27 +97,13 @@ impl CatalogWriter for SqliteWriter<'_> {
         if let Some(error) = failure {
             return Err(StoreError::Internal(format!("outcomes do not serialize: {error}")));
         }
-        builder.push(
-            " ON CONFLICT (id) DO UPDATE SET event_id = excluded.event_id, event_external_id = excluded.event_external_id, \
-                question = excluded.question, search_text = excluded.search_text, description = excluded.description, \
-                status = excluded.status, category = excluded.category, liquidity = excluded.liquidity, \
-                volume = excluded.volume, volume_24h = excluded.volume_24h, start_date = excluded.start_date, \
-                end_date = excluded.end_date, source_created_at = excluded.source_created_at, \
-                created_at = COALESCE(excluded.source_created_at, markets.created_at), updated_at = excluded.updated_at, \
-                source_updated_at = excluded.source_updated_at, outcomes = excluded.outcomes, \
-                headline_price = excluded.headline_price, url_market = excluded.url_market, \
-                url_event = excluded.url_event, url_series = excluded.url_series, url = excluded.url, \
-                image_url = excluded.image_url, fingerprint = excluded.fingerprint",
-        );
+        builder.push(ON_CONFLICT_UPDATE_MARKET);
         builder.build().execute(&mut *self.0).await?;
         Ok(())
     }
 
     async fn write_events(&mut self, chunk: &[(&Event, i64)], now: Timestamp) -> Result<(), StoreError> {
-        let mut builder: QueryBuilder<Sqlite> = QueryBuilder::new(
-            "INSERT INTO events (id, exchange, external_id, title, description, category, reported_volume, image_url, \
-                source_created_at, source_updated_at, slug, series_slug, fingerprint, first_seen_at, created_at) ",
-        );
+        let mut builder: QueryBuilder<Sqlite> = QueryBuilder::new(INSERT_EVENTS);
         builder.push_values(chunk, |mut row, (event, fingerprint)| {
             row.push_bind(event.id().to_string())
                 .push_bind(event.exchange.as_str())
@@ -138,12 +122,7 @@ impl CatalogWriter for SqliteWriter<'_> {
                 // Recomputed by the aggregate refresh; the exchange's time, or now, until then.
                 .push_bind(to_epoch_millis(event.created_at.unwrap_or(now)));
         });
-        builder.push(
-            " ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description, \
-                category = excluded.category, reported_volume = excluded.reported_volume, image_url = excluded.image_url, \
-                source_created_at = excluded.source_created_at, source_updated_at = excluded.source_updated_at, \
-                slug = excluded.slug, series_slug = excluded.series_slug, fingerprint = excluded.fingerprint",
-        );
+        builder.push(ON_CONFLICT_UPDATE_EVENT);
         builder.build().execute(&mut *self.0).await?;
         Ok(())
     }

@@ -1,5 +1,6 @@
-//! The storage suite: every scenario runs against each backend `backends()` yields. SQLite
-//! always runs; each test gets its own database file.
+//! The storage suite: every scenario runs against each backend `backends()` yields: SQLite
+//! always, PostgreSQL when `MARKETLENS_TEST_DATABASE_URL` is set (CI always sets it). Each
+//! test gets its own database file or schema.
 
 mod accounts;
 mod catalog;
@@ -9,25 +10,26 @@ use marketlens_domain::market::UrlKeys;
 use marketlens_domain::time::{Timestamp, from_epoch_millis};
 use marketlens_domain::{Category, Event, Exchange, Market, MarketStatus, Outcome};
 use marketlens_storage::Store;
+use marketlens_testkit::TestDatabase;
 use std::sync::Arc;
-use tempfile::TempDir;
 
 /// A store and what keeps it alive.
 pub struct Backend {
     pub name: &'static str,
     pub store: Arc<dyn Store>,
-    _directory: TempDir,
+    _database: TestDatabase,
 }
 
 pub async fn backends() -> Vec<Backend> {
-    let directory = tempfile::tempdir().expect("a temporary directory");
-    let url = format!("sqlite://{}", directory.path().join("test.db").display());
-    let store = marketlens_storage::open(&url).await.expect("the SQLite store opens");
-    vec![Backend {
-        name: "sqlite",
-        store,
-        _directory: directory,
-    }]
+    let mut backends = Vec::new();
+    for database in TestDatabase::all().await {
+        backends.push(Backend {
+            name: database.backend,
+            store: database.open().await,
+            _database: database,
+        });
+    }
+    backends
 }
 
 pub fn at(seconds: i64) -> Timestamp {
