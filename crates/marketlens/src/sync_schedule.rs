@@ -1,22 +1,114 @@
-//! The background sync of `serve`: one loop per exchange. Each run is full when the exchange
-//! has had no successful full run within the full interval (so a new store fills itself),
-//! else incremental; runs follow each other after the incremental interval. Every run's
-//! summary is logged, and matches are recomputed when a run changed markets.
+//! The background sync of `serve`: one loop per exchange, on one node at a time.
+//!
+//! Several `serve` nodes may share one store; syncing the same exchanges from each would only
+//! multiply the load on the exchanges' APIs. So the loops run on the node that holds the
+//! store's sync lease: every node tries to take it every [`RENEW_EVERY`]; the holder renews
+//! it; a node that stops gracefully releases it, and one that dies stops renewing it, so that
+//! another node takes over within [`LEASE_DURATION`] at most. A node that cannot renew stops
+//! syncing before its lease can have passed to another, so two nodes never sync at once.
+//!
+//! Each run is full when the exchange has had no successful full run within the full interval
+//! (so a new store fills itself), else incremental; runs follow each other after the
+//! incremental interval. Every run's summary is logged, and matches are recomputed when a run
+//! changed markets.
 
-use chrono::Utc;
+use chrono::{TimeDelta, Utc};
 use marketlens_domain::Exchange;
 use marketlens_storage::{Store, SyncKind};
 use marketlens_sync::{Fetcher, sync_exchange};
 use std::sync::Arc;
-use tokio::sync::Mutex;
+use std::time::Duration;
+use tokio::sync::{Mutex, oneshot};
 use tokio::task::JoinSet;
+use tokio::time::Instant;
 
 use crate::config::SyncSchedule;
 use crate::ingest;
 
-/// Starts one loop per exchange; dropping (or aborting) the set stops them.
-pub fn spawn(store: Arc<dyn Store>, schedule: SyncSchedule) -> JoinSet<()> {
-    let schedule = Arc::new(schedule);
+/// The lease's name in the store.
+const LEASE: &str = "background-sync";
+/// How long a lease lasts unless renewed.
+const LEASE_DURATION: Duration = Duration::from_secs(30);
+/// How often the lease is taken or renewed.
+const RENEW_EVERY: Duration = Duration::from_secs(10);
+
+/// The background sync of one node; [`BackgroundSync::stop`] ends it and gives the lease up.
+pub struct BackgroundSync {
+    stop: oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl BackgroundSync {
+    /// Starts competing for the lease, and syncing while this node holds it.
+    pub fn start(store: Arc<dyn Store>, schedule: SyncSchedule) -> BackgroundSync {
+        let (stop, stopped) = oneshot::channel();
+        // Unique per process start, and readable in the store: pid and a random suffix.
+        let holder = format!("pid {} ({})", std::process::id(), uuid::Uuid::new_v4().simple());
+        let task = tokio::spawn(hold_lease(store, Arc::new(schedule), holder, stopped));
+        BackgroundSync { stop, task }
+    }
+
+    /// Stops the loops (a run cut off mid-page loses nothing) and releases the lease, so that
+    /// another node takes over at once.
+    pub async fn stop(self) {
+        let _ = self.stop.send(());
+        if let Err(error) = self.task.await {
+            tracing::warn!(%error, "the background sync did not stop cleanly");
+        }
+    }
+}
+
+async fn hold_lease(
+    store: Arc<dyn Store>,
+    schedule: Arc<SyncSchedule>,
+    holder: String,
+    mut stopped: oneshot::Receiver<()>,
+) {
+    let lease_duration = TimeDelta::from_std(LEASE_DURATION).unwrap_or(TimeDelta::MAX);
+    let mut loops: Option<JoinSet<()>> = None;
+    let mut renewed_at: Option<Instant> = None;
+    let mut ticker = tokio::time::interval(RENEW_EVERY);
+    let mut told_follower = false;
+    loop {
+        tokio::select! {
+            _ = &mut stopped => break,
+            _ = ticker.tick() => {}
+        }
+        match store.acquire_lease(LEASE, &holder, Utc::now(), lease_duration).await {
+            Ok(true) => {
+                renewed_at = Some(Instant::now());
+                if loops.is_none() {
+                    tracing::info!(%holder, "this node holds the sync lease: syncing in the background");
+                    loops = Some(spawn_loops(store.clone(), schedule.clone()));
+                }
+            }
+            Ok(false) => {
+                if loops.take().is_some() {
+                    tracing::warn!("another node holds the sync lease now: this node stopped syncing");
+                } else if !told_follower {
+                    tracing::info!("another node holds the sync lease: this node serves without syncing");
+                }
+                told_follower = true;
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot take or renew the sync lease");
+                // Stop before the lease can expire and pass to another node.
+                let lapsing = renewed_at.is_none_or(|at| at.elapsed() + RENEW_EVERY >= LEASE_DURATION);
+                if lapsing && loops.take().is_some() {
+                    tracing::warn!("the sync lease may lapse: this node stopped syncing");
+                }
+            }
+        }
+    }
+    if loops.take().is_some()
+        && let Err(error) = store.release_lease(LEASE, &holder).await
+    {
+        tracing::warn!(%error, "could not release the sync lease; it expires by itself");
+    }
+}
+
+/// Starts one loop per exchange; dropping the set stops them.
+fn spawn_loops(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>) -> JoinSet<()> {
     // Both loops may finish a run at once; one rematch at a time is enough.
     let rematching = Arc::new(Mutex::new(()));
     let mut loops = JoinSet::new();
@@ -64,7 +156,7 @@ async fn exchange_loop(
 }
 
 async fn next_kind(store: &dyn Store, exchange: Exchange, schedule: &SyncSchedule) -> SyncKind {
-    let full_every = chrono::TimeDelta::from_std(schedule.full_every).unwrap_or(chrono::TimeDelta::MAX);
+    let full_every = TimeDelta::from_std(schedule.full_every).unwrap_or(TimeDelta::MAX);
     match store.sync_status(exchange).await {
         Ok(status) => match status.latest_full_success {
             Some(run) if Utc::now() - run.finished_at < full_every => SyncKind::Incremental,

@@ -1,8 +1,9 @@
 //! The record of sync runs: what each run of an exchange's sync did and whether it finished,
 //! kept in the store so that every server node (and the operator's `marketlens sync`) sees the
-//! same freshness.
+//! same freshness; and the lease that lets one node at a time run the background sync.
 
 use async_trait::async_trait;
+use chrono::TimeDelta;
 use marketlens_domain::Exchange;
 use marketlens_domain::time::Timestamp;
 
@@ -70,4 +71,17 @@ pub trait SyncStore: Send + Sync {
 
     /// The status of `exchange`'s syncs.
     async fn sync_status(&self, exchange: Exchange) -> Result<SyncStatus, StoreError>;
+
+    /// Takes or renews the lease `name` for `holder` until `now + duration`, if it is free,
+    /// expired, or already `holder`'s. Returns whether `holder` holds it now.
+    async fn acquire_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        now: Timestamp,
+        duration: TimeDelta,
+    ) -> Result<bool, StoreError>;
+
+    /// Gives the lease `name` up, if `holder` holds it.
+    async fn release_lease(&self, name: &str, holder: &str) -> Result<(), StoreError>;
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 use crate::config::{ServerConfig, SyncSchedule};
-use crate::sync_schedule;
+use crate::sync_schedule::BackgroundSync;
 
 /// The prefix of every key Marketlens writes in Redis.
 const REDIS_KEY_PREFIX: &str = "marketlens";
@@ -19,15 +19,18 @@ pub async fn run(store: Arc<dyn Store>, config: ServerConfig, sync: Option<SyncS
     let listener = TcpListener::bind(config.bind)
         .await
         .with_context(|| format!("could not listen on {}", config.bind))?;
-    // Dropping the loops at the end of `run` stops them; a run cut off mid-page loses nothing.
-    let _sync_loops = match sync {
-        Some(schedule) => Some(sync_schedule::spawn(store.clone(), schedule)),
+    let background_sync = match sync {
+        Some(schedule) => Some(BackgroundSync::start(store.clone(), schedule)),
         None => {
             tracing::info!("background sync is off");
             None
         }
     };
-    serve(store, config, listener).await?;
+    let served = serve(store, config, listener).await;
+    if let Some(background_sync) = background_sync {
+        background_sync.stop().await;
+    }
+    served?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,7 +1,9 @@
 //! Sync runs on PostgreSQL.
 
 use async_trait::async_trait;
+use chrono::TimeDelta;
 use marketlens_domain::Exchange;
+use marketlens_domain::time::Timestamp;
 
 use super::PgStore;
 use crate::StoreError;
@@ -57,5 +59,36 @@ impl SyncStore for PgStore {
             latest_success: self.latest_run(exchange, "AND succeeded").await?,
             latest_full_success: self.latest_run(exchange, "AND succeeded AND kind = 'full'").await?,
         })
+    }
+
+    async fn acquire_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        now: Timestamp,
+        duration: TimeDelta,
+    ) -> Result<bool, StoreError> {
+        let held: Option<String> = sqlx::query_scalar(
+            "INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at \
+             WHERE leases.holder = excluded.holder OR leases.expires_at <= $4 \
+             RETURNING holder",
+        )
+        .bind(name)
+        .bind(holder)
+        .bind(now + duration)
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(held.is_some())
+    }
+
+    async fn release_lease(&self, name: &str, holder: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM leases WHERE name = $1 AND holder = $2")
+            .bind(name)
+            .bind(holder)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 }

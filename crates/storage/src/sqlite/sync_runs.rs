@@ -1,8 +1,9 @@
 //! Sync runs on SQLite.
 
 use async_trait::async_trait;
+use chrono::TimeDelta;
 use marketlens_domain::Exchange;
-use marketlens_domain::time::to_epoch_millis;
+use marketlens_domain::time::{Timestamp, to_epoch_millis};
 
 use super::SqliteStore;
 use crate::StoreError;
@@ -57,5 +58,36 @@ impl SyncStore for SqliteStore {
             latest_success: self.latest_run(exchange, "AND succeeded = 1").await?,
             latest_full_success: self.latest_run(exchange, "AND succeeded = 1 AND kind = 'full'").await?,
         })
+    }
+
+    async fn acquire_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        now: Timestamp,
+        duration: TimeDelta,
+    ) -> Result<bool, StoreError> {
+        let held: Option<String> = sqlx::query_scalar(
+            "INSERT INTO leases (name, holder, expires_at) VALUES (?1, ?2, ?3) \
+             ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at \
+             WHERE leases.holder = excluded.holder OR leases.expires_at <= ?4 \
+             RETURNING holder",
+        )
+        .bind(name)
+        .bind(holder)
+        .bind(to_epoch_millis(now + duration))
+        .bind(to_epoch_millis(now))
+        .fetch_optional(&self.writer)
+        .await?;
+        Ok(held.is_some())
+    }
+
+    async fn release_lease(&self, name: &str, holder: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM leases WHERE name = ?1 AND holder = ?2")
+            .bind(name)
+            .bind(holder)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
     }
 }

@@ -48,3 +48,47 @@ async fn status_reports_the_latest_run_and_the_latest_successes() {
         assert_eq!(status.latest_full_success, Some(full));
     }
 }
+
+#[tokio::test]
+async fn a_lease_has_one_holder_until_released_or_expired() {
+    let minute = chrono::TimeDelta::minutes(1);
+    for backend in backends().await {
+        let store = &backend.store;
+        assert!(
+            store.acquire_lease("sync", "node-a", at(0), minute).await.unwrap(),
+            "{}",
+            backend.name
+        );
+        assert!(
+            !store.acquire_lease("sync", "node-b", at(30), minute).await.unwrap(),
+            "{}: held by another",
+            backend.name
+        );
+        assert!(
+            store.acquire_lease("sync", "node-a", at(50), minute).await.unwrap(),
+            "the holder renews"
+        );
+        assert!(
+            !store.acquire_lease("sync", "node-b", at(100), minute).await.unwrap(),
+            "renewed until 110"
+        );
+        assert!(
+            store.acquire_lease("other", "node-b", at(100), minute).await.unwrap(),
+            "leases are separate"
+        );
+        assert!(
+            store.acquire_lease("sync", "node-b", at(110), minute).await.unwrap(),
+            "expired: taken over"
+        );
+        store.release_lease("sync", "node-a").await.unwrap();
+        assert!(
+            !store.acquire_lease("sync", "node-a", at(111), minute).await.unwrap(),
+            "a release by one who no longer holds it changes nothing"
+        );
+        store.release_lease("sync", "node-b").await.unwrap();
+        assert!(
+            store.acquire_lease("sync", "node-a", at(112), minute).await.unwrap(),
+            "released: free at once"
+        );
+    }
+}
