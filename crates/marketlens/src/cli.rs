@@ -12,7 +12,7 @@ use uuid::Uuid;
     about = "Polymarket and Kalshi prediction markets through one paid JSON API"
 )]
 pub struct Cli {
-    /// Where the store lives: sqlite://PATH (created if missing).
+    /// Where the store lives: sqlite://PATH (created if missing) or postgres://USER:PASSWORD@HOST/DATABASE.
     #[arg(
         long,
         global = true,
@@ -59,6 +59,18 @@ pub enum Command {
     /// Manage credits.
     #[command(subcommand)]
     Credits(CreditsCommand),
+    /// Bring the store named by --database-url to this version's schema, then exit (serve and
+    /// every other command do this by themselves too).
+    Migrate,
+    /// Copy a whole store into a new, empty one (e.g. SQLite into PostgreSQL), then check the copy.
+    Copy {
+        /// The store to copy: sqlite://PATH or postgres://...
+        #[arg(long)]
+        from: String,
+        /// The new store, which must be empty.
+        #[arg(long)]
+        to: String,
+    },
 }
 
 #[derive(Debug, Clone, Args)]

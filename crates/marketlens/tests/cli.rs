@@ -274,3 +274,51 @@ async fn demo_loads_real_data_prints_a_working_key_and_stops_gracefully() {
         .unwrap();
     assert!(exit.success(), "graceful shutdown exits 0: {exit:?}");
 }
+
+#[tokio::test]
+async fn migrate_then_copy_a_store_into_a_new_one_and_refuse_a_second_copy() {
+    let workspace = Workspace::new();
+    let migrated = workspace.run(&["migrate"]);
+    assert!(
+        migrated.status.success() && stdout(&migrated).contains("migrated"),
+        "{migrated:?}"
+    );
+    let imported = workspace.run(&[
+        "import",
+        "--exchange",
+        "kalshi",
+        demo_data("kalshi/events-nested-1.json").to_str().unwrap(),
+    ]);
+    assert!(imported.status.success(), "{imported:?}");
+    let created = workspace.run(&["accounts", "create", "--tier", "pro", "--credits", "25"]);
+    assert!(created.status.success(), "{created:?}");
+
+    // Into PostgreSQL when the tests have one, else into another SQLite file.
+    let destination = match marketlens_testkit::TestDatabase::postgres().await {
+        Some(postgres) => postgres,
+        None => marketlens_testkit::TestDatabase::sqlite(),
+    };
+    let copy = |to: &str| workspace.run(&["copy", "--from", &workspace.database_url(), "--to", to]);
+    let copied = copy(&destination.url);
+    assert!(copied.status.success(), "{copied:?}");
+    assert!(
+        stdout(&copied).contains("Copied 16 markets, 6 events, 0 matched pairs, 1 accounts, 1 keys and 1 ledger lines"),
+        "{}",
+        stdout(&copied)
+    );
+    let listed = workspace
+        .command(&["accounts", "list"])
+        .env("MARKETLENS_DATABASE_URL", &destination.url)
+        .output()
+        .unwrap();
+    assert!(stdout(&listed).contains("25"), "{}", stdout(&listed));
+    let again = copy(&destination.url);
+    assert!(
+        !again.status.success(),
+        "a second copy into a store that holds data fails"
+    );
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("not empty"),
+        "{again:?}"
+    );
+}

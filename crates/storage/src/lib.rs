@@ -1,8 +1,9 @@
 //! Marketlens storage: the one interface through which everything else reads and writes
 //! markets, events, matches, accounts, keys and credits.
 //!
-//! [`Store`] is the traits [`CatalogStore`], [`AccountStore`] and [`SyncStore`]; the server holds
-//! an `Arc<dyn Store>` and never knows which database is behind it. [`open`] picks the
+//! [`Store`] is the traits [`CatalogStore`], [`AccountStore`], [`SyncStore`] and
+//! [`TransferStore`]; the server holds an `Arc<dyn Store>` and never knows which database is
+//! behind it. [`open`] picks the
 //! implementation from the database URL's scheme. SQLite ([`sqlite::SqliteStore`]) is the
 //! embedded default; [`postgres::PgStore`] is the scale-out store, shared by several server
 //! nodes, behind the same traits and giving the same answers.
@@ -21,6 +22,7 @@ pub mod postgres;
 mod records;
 pub mod sqlite;
 pub mod sync_runs;
+pub mod transfer;
 mod upsert;
 
 use std::sync::Arc;
@@ -32,11 +34,12 @@ pub use catalog::{
 };
 pub use error::StoreError;
 pub use sync_runs::{SyncKind, SyncRun, SyncStatus, SyncStore};
+pub use transfer::{CopyReport, CopyStep, ExportedKey, TransferStore};
 
 /// Everything a server needs from its storage.
-pub trait Store: CatalogStore + AccountStore + SyncStore {}
+pub trait Store: CatalogStore + AccountStore + SyncStore + TransferStore {}
 
-impl<T: CatalogStore + AccountStore + SyncStore> Store for T {}
+impl<T: CatalogStore + AccountStore + SyncStore + TransferStore> Store for T {}
 
 /// Opens (creating if needed) the store named by `database_url` and applies its migrations.
 ///

@@ -9,7 +9,7 @@
 
 use marketlens_domain::account::{Account, ApiKeyRecord, LedgerEntry};
 use marketlens_domain::market::UrlKeys;
-use marketlens_domain::matching::MatchInput;
+use marketlens_domain::matching::{MatchInput, MatchPair};
 use marketlens_domain::time::Timestamp;
 use marketlens_domain::{Event, Market, Outcome};
 use std::fmt::Display;
@@ -162,6 +162,15 @@ pub fn match_input(row: &impl RecordRow) -> Result<MatchInput, StoreError> {
         exchange: row.parsed("exchange")?,
         question: row.text("question")?,
         end_date: row.optional_timestamp("end_date")?,
+    })
+}
+
+/// From `market_id, matched_id, similarity`.
+pub fn match_pair(row: &impl RecordRow) -> Result<MatchPair, StoreError> {
+    Ok(MatchPair {
+        market_id: row.uuid("market_id")?,
+        matched_id: row.uuid("matched_id")?,
+        similarity: row.real("similarity")?,
     })
 }
 

@@ -13,6 +13,7 @@ use marketlens_domain::upsert::{UpsertDecision, Version, decide};
 use marketlens_domain::{Event, Market};
 use std::collections::{BTreeSet, HashMap};
 
+use crate::catalog::{StoredEvent, StoredMarket};
 use crate::fingerprint::fingerprint;
 use crate::{StoreError, UpsertCounts};
 
@@ -34,10 +35,11 @@ pub trait CatalogWriter {
     /// What the store holds of these ids (those it holds), by id.
     async fn stored_versions(&mut self, table: Table, ids: &[String]) -> Result<HashMap<String, Stored>, StoreError>;
 
-    /// Inserts or replaces these markets (`now` stamps first sightings and changes).
-    async fn write_markets(&mut self, markets: &[(&Market, i64)], now: Timestamp) -> Result<(), StoreError>;
+    /// Inserts these markets, or replaces them by [`ON_CONFLICT_UPDATE_MARKET`].
+    async fn write_markets(&mut self, markets: &[Stamped<'_, Market>]) -> Result<(), StoreError>;
 
-    async fn write_events(&mut self, events: &[(&Event, i64)], now: Timestamp) -> Result<(), StoreError>;
+    /// Inserts these events, or replaces them by [`ON_CONFLICT_UPDATE_EVENT`].
+    async fn write_events(&mut self, events: &[Stamped<'_, Event>]) -> Result<(), StoreError>;
 
     /// The stored markets of these events, ordered by event id and then market id.
     async fn event_markets(&mut self, event_ids: &[String]) -> Result<Vec<EventMarketFigures>, StoreError>;
@@ -46,6 +48,18 @@ pub trait CatalogWriter {
     /// `total_volume = COALESCE(reported_volume, markets_volume)` and
     /// `created_at = COALESCE(source_created_at, earliest_market, first_seen_at)`.
     async fn write_event_aggregates(&mut self, aggregates: &[EventAggregate]) -> Result<(), StoreError>;
+}
+
+/// A record as written, with what the store keeps beside it.
+pub struct Stamped<'a, T> {
+    pub record: &'a T,
+    pub fingerprint: i64,
+    /// The exchange's creation time, else when the store first saw the record. An update keeps
+    /// the stored one unless the exchange now gives its own.
+    pub created_at: Timestamp,
+    /// When the record last changed (markets only).
+    pub updated_at: Timestamp,
+    pub first_seen_at: Timestamp,
 }
 
 /// One stored market's part in its event's figures.
@@ -204,7 +218,17 @@ pub async fn upsert(
     (counts.events_inserted, counts.events_updated) = (event_plan.inserted, event_plan.updated);
     (counts.events_unchanged, counts.events_stale) = (event_plan.unchanged, event_plan.stale);
     for chunk in event_plan.writes.chunks(EVENTS_PER_STATEMENT) {
-        writer.write_events(chunk, now).await?;
+        let rows: Vec<Stamped<Event>> = chunk
+            .iter()
+            .map(|&(event, fingerprint)| Stamped {
+                record: event,
+                fingerprint,
+                created_at: event.created_at.unwrap_or(now),
+                updated_at: event.source_updated_at.unwrap_or(now),
+                first_seen_at: now,
+            })
+            .collect();
+        writer.write_events(&rows).await?;
         touched_events.extend(chunk.iter().map(|(event, _)| event.id().to_string()));
     }
 
@@ -224,17 +248,76 @@ pub async fn upsert(
     (counts.markets_inserted, counts.markets_updated) = (market_plan.inserted, market_plan.updated);
     (counts.markets_unchanged, counts.markets_stale) = (market_plan.unchanged, market_plan.stale);
     for chunk in market_plan.writes.chunks(MARKETS_PER_STATEMENT) {
-        writer.write_markets(chunk, now).await?;
+        let rows: Vec<Stamped<Market>> = chunk
+            .iter()
+            .map(|&(market, fingerprint)| Stamped {
+                record: market,
+                fingerprint,
+                created_at: market.created_at.unwrap_or(now),
+                updated_at: market.source_updated_at.unwrap_or(now),
+                first_seen_at: now,
+            })
+            .collect();
+        writer.write_markets(&rows).await?;
         for (market, _) in chunk {
             touched_events.extend(previous_events.get(&market.id().to_string()).cloned());
             touched_events.extend(market.event_id().map(|id| id.to_string()));
         }
     }
 
-    let touched: Vec<String> = touched_events.into_iter().collect();
-    for chunk in touched.chunks(IDS_PER_STATEMENT) {
+    refresh_aggregates(writer, touched_events).await?;
+    Ok(counts)
+}
+
+async fn refresh_aggregates(writer: &mut impl CatalogWriter, events: BTreeSet<String>) -> Result<(), StoreError> {
+    let events: Vec<String> = events.into_iter().collect();
+    for chunk in events.chunks(IDS_PER_STATEMENT) {
         let figures = writer.event_markets(chunk).await?;
         writer.write_event_aggregates(&aggregate(chunk, &figures)).await?;
     }
-    Ok(counts)
+    Ok(())
+}
+
+/// Writes records copied from another store as they were there (their times included), into
+/// a store that holds none of them; what events derive from their markets is recomputed,
+/// which gives the copied figures back.
+pub async fn restore(
+    writer: &mut impl CatalogWriter,
+    markets: &[StoredMarket],
+    events: &[StoredEvent],
+) -> Result<(), StoreError> {
+    let mut touched_events = BTreeSet::new();
+    for chunk in events.chunks(EVENTS_PER_STATEMENT) {
+        let rows: Vec<Stamped<Event>> = chunk
+            .iter()
+            .map(|stored| Stamped {
+                record: &stored.event,
+                fingerprint: fingerprint(&stored.event),
+                created_at: stored.created_at,
+                updated_at: stored.created_at,
+                first_seen_at: stored.created_at,
+            })
+            .collect();
+        writer.write_events(&rows).await?;
+        touched_events.extend(chunk.iter().map(|stored| stored.id.to_string()));
+    }
+    for chunk in markets.chunks(MARKETS_PER_STATEMENT) {
+        let rows: Vec<Stamped<Market>> = chunk
+            .iter()
+            .map(|stored| Stamped {
+                record: &stored.market,
+                fingerprint: fingerprint(&stored.market),
+                created_at: stored.created_at,
+                updated_at: stored.updated_at,
+                first_seen_at: stored.created_at,
+            })
+            .collect();
+        writer.write_markets(&rows).await?;
+        touched_events.extend(
+            chunk
+                .iter()
+                .filter_map(|stored| stored.market.event_id().map(|id| id.to_string())),
+        );
+    }
+    refresh_aggregates(writer, touched_events).await
 }

@@ -1,7 +1,8 @@
-//! One module per command. Each opens the store named by `--database-url`, does its work
-//! and reports in plain words; errors carry their context up to `main`.
+//! One module per command. Each opens the store named by `--database-url` (`copy` opens its
+//! two), does its work and reports in plain words; errors carry their context up to `main`.
 
 mod accounts;
+mod copy;
 mod credits;
 mod demo;
 mod import;
@@ -19,8 +20,12 @@ use crate::config::{self, ServerConfig};
 
 pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let tiers = config::tiers(&cli.tier_limits)?;
+    let command = match cli.command {
+        Command::Copy { from, to } => return copy::run(&from, &to).await,
+        command => command,
+    };
     let store = open_store(&cli.database_url).await?;
-    match cli.command {
+    match command {
         Command::Demo(args) => demo::run(store, ServerConfig::from_args(&args, tiers)?).await,
         Command::Serve(args) => {
             let config = ServerConfig::from_args(&args.serve, tiers)?;
@@ -31,11 +36,31 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Accounts(command) => accounts::run(store.as_ref(), &tiers, command).await,
         Command::Keys(command) => keys::run(store.as_ref(), command).await,
         Command::Credits(command) => credits::run(store.as_ref(), command).await,
+        Command::Migrate => {
+            // Opening the store applied every migration it lacked.
+            println!(
+                "The store at {} is migrated to this version's schema.",
+                redacted(&cli.database_url)
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Copy { from, to } => copy::run(&from, &to).await,
+    }
+}
+
+/// A database URL fit for messages and logs: without its password.
+fn redacted(database_url: &str) -> String {
+    match url::Url::parse(database_url) {
+        Ok(mut url) if url.password().is_some() => {
+            let _ = url.set_password(Some("***"));
+            url.to_string()
+        }
+        _ => database_url.to_owned(),
     }
 }
 
 async fn open_store(database_url: &str) -> anyhow::Result<Arc<dyn Store>> {
     marketlens_storage::open(database_url)
         .await
-        .with_context(|| format!("could not open the store at {database_url}"))
+        .with_context(|| format!("could not open the store at {}", redacted(database_url)))
 }

@@ -10,6 +10,7 @@ mod accounts;
 mod catalog;
 mod rows;
 mod sync_runs;
+mod transfer;
 mod upsert;
 
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};

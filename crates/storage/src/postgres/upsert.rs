@@ -13,7 +13,7 @@ use crate::StoreError;
 use crate::records::{RecordRow, corrupt};
 use crate::upsert::{
     CatalogWriter, EventAggregate, EventMarketFigures, IDS_PER_STATEMENT, INSERT_EVENTS, INSERT_MARKETS,
-    ON_CONFLICT_UPDATE_EVENT, ON_CONFLICT_UPDATE_MARKET, Stored, Table,
+    ON_CONFLICT_UPDATE_EVENT, ON_CONFLICT_UPDATE_MARKET, Stamped, Stored, Table,
 };
 
 /// An upsert's statements on one PostgreSQL transaction.
@@ -52,9 +52,10 @@ impl CatalogWriter for PgWriter<'_> {
         Ok(stored)
     }
 
-    async fn write_markets(&mut self, chunk: &[(&Market, i64)], now: Timestamp) -> Result<(), StoreError> {
+    async fn write_markets(&mut self, chunk: &[Stamped<'_, Market>]) -> Result<(), StoreError> {
         let mut builder: QueryBuilder<Postgres> = QueryBuilder::new(INSERT_MARKETS);
-        builder.push_values(chunk, |mut row, (market, fingerprint)| {
+        builder.push_values(chunk, |mut row, stamped| {
+            let market = stamped.record;
             row.push_bind(market.id())
                 .push_bind(market.exchange.as_str())
                 .push_bind(market.external_id.clone())
@@ -75,9 +76,8 @@ impl CatalogWriter for PgWriter<'_> {
                 .push_bind(market.start_date)
                 .push_bind(market.end_date)
                 .push_bind(market.created_at)
-                // Without the exchange's times: first seen now (kept on later updates), changed now.
-                .push_bind(market.created_at.unwrap_or(now))
-                .push_bind(market.source_updated_at.unwrap_or(now))
+                .push_bind(stamped.created_at)
+                .push_bind(stamped.updated_at)
                 .push_bind(market.source_updated_at)
                 .push_bind(Json(market.outcomes.clone()))
                 .push_bind(market.headline_price())
@@ -86,17 +86,18 @@ impl CatalogWriter for PgWriter<'_> {
                 .push_bind(market.url_keys.series.clone())
                 .push_bind(market.url.clone())
                 .push_bind(market.image_url.clone())
-                .push_bind(*fingerprint)
-                .push_bind(now);
+                .push_bind(stamped.fingerprint)
+                .push_bind(stamped.first_seen_at);
         });
         builder.push(ON_CONFLICT_UPDATE_MARKET);
         builder.build().execute(&mut *self.0).await?;
         Ok(())
     }
 
-    async fn write_events(&mut self, chunk: &[(&Event, i64)], now: Timestamp) -> Result<(), StoreError> {
+    async fn write_events(&mut self, chunk: &[Stamped<'_, Event>]) -> Result<(), StoreError> {
         let mut builder: QueryBuilder<Postgres> = QueryBuilder::new(INSERT_EVENTS);
-        builder.push_values(chunk, |mut row, (event, fingerprint)| {
+        builder.push_values(chunk, |mut row, stamped| {
+            let event = stamped.record;
             row.push_bind(event.id())
                 .push_bind(event.exchange.as_str())
                 .push_bind(event.external_id.clone())
@@ -109,10 +110,10 @@ impl CatalogWriter for PgWriter<'_> {
                 .push_bind(event.source_updated_at)
                 .push_bind(event.slug.clone())
                 .push_bind(event.series_slug.clone())
-                .push_bind(*fingerprint)
-                .push_bind(now)
-                // Recomputed by the aggregate refresh; the exchange's time, or now, until then.
-                .push_bind(event.created_at.unwrap_or(now));
+                .push_bind(stamped.fingerprint)
+                .push_bind(stamped.first_seen_at)
+                // Recomputed by the aggregate refresh.
+                .push_bind(stamped.created_at);
         });
         builder.push(ON_CONFLICT_UPDATE_EVENT);
         builder.build().execute(&mut *self.0).await?;

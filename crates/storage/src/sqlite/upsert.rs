@@ -2,7 +2,7 @@
 //! to sqlx's SQLite worker thread; per-row statements spent a quarter of an import's time in
 //! thread hand-offs, hence the multi-row forms.)
 
-use marketlens_domain::time::{Timestamp, to_epoch_millis};
+use marketlens_domain::time::to_epoch_millis;
 use marketlens_domain::upsert::Version;
 use marketlens_domain::{Event, Market};
 use sqlx::sqlite::Sqlite;
@@ -13,7 +13,7 @@ use crate::StoreError;
 use crate::records::RecordRow;
 use crate::upsert::{
     CatalogWriter, EventAggregate, EventMarketFigures, IDS_PER_STATEMENT, INSERT_EVENTS, INSERT_MARKETS,
-    ON_CONFLICT_UPDATE_EVENT, ON_CONFLICT_UPDATE_MARKET, Stored, Table,
+    ON_CONFLICT_UPDATE_EVENT, ON_CONFLICT_UPDATE_MARKET, Stamped, Stored, Table,
 };
 
 /// An upsert's statements on one SQLite transaction.
@@ -52,10 +52,11 @@ impl CatalogWriter for SqliteWriter<'_> {
         Ok(stored)
     }
 
-    async fn write_markets(&mut self, chunk: &[(&Market, i64)], now: Timestamp) -> Result<(), StoreError> {
+    async fn write_markets(&mut self, chunk: &[Stamped<'_, Market>]) -> Result<(), StoreError> {
         let mut builder: QueryBuilder<Sqlite> = QueryBuilder::new(INSERT_MARKETS);
         let mut failure = None;
-        builder.push_values(chunk, |mut row, (market, fingerprint)| {
+        builder.push_values(chunk, |mut row, stamped| {
+            let market = stamped.record;
             let outcomes = serde_json::to_string(&market.outcomes).unwrap_or_else(|error| {
                 failure = Some(error.to_string());
                 String::new()
@@ -80,9 +81,8 @@ impl CatalogWriter for SqliteWriter<'_> {
                 .push_bind(market.start_date.map(to_epoch_millis))
                 .push_bind(market.end_date.map(to_epoch_millis))
                 .push_bind(market.created_at.map(to_epoch_millis))
-                // Without the exchange's times: first seen now (kept on later updates), changed now.
-                .push_bind(to_epoch_millis(market.created_at.unwrap_or(now)))
-                .push_bind(to_epoch_millis(market.source_updated_at.unwrap_or(now)))
+                .push_bind(to_epoch_millis(stamped.created_at))
+                .push_bind(to_epoch_millis(stamped.updated_at))
                 .push_bind(market.source_updated_at.map(to_epoch_millis))
                 .push_bind(outcomes)
                 .push_bind(market.headline_price())
@@ -91,8 +91,8 @@ impl CatalogWriter for SqliteWriter<'_> {
                 .push_bind(market.url_keys.series.clone())
                 .push_bind(market.url.clone())
                 .push_bind(market.image_url.clone())
-                .push_bind(*fingerprint)
-                .push_bind(to_epoch_millis(now));
+                .push_bind(stamped.fingerprint)
+                .push_bind(to_epoch_millis(stamped.first_seen_at));
         });
         if let Some(error) = failure {
             return Err(StoreError::Internal(format!("outcomes do not serialize: {error}")));
@@ -102,9 +102,10 @@ impl CatalogWriter for SqliteWriter<'_> {
         Ok(())
     }
 
-    async fn write_events(&mut self, chunk: &[(&Event, i64)], now: Timestamp) -> Result<(), StoreError> {
+    async fn write_events(&mut self, chunk: &[Stamped<'_, Event>]) -> Result<(), StoreError> {
         let mut builder: QueryBuilder<Sqlite> = QueryBuilder::new(INSERT_EVENTS);
-        builder.push_values(chunk, |mut row, (event, fingerprint)| {
+        builder.push_values(chunk, |mut row, stamped| {
+            let event = stamped.record;
             row.push_bind(event.id().to_string())
                 .push_bind(event.exchange.as_str())
                 .push_bind(event.external_id.clone())
@@ -117,10 +118,10 @@ impl CatalogWriter for SqliteWriter<'_> {
                 .push_bind(event.source_updated_at.map(to_epoch_millis))
                 .push_bind(event.slug.clone())
                 .push_bind(event.series_slug.clone())
-                .push_bind(*fingerprint)
-                .push_bind(to_epoch_millis(now))
-                // Recomputed by the aggregate refresh; the exchange's time, or now, until then.
-                .push_bind(to_epoch_millis(event.created_at.unwrap_or(now)));
+                .push_bind(stamped.fingerprint)
+                .push_bind(to_epoch_millis(stamped.first_seen_at))
+                // Recomputed by the aggregate refresh.
+                .push_bind(to_epoch_millis(stamped.created_at));
         });
         builder.push(ON_CONFLICT_UPDATE_EVENT);
         builder.build().execute(&mut *self.0).await?;

@@ -5,6 +5,7 @@
 mod accounts;
 mod catalog;
 mod sync_runs;
+mod transfer;
 
 use marketlens_domain::market::UrlKeys;
 use marketlens_domain::time::{Timestamp, from_epoch_millis};

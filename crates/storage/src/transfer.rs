@@ -1,0 +1,152 @@
+//! Reading a whole store page by page and writing it into another as it was: what
+//! `marketlens copy` moves an embedded SQLite store into PostgreSQL with, and what an in-memory
+//! read model loads the catalogue through.
+
+use async_trait::async_trait;
+use marketlens_domain::account::{Account, ApiKeyRecord, LedgerEntry};
+use marketlens_domain::api_key::KeyHash;
+use marketlens_domain::matching::MatchPair;
+use uuid::Uuid;
+
+use crate::StoreError;
+use crate::catalog::{StoredEvent, StoredMarket};
+
+/// A key as another store needs it: its record and the hash it is found by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportedKey {
+    pub record: ApiKeyRecord,
+    pub hash: KeyHash,
+}
+
+#[async_trait]
+pub trait TransferStore: Send + Sync {
+    /// Up to `limit` markets whose ids come after `after` (from the first when `None`), by id.
+    async fn scan_markets(&self, after: Option<Uuid>, limit: u32) -> Result<Vec<StoredMarket>, StoreError>;
+
+    /// Up to `limit` events whose ids come after `after`, by id.
+    async fn scan_events(&self, after: Option<Uuid>, limit: u32) -> Result<Vec<StoredEvent>, StoreError>;
+
+    /// Every stored match, both directions of each pair.
+    async fn match_pairs(&self) -> Result<Vec<MatchPair>, StoreError>;
+
+    /// Every key of every account, revoked ones included, with its hash.
+    async fn export_keys(&self) -> Result<Vec<ExportedKey>, StoreError>;
+
+    /// Whether the store holds no market, event or account.
+    async fn is_empty(&self) -> Result<bool, StoreError>;
+
+    /// Writes markets and events read from another store as they were there (their times
+    /// included) into this one, which holds none of them.
+    async fn restore_catalog(&self, markets: &[StoredMarket], events: &[StoredEvent]) -> Result<(), StoreError>;
+
+    /// Writes accounts (with their balances) and keys read from another store as they were.
+    async fn restore_accounts(&self, accounts: &[Account], keys: &[ExportedKey]) -> Result<(), StoreError>;
+
+    /// Writes ledger lines read from another store, ids included, after their accounts.
+    async fn restore_ledger(&self, lines: &[LedgerEntry]) -> Result<(), StoreError>;
+}
+
+/// Records read and written per page while copying.
+const PAGE: u32 = 5_000;
+
+/// What a copy moved.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CopyReport {
+    pub markets: u64,
+    pub events: u64,
+    pub match_pairs: u64,
+    pub accounts: u64,
+    pub keys: u64,
+    pub ledger_lines: u64,
+}
+
+/// What [`copy`] is doing, for a progress display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyStep {
+    Events(u64),
+    Markets(u64),
+    Matches(u64),
+    Accounts(u64),
+    LedgerLines(u64),
+}
+
+/// Copies everything `from` holds into `to`, which must hold nothing: events, markets,
+/// matches, accounts with their balances, keys (by hash) and every ledger line, ids and times
+/// as they were. Then checks that `to` holds the same counts and the same books, and fails if
+/// it does not. Sync history is not copied: the new store's first sync is a full one.
+pub async fn copy(
+    from: &dyn crate::Store,
+    to: &dyn crate::Store,
+    mut on_progress: impl FnMut(CopyStep),
+) -> Result<CopyReport, StoreError> {
+    if !to.is_empty().await? {
+        return Err(StoreError::Invalid(
+            "the destination store is not empty; copy only into a new store".to_owned(),
+        ));
+    }
+    let mut report = CopyReport::default();
+    let mut after = None;
+    loop {
+        let events = from.scan_events(after, PAGE).await?;
+        let Some(last) = events.last() else { break };
+        after = Some(last.id);
+        to.restore_catalog(&[], &events).await?;
+        report.events += events.len() as u64;
+        on_progress(CopyStep::Events(report.events));
+    }
+    let mut after = None;
+    loop {
+        let markets = from.scan_markets(after, PAGE).await?;
+        let Some(last) = markets.last() else { break };
+        after = Some(last.id);
+        to.restore_catalog(&markets, &[]).await?;
+        report.markets += markets.len() as u64;
+        on_progress(CopyStep::Markets(report.markets));
+    }
+    let pairs = from.match_pairs().await?;
+    to.replace_matches(&pairs).await?;
+    report.match_pairs = pairs.len() as u64 / 2;
+    on_progress(CopyStep::Matches(report.match_pairs));
+
+    let accounts = from.list_accounts().await?;
+    let keys = from.export_keys().await?;
+    to.restore_accounts(&accounts, &keys).await?;
+    (report.accounts, report.keys) = (accounts.len() as u64, keys.len() as u64);
+    on_progress(CopyStep::Accounts(report.accounts));
+    for account in &accounts {
+        let mut after = None;
+        loop {
+            let lines = from.ledger(account.id, after, PAGE).await?;
+            let Some(last) = lines.last() else { break };
+            after = Some(last.id);
+            to.restore_ledger(&lines).await?;
+            report.ledger_lines += lines.len() as u64;
+            on_progress(CopyStep::LedgerLines(report.ledger_lines));
+        }
+    }
+    verify(from, to).await?;
+    Ok(report)
+}
+
+/// Fails unless `to` holds what `from` holds: the same counts, and for every account the same
+/// balance and ledger sums.
+async fn verify(from: &dyn crate::Store, to: &dyn crate::Store) -> Result<(), StoreError> {
+    let differs = |what: String| StoreError::Internal(format!("the copy differs from its source: {what}"));
+    let (source_counts, copied_counts) = (from.catalog_counts().await?, to.catalog_counts().await?);
+    if source_counts != copied_counts {
+        return Err(differs(format!("{source_counts:?} against {copied_counts:?}")));
+    }
+    let (source_accounts, copied_accounts) = (from.list_accounts().await?, to.list_accounts().await?);
+    if source_accounts != copied_accounts {
+        return Err(differs("accounts or balances".to_owned()));
+    }
+    for account in &source_accounts {
+        if from.ledger_totals(account.id).await? != to.ledger_totals(account.id).await? {
+            return Err(differs(format!("the ledger of account {}", account.id)));
+        }
+    }
+    if from.export_keys().await? != to.export_keys().await? {
+        return Err(differs("keys".to_owned()));
+    }
+    Ok(())
+}

@@ -1,0 +1,193 @@
+use marketlens_domain::Exchange::{Kalshi, Polymarket};
+use marketlens_domain::api_key::ApiKey;
+use marketlens_domain::billing::Operation;
+use marketlens_domain::matching::MatchPair;
+use marketlens_storage::{ChargeOutcome, ChargeRequest, NewAccount, Store};
+use marketlens_testkit::TestDatabase;
+use std::sync::Arc;
+
+use crate::{at, event, market};
+
+/// A store holding a little of everything: events, markets with and without the exchange's
+/// times, a match, two accounts, a live and a revoked key, and charges.
+async fn fill(store: &Arc<dyn Store>) -> ApiKey {
+    let mut first = market(Polymarket, "1", "Will Bitcoin reach $100k by December 31, 2026?");
+    first.event_external_id = Some("E1".into());
+    let mut undated = market(Kalshi, "KX-2", "Will Bitcoin be above $100k on December 31, 2026?");
+    undated.created_at = None;
+    undated.source_updated_at = None;
+    undated.volume = 0.1;
+    let mut second_in_event = market(Polymarket, "3", "Will Ethereum reach $10k?");
+    second_in_event.event_external_id = Some("E1".into());
+    second_in_event.volume = 0.2;
+    store
+        .upsert(
+            &[first.clone(), undated.clone(), second_in_event],
+            &[event(Polymarket, "E1", "Crypto")],
+            at(50),
+        )
+        .await
+        .unwrap();
+    store
+        .replace_matches(&[
+            MatchPair {
+                market_id: first.id(),
+                matched_id: undated.id(),
+                similarity: 0.875,
+            },
+            MatchPair {
+                market_id: undated.id(),
+                matched_id: first.id(),
+                similarity: 0.875,
+            },
+        ])
+        .await
+        .unwrap();
+    let key = ApiKey::generate(&mut rand::rng());
+    for (index, credits) in [(0, 50), (1, 7)] {
+        let new_account = NewAccount {
+            label: format!("account {index}"),
+            tier: "pro".into(),
+            wallet_address: "0xabc".into(),
+            initial_credits: credits,
+        };
+        let account = store.create_account(new_account, at(60 + index)).await.unwrap();
+        let live = if index == 0 {
+            key.clone()
+        } else {
+            ApiKey::generate(&mut rand::rng())
+        };
+        let record = store
+            .create_key(account.id, live.hash(), &live.truncated(), at(61))
+            .await
+            .unwrap();
+        let revoked = ApiKey::generate(&mut rand::rng());
+        let revoked = store
+            .create_key(account.id, revoked.hash(), &revoked.truncated(), at(62))
+            .await
+            .unwrap();
+        store.revoke_key(revoked.id, at(63)).await.unwrap();
+        let charges: Vec<ChargeRequest> = [Operation::Explain, Operation::ListMarkets, Operation::GetEvent]
+            .into_iter()
+            .map(|operation| ChargeRequest {
+                account_id: account.id,
+                api_key_id: record.id,
+                operation,
+                request_id: format!("request {index}"),
+                now: at(64),
+            })
+            .collect();
+        store.charge(&charges).await.unwrap();
+    }
+    key
+}
+
+/// Everything a store holds, in a comparable form.
+async fn everything(store: &Arc<dyn Store>) -> String {
+    let markets = store.scan_markets(None, 1_000).await.unwrap();
+    let events = store.scan_events(None, 1_000).await.unwrap();
+    let accounts = store.list_accounts().await.unwrap();
+    let mut ledgers = Vec::new();
+    for account in &accounts {
+        ledgers.push(store.ledger(account.id, None, 1_000).await.unwrap());
+    }
+    format!(
+        "{markets:?}\n{events:?}\n{:?}\n{accounts:?}\n{:?}\n{ledgers:?}",
+        store.match_pairs().await.unwrap(),
+        store.export_keys().await.unwrap()
+    )
+}
+
+#[tokio::test]
+async fn a_copy_holds_everything_as_it_was_and_keeps_working() {
+    // SQLite into PostgreSQL, and that copy back into SQLite (SQLite twice without PostgreSQL).
+    let middle = match TestDatabase::postgres().await {
+        Some(postgres) => postgres,
+        None => TestDatabase::sqlite(),
+    };
+    let databases = [TestDatabase::sqlite(), middle, TestDatabase::sqlite()];
+    fill(&databases[0].open().await).await;
+    for (source, destination) in [(0, 1), (1, 2)] {
+        let (source, destination) = (&databases[source], &databases[destination]);
+        let from = source.open().await;
+        let to = destination.open().await;
+        let mut source_lines = 0;
+        for account in from.list_accounts().await.unwrap() {
+            source_lines += from.ledger_totals(account.id).await.unwrap().lines;
+        }
+        let mut steps = Vec::new();
+        let report = marketlens_storage::transfer::copy(from.as_ref(), to.as_ref(), |step| steps.push(step))
+            .await
+            .unwrap();
+        assert_eq!(
+            (
+                report.markets,
+                report.events,
+                report.match_pairs,
+                report.accounts,
+                report.keys,
+                report.ledger_lines
+            ),
+            (3, 1, 1, 2, 4, source_lines),
+            "{} to {}",
+            source.backend,
+            destination.backend
+        );
+        assert!(!steps.is_empty());
+        assert_eq!(everything(&from).await, everything(&to).await);
+        let event = to
+            .get_event(marketlens_domain::ids::event_id(Polymarket, "E1"))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((event.market_count, event.total_volume), (2, 1000.2));
+
+        // The copy is a working store: the key still opens it, charges continue its ledger.
+        let richest = to
+            .list_accounts()
+            .await
+            .unwrap()
+            .into_iter()
+            .max_by_key(|account| account.credits_remaining);
+        let key_hash = to
+            .export_keys()
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|key| {
+                Some(key.record.account_id) == richest.as_ref().map(|account| account.id)
+                    && key.record.revoked_at.is_none()
+            })
+            .unwrap()
+            .hash;
+        let (key, account) = to.authenticate(&key_hash).await.unwrap().unwrap();
+        let charged = to
+            .charge(&[ChargeRequest {
+                account_id: account.id,
+                api_key_id: key.id,
+                operation: Operation::GetMarket,
+                request_id: "after copy".into(),
+                now: at(100),
+            }])
+            .await
+            .unwrap();
+        assert_eq!(
+            charged,
+            [ChargeOutcome::Charged {
+                remaining: account.credits_remaining - 1
+            }]
+        );
+        let ledger = to.ledger(account.id, None, 100).await.unwrap();
+        let copied_ids: Vec<i64> = from
+            .ledger(account.id, None, 100)
+            .await
+            .unwrap()
+            .iter()
+            .map(|line| line.id)
+            .collect();
+        assert!(ledger.last().unwrap().id > *copied_ids.iter().max().unwrap());
+    }
+    let (from, to) = (databases[0].open().await, databases[1].open().await);
+    let refused = marketlens_storage::transfer::copy(from.as_ref(), to.as_ref(), |_| {}).await;
+    assert!(refused.is_err(), "a copy into a store that holds data is refused");
+}
