@@ -59,6 +59,15 @@ pub enum Command {
     /// Manage credits.
     #[command(subcommand)]
     Credits(CreditsCommand),
+    /// Fill the store with synthetic markets and events drawn from the recorded ones (benchmarks).
+    Seed {
+        /// How many markets.
+        #[arg(long)]
+        synthetic: u64,
+        /// The random seed: the same seed and size give the same catalogue.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Bring the store named by --database-url to this version's schema, then exit (serve and
     /// every other command do this by themselves too).
     Migrate,

@@ -7,6 +7,7 @@
 //!   `demo` share it.
 //! - [`demo_data`]: the recorded exchange payloads built into the binary for `demo`.
 //! - [`sync_schedule`]: the background sync loops of `serve` (the engine is `marketlens-sync`).
+//! - [`synthetic`]: synthetic catalogues drawn from the recorded one, for `seed` (benchmarks).
 
 pub mod cli;
 pub mod commands;
@@ -15,3 +16,4 @@ pub mod demo_data;
 pub mod ingest;
 pub mod logging;
 pub mod sync_schedule;
+pub mod synthetic;

@@ -7,6 +7,7 @@ mod credits;
 mod demo;
 mod import;
 mod keys;
+mod seed;
 mod serve;
 mod sync;
 
@@ -36,6 +37,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Accounts(command) => accounts::run(store.as_ref(), &tiers, command).await,
         Command::Keys(command) => keys::run(store.as_ref(), command).await,
         Command::Credits(command) => credits::run(store.as_ref(), command).await,
+        Command::Seed { synthetic, seed } => seed::run(store.as_ref(), synthetic, seed).await,
         Command::Migrate => {
             // Opening the store applied every migration it lacked.
             println!(
