@@ -86,6 +86,8 @@ pub struct Judgement {
 const SUBJECT_WEIGHT: f64 = 0.4;
 const DATE_WEIGHT: f64 = 0.3;
 const WORDING_WEIGHT: f64 = 0.3;
+/// How much of the subject score survives when only one side names the contest.
+const UNCONFIRMED_CONTEST_FACTOR: f64 = 0.75;
 /// Deadlines a day apart are the same deadline written in two time zones.
 const SAME_DAY_TOLERANCE_DAYS: i64 = 1;
 /// An end date this close to a stated deadline supports it.
@@ -119,6 +121,14 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
     .into_iter()
     .find(|(_field, agreement)| *agreement == Agreement::Conflict)
     .map(|(field, _agreement)| field);
+    // A contest named on one side only leaves the subject unconfirmed: "Texas" in a mask
+    // mandate and "Texas" in the college championship are not one subject.
+    let contest_factor = if contest == Agreement::Unknown {
+        UNCONFIRMED_CONTEST_FACTOR
+    } else {
+        1.0
+    };
+    let subject = (subject.0, subject.1 * contest_factor);
     let mut similarity = SUBJECT_WEIGHT * subject.1 + DATE_WEIGHT * date.1 + WORDING_WEIGHT * wording;
     if refused_by.is_some() {
         similarity *= 0.5;

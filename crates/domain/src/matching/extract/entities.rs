@@ -58,17 +58,21 @@ impl Entity {
         let initial_of = |initial: &String, word: &String| initial.len() == 1 && word.starts_with(initial.as_str());
         let word_matches =
             |short: &String, long: &String| short == long || initial_of(short, long) || initial_of(long, short);
+        // Every word matches, at least one in full (an initial alone names nothing: "Texas
+        // A" is not "Apple").
         let runs_at = |offset: usize| {
-            shorter
-                .iter()
-                .zip(&longer[offset..])
-                .all(|(short, long)| word_matches(short, long))
+            let pairs = || shorter.iter().zip(&longer[offset..]);
+            pairs().all(|(short, long)| word_matches(short, long)) && pairs().any(|(short, long)| short == long)
         };
-        // A single initial alone ("L") names nothing.
-        if shorter.iter().all(|word| word.len() == 1) {
-            return false;
-        }
-        runs_at(0) || runs_at(longer.len() - shorter.len())
+        // "New Mexico" is not Mexico, nor "South Korea" Korea: a qualifier before the shorter
+        // name makes another place.
+        let qualified = longer[..longer.len() - shorter.len()].iter().any(|word| {
+            matches!(
+                word.as_str(),
+                "new" | "north" | "south" | "east" | "west" | "northern" | "southern"
+            )
+        });
+        runs_at(0) || (!qualified && runs_at(longer.len() - shorter.len()))
     }
 }
 
@@ -385,7 +389,10 @@ fn claim_names(tokens: &mut [Token], entities: &mut Entities) {
             continue;
         }
         let mut end = at + 1;
-        while end < tokens.len() && !tokens[end].used && tokens[end].joined_to_previous() {
+        while end < tokens.len()
+            && !tokens[end].used
+            && (tokens[end].joined_to_previous() || follows_abbreviation(&tokens[end - 1], &tokens[end]))
+        {
             let token = &tokens[end];
             let continues = starts_name(token)
                 || (token.text.len() == 1 && token.is_capitalized())
@@ -408,6 +415,11 @@ fn claim_names(tokens: &mut [Token], entities: &mut Entities) {
         });
         at = end;
     }
+}
+
+/// "St. Louis", "Mt. Rushmore": a name goes on after an abbreviation's full stop.
+fn follows_abbreviation(previous: &Token, token: &Token) -> bool {
+    token.gap_before == ". " && matches!(previous.lower.as_str(), "st" | "mt" | "ft" | "dr" | "jr" | "sr")
 }
 
 fn starts_name(token: &Token) -> bool {
@@ -492,6 +504,22 @@ mod tests {
         assert_eq!(
             subject_keys("Will Avatar 3 be the top grossing movie of 2025?"),
             ["avatar 3"]
+        );
+    }
+
+    #[test]
+    fn a_qualified_place_or_a_bare_initial_is_another_name() {
+        // Polymarket 558945 against Kalshi KXNCAAMBGAME (markets-1.json).
+        let mexico = &entities("Will Mexico win the 2026 FIFA World Cup?").subjects[0];
+        let new_mexico = &entities("Sam Houston at New Mexico Winner? — New Mexico").subjects;
+        assert!(new_mexico.iter().all(|entity| !entity.corresponds_to(mexico)));
+        let apple =
+            &entities("Will Apple be the largest company in the world by market cap on December 31?").subjects[0];
+        let aggies = &entities("Will Texas A&M win the College Basketball National Championship?").subjects[0];
+        assert!(!apple.corresponds_to(aggies));
+        assert_eq!(
+            subject_keys("Will the St. Louis Blues win the 2026 NHL Stanley Cup?"),
+            ["st louis blues"]
         );
     }
 
