@@ -234,9 +234,12 @@ impl CatalogStore for SqliteStore {
     }
 
     async fn match_inputs(&self) -> Result<Vec<MatchInput>, StoreError> {
-        let rows = sqlx::query("SELECT id, exchange, question, end_date FROM markets ORDER BY id")
-            .fetch_all(&self.reader)
-            .await?;
+        let rows = sqlx::query(
+            "SELECT m.id, m.exchange, m.question, m.end_date, m.outcomes, e.title AS event_title \
+             FROM markets m LEFT JOIN events e ON e.id = m.event_id ORDER BY m.id",
+        )
+        .fetch_all(&self.reader)
+        .await?;
         rows.iter()
             .map(|row| {
                 Ok(MatchInput {
@@ -244,6 +247,8 @@ impl CatalogStore for SqliteStore {
                     exchange: rows::parsed(row, "exchange")?,
                     question: row.try_get("question")?,
                     end_date: rows::optional_timestamp(row, "end_date")?,
+                    outcomes: rows::outcome_names(row)?,
+                    event_title: row.try_get("event_title")?,
                 })
             })
             .collect()

@@ -64,6 +64,13 @@ pub fn optional_timestamp(row: &SqliteRow, column: &str) -> Result<Option<Timest
     Ok(millis.map(from_epoch_millis))
 }
 
+/// The outcome names of a market row's `outcomes` JSON, in order.
+pub fn outcome_names(row: &SqliteRow) -> Result<Vec<String>, StoreError> {
+    let outcomes_json: String = row.try_get("outcomes")?;
+    let outcomes: Vec<Outcome> = serde_json::from_str(&outcomes_json).map_err(|error| corrupt("outcomes", error))?;
+    Ok(outcomes.into_iter().map(|outcome| outcome.name).collect())
+}
+
 pub fn stored_market(row: &SqliteRow) -> Result<StoredMarket, StoreError> {
     let outcomes_json: String = row.try_get("outcomes")?;
     let outcomes: Vec<Outcome> = serde_json::from_str(&outcomes_json).map_err(|error| corrupt("outcomes", error))?;

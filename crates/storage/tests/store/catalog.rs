@@ -1,6 +1,6 @@
 use marketlens_domain::Exchange::{Kalshi, Polymarket};
 use marketlens_domain::market_url::{MarketUrl, UrlKey};
-use marketlens_domain::matching::MatchPair;
+use marketlens_domain::matching::{MatchPair, Orientation};
 use marketlens_domain::{Category, MarketStatus};
 use marketlens_storage::{EventQuery, MarketFilter, MarketQuery, MarketSort, SearchWords, SortOrder};
 
@@ -333,21 +333,25 @@ async fn matches_are_served_best_first_and_counted_once_per_pair() {
                 market_id: left.id(),
                 matched_id: right.id(),
                 similarity: 0.95,
+                orientation: Orientation::Same,
             },
             MatchPair {
                 market_id: right.id(),
                 matched_id: left.id(),
                 similarity: 0.95,
+                orientation: Orientation::Same,
             },
             MatchPair {
                 market_id: left.id(),
                 matched_id: other.id(),
                 similarity: 0.8,
+                orientation: Orientation::Same,
             },
             MatchPair {
                 market_id: other.id(),
                 matched_id: left.id(),
                 similarity: 0.8,
+                orientation: Orientation::Same,
             },
         ];
         store.replace_matches(&pairs).await.unwrap();
