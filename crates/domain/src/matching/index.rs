@@ -152,7 +152,8 @@ impl MatchIndex {
         let features = input.features();
         let words: Vec<u64> = features.key_words().iter().map(|word| hash(word)).collect();
         let years = features.years();
-        let keys: Vec<u64> = if years.is_empty() {
+        let thresholds: Vec<u64> = features.threshold_tokens().iter().map(|token| hash(token)).collect();
+        let mut keys: Vec<u64> = if years.is_empty() {
             words.iter().map(|word| year_key(*word, NO_YEAR)).collect()
         } else {
             words
@@ -160,6 +161,14 @@ impl MatchIndex {
                 .flat_map(|word| years.iter().map(move |year| year_key(*word, *year)))
                 .collect()
         };
+        // A dated market with thresholds meets only markets with the same ones. (Undated
+        // markets keep plain keys: dated ones look them up by word alone.)
+        if !thresholds.is_empty() && !years.is_empty() {
+            keys = keys
+                .iter()
+                .flat_map(|key| thresholds.iter().map(move |threshold| key ^ threshold.rotate_left(17)))
+                .collect();
+        }
         let undated_words = if years.is_empty() { words.clone() } else { Vec::new() };
         let entry = Entry {
             id: input.id,

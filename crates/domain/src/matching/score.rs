@@ -158,33 +158,49 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
         (true, true) => (Agreement::NotStated, 0.5),
         (true, false) | (false, true) => (Agreement::Unknown, 0.4),
         (false, false) => {
-            let unmatched = |of: &[Entity], against: &[Entity]| -> Vec<Entity> {
-                of.iter()
-                    .filter(|entity| !against.iter().any(|other| entity.corresponds_to(other)))
-                    .cloned()
-                    .collect()
-            };
-            let left_unmatched = unmatched(left_subjects, right_subjects);
-            let right_unmatched = unmatched(right_subjects, left_subjects);
-            let names = |entities: &[Entity]| entities.iter().any(|entity| entity.kind != EntityKind::Institution);
-            if left_unmatched.is_empty() && right_unmatched.is_empty() {
+            let left_unmatched = Unmatched::of(left_subjects, right_subjects);
+            let right_unmatched = Unmatched::of(right_subjects, left_subjects);
+            if left_unmatched.count == 0 && right_unmatched.count == 0 {
                 (Agreement::Agree, 1.0)
-            } else if left_unmatched.len() == left_subjects.len() && right_unmatched.len() == right_subjects.len()
-                || (names(&left_unmatched) && names(&right_unmatched))
+            } else if left_unmatched.count == left_subjects.len() && right_unmatched.count == right_subjects.len()
+                || (left_unmatched.names_someone && right_unmatched.names_someone)
             {
                 // Nothing shared, or each names someone the other does not: another team,
                 // candidate or asset.
                 (Agreement::Conflict, 0.0)
             } else {
                 let share = |unmatched: usize, total: usize| 1.0 - unmatched as f64 / total as f64;
-                let matched = (share(left_unmatched.len(), left_subjects.len())
-                    + share(right_unmatched.len(), right_subjects.len()))
+                let matched = (share(left_unmatched.count, left_subjects.len())
+                    + share(right_unmatched.count, right_subjects.len()))
                     / 2.0;
                 (Agreement::Partial, 0.9 * matched)
             }
         }
     };
     (agreement, Orientation::Same)
+}
+
+/// The subjects of one side with no counterpart on the other.
+struct Unmatched {
+    count: usize,
+    /// Whether one of them is someone or something other than an institution.
+    names_someone: bool,
+}
+
+impl Unmatched {
+    fn of(subjects: &[Entity], against: &[Entity]) -> Unmatched {
+        let mut unmatched = Unmatched {
+            count: 0,
+            names_someone: false,
+        };
+        for entity in subjects {
+            if !against.iter().any(|other| entity.corresponds_to(other)) {
+                unmatched.count += 1;
+                unmatched.names_someone |= entity.kind != EntityKind::Institution;
+            }
+        }
+        unmatched
+    }
 }
 
 fn compare_with_named_outcomes(left: &Features, right: &Features) -> Option<((Agreement, f64), Orientation)> {

@@ -10,6 +10,9 @@
 //! here because named-entity models need weights and a runtime this crate cannot carry,
 //! and the questions are short and capitalised carefully.
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
 use super::tokens::{Token, phrase_at};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -341,14 +344,26 @@ pub fn extract(tokens: &mut [Token]) -> Entities {
     entities
 }
 
+/// The gazetteer's aliases split into words, by first word, built once.
+static ALIASES_BY_FIRST_WORD: LazyLock<HashMap<&'static str, Vec<(Vec<&'static str>, &'static str, Alias)>>> =
+    LazyLock::new(|| {
+        let mut aliases: HashMap<&'static str, Vec<(Vec<&'static str>, &'static str, Alias)>> = HashMap::new();
+        for (alias, canonical, kind) in GAZETTEER {
+            let words: Vec<&'static str> = alias.split(' ').collect();
+            aliases.entry(words[0]).or_default().push((words, canonical, *kind));
+        }
+        aliases
+    });
+
 fn claim_gazetteer(tokens: &mut [Token], entities: &mut Entities) {
     let mut at = 0;
     while at < tokens.len() {
-        let longest = GAZETTEER
-            .iter()
-            .filter_map(|(alias, canonical, kind)| {
-                let words: Vec<&str> = alias.split(' ').collect();
-                phrase_at(tokens, at, &words).map(|length| (length, *canonical, *kind))
+        let longest = ALIASES_BY_FIRST_WORD
+            .get(tokens[at].lower.as_str())
+            .into_iter()
+            .flatten()
+            .filter_map(|(words, canonical, kind)| {
+                phrase_at(tokens, at, words).map(|length| (length, *canonical, *kind))
             })
             .max_by_key(|(length, _canonical, _kind)| *length);
         let Some((length, canonical, kind)) = longest else {

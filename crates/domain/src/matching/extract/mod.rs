@@ -96,6 +96,20 @@ impl Features {
         words
     }
 
+    /// The thresholds as blocking tokens: unit and value to three significant figures, so
+    /// that "$150k" and "149999.99" meet. Two markets with different thresholds never
+    /// match, so blocking on them loses nothing.
+    pub fn threshold_tokens(&self) -> Vec<String> {
+        let mut tokens: Vec<String> = self
+            .quantities
+            .iter()
+            .map(|quantity| format!("{:?} {}", quantity.unit, three_significant_figures(quantity.low)))
+            .collect();
+        tokens.sort();
+        tokens.dedup();
+        tokens
+    }
+
     /// The years the market is decided in: stated ones, else its end date's.
     pub fn years(&self) -> Vec<i32> {
         let mut years: Vec<i32> = self.timing.years.iter().copied().collect();
@@ -111,6 +125,15 @@ impl Features {
         years.dedup();
         years
     }
+}
+
+fn three_significant_figures(value: f64) -> String {
+    if value == 0.0 || !value.is_finite() {
+        return "0".to_owned();
+    }
+    let magnitude = value.abs().log10().floor() as i32;
+    let scale = 10f64.powi(magnitude - 2);
+    format!("{}", (value / scale).round() * scale)
 }
 
 /// Parts of place names too common to tell teams apart on their own.
