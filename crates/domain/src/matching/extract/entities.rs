@@ -344,16 +344,18 @@ pub fn extract(tokens: &mut [Token]) -> Entities {
     entities
 }
 
-/// The gazetteer's aliases split into words, by first word, built once.
-static ALIASES_BY_FIRST_WORD: LazyLock<HashMap<&'static str, Vec<(Vec<&'static str>, &'static str, Alias)>>> =
-    LazyLock::new(|| {
-        let mut aliases: HashMap<&'static str, Vec<(Vec<&'static str>, &'static str, Alias)>> = HashMap::new();
-        for (alias, canonical, kind) in GAZETTEER {
-            let words: Vec<&'static str> = alias.split(' ').collect();
-            aliases.entry(words[0]).or_default().push((words, canonical, *kind));
-        }
-        aliases
-    });
+/// An alias split into words, with its canonical name and kind.
+type SplitAlias = (Vec<&'static str>, &'static str, Alias);
+
+/// The gazetteer's aliases by first word, built once.
+static ALIASES_BY_FIRST_WORD: LazyLock<HashMap<&'static str, Vec<SplitAlias>>> = LazyLock::new(|| {
+    let mut aliases: HashMap<&'static str, Vec<SplitAlias>> = HashMap::new();
+    for (alias, canonical, kind) in GAZETTEER {
+        let words: Vec<&'static str> = alias.split(' ').collect();
+        aliases.entry(words[0]).or_default().push((words, canonical, *kind));
+    }
+    aliases
+});
 
 fn claim_gazetteer(tokens: &mut [Token], entities: &mut Entities) {
     let mut at = 0;
