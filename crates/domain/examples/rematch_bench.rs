@@ -136,7 +136,7 @@ fn main() {
     let mut arguments = std::env::args().skip(1);
     let count: usize = arguments.next().and_then(|text| text.parse().ok()).unwrap_or(1_000_000);
     let changed: usize = arguments.next().and_then(|text| text.parse().ok()).unwrap_or(1_000);
-    let mut random = Random(0x5eed_0f_4a11);
+    let mut random = Random(0x005e_ed0f_4a11);
     let mut inputs = Vec::with_capacity(count);
     while inputs.len() < count {
         let (polymarket, kalshi, end) = question(&mut random);
