@@ -49,16 +49,21 @@ pub async fn find_market(store: &dyn Store, query: &str, today: NaiveDate) -> Re
     Ok(candidates
         .into_iter()
         .map(|stored| {
-            let relevance = (features.score_market(&stored.market), coverage(&informative, &stored.market.question));
+            let relevance = (
+                features.score_market(&stored.market),
+                coverage(&informative, &stored.market.question),
+            );
             (relevance, stored)
         })
         .filter(|((_, covered), _)| *covered >= required)
-        .min_by(|((left_score, left_covered), left), ((right_score, right_covered), right)| {
-            right_score
-                .total_cmp(left_score)
-                .then(right_covered.cmp(left_covered))
-                .then_with(|| status_then_volume(&left.market, &right.market))
-        })
+        .min_by(
+            |((left_score, left_covered), left), ((right_score, right_covered), right)| {
+                right_score
+                    .total_cmp(left_score)
+                    .then(right_covered.cmp(left_covered))
+                    .then_with(|| status_then_volume(&left.market, &right.market))
+            },
+        )
         .map(|(_, stored)| stored))
 }
 

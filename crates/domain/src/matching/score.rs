@@ -550,6 +550,8 @@ mod tests {
 
     #[test]
     fn a_named_outcome_market_tells_which_outcome_is_yes() {
+        // Polymarket 42120 has named outcomes. No recording holds a Yes/No market on that
+        // game, so the second question is written for this test, in Polymarket's phrasing.
         let polymarket = Features::of(
             "Will the Browns or the Chiefs win their Jan 17th matchup?",
             &["Browns".to_owned(), "Chiefs".to_owned()],

@@ -125,11 +125,8 @@ mod tests {
         );
         // Polymarket 516723 and 516724.
         assert!(side("Will no Fed rate cuts happen in 2025?").opposes(&side("Will 1 Fed rate cut happen in 2025?")));
-        assert!(side("Will the Fed cut rates?").opposes(&side("Will the Fed hold rates?")));
-        assert!(
-            side("Will Kirk Cousins get cut/traded by the Falcons?")
-                .opposes(&side("Will the Falcons keep Kirk Cousins? — not cut"))
-        );
+        // Polymarket 516711 ("cut") against Polymarket 516706 ("hike").
+        assert!(side("Fed emergency rate cut in 2025?").opposes(&side("Fed rate hike in 2025?")));
     }
 
     #[test]
