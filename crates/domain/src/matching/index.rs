@@ -1,9 +1,10 @@
 //! Candidate generation and the match graph, kept up to date market by market.
 //!
 //! Comparing every market with every other is N² and a million markets make that 10¹²
-//! comparisons. A match needs the same subject in the same year, so markets are blocked
-//! by (subject word, year) keys: a market is compared only with the other exchange's
-//! markets that share a key. Keys so common that they no longer narrow anything (more
+//! comparisons. A match needs the same subject, a compatible date and the same threshold,
+//! so markets are blocked by (subject word, month or year, threshold) keys (see
+//! [`Blocking`]): a market is compared only with the other exchange's markets it meets
+//! through a key. Keys so common that they no longer narrow anything (more
 //! than [`MAX_POSTINGS`] markets of one exchange) are skipped; the pairs they would have
 //! proposed share rarer keys when they are real matches.
 //!
@@ -13,6 +14,7 @@
 //! served lists can change are it, its neighbours, and their neighbours, and those are
 //! what [`MatchIndex::upsert`] returns.
 
+use chrono::{Datelike, Days};
 use std::collections::{BTreeSet, HashMap};
 use uuid::Uuid;
 
@@ -23,14 +25,15 @@ use crate::exchange::Exchange;
 
 /// A blocking key with more markets than this on one exchange is skipped.
 pub const MAX_POSTINGS: usize = 2_000;
-/// The year of a market that states none and has no end date.
-const NO_YEAR: i32 = 0;
 
 struct Entry {
     id: Uuid,
     exchange: Exchange,
     features: Features,
+    /// The blocking keys it is listed under.
     keys: Vec<u64>,
+    /// The keys it looks up: its own, and the coarser or finer ones of compatible dates.
+    probes: Vec<u64>,
     /// Words of a market with no year: it looks for them in every year.
     undated_words: Vec<u64>,
     /// Scored pairs above the threshold, with both ends' slots.
@@ -151,31 +154,14 @@ impl MatchIndex {
     fn insert(&mut self, input: &MatchInput) -> usize {
         let features = input.features();
         let words: Vec<u64> = features.key_words().iter().map(|word| hash(word)).collect();
-        let years = features.years();
-        let thresholds: Vec<u64> = features.threshold_tokens().iter().map(|token| hash(token)).collect();
-        let mut keys: Vec<u64> = if years.is_empty() {
-            words.iter().map(|word| year_key(*word, NO_YEAR)).collect()
-        } else {
-            words
-                .iter()
-                .flat_map(|word| years.iter().map(move |year| year_key(*word, *year)))
-                .collect()
-        };
-        // A dated market with thresholds meets only markets with the same ones. (Undated
-        // markets keep plain keys: dated ones look them up by word alone.)
-        if !thresholds.is_empty() && !years.is_empty() {
-            keys = keys
-                .iter()
-                .flat_map(|key| thresholds.iter().map(move |threshold| key ^ threshold.rotate_left(17)))
-                .collect();
-        }
-        let undated_words = if years.is_empty() { words.clone() } else { Vec::new() };
+        let blocking = Blocking::of(&features, &words);
         let entry = Entry {
             id: input.id,
             exchange: input.exchange,
             features,
-            keys,
-            undated_words,
+            keys: blocking.inserted,
+            probes: blocking.probed,
+            undated_words: blocking.undated_words,
             edges: Vec::new(),
         };
         let slot = match self.free_slots.pop() {
@@ -211,18 +197,12 @@ impl MatchIndex {
                 candidates.extend(list.iter().copied());
             }
         };
-        for key in &entry.keys {
+        for key in &entry.probes {
             take(self.postings.get(&(*key, other)));
         }
-        // A dated market also meets the other exchange's undated ones, and an undated one
-        // meets every year.
-        for word in entry.features.key_words() {
-            let word = hash(&word);
-            if entry.undated_words.is_empty() {
-                take(self.postings.get(&(year_key(word, NO_YEAR), other)));
-            } else {
-                take(self.word_postings.get(&(word, other)));
-            }
+        // An undated market meets every year of its subject words.
+        for word in &entry.undated_words {
+            take(self.word_postings.get(&(*word, other)));
         }
         candidates
     }
@@ -341,8 +321,115 @@ impl MatchIndex {
     }
 }
 
-fn year_key(word: u64, year: i32) -> u64 {
-    word ^ (u64::from(year as u32).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+/// When a market resolves, as coarse as its question allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bucket {
+    /// A stated deadline or day: its month (year × 12 + month).
+    Month(i32),
+    /// Only a year (stated, or its end date's).
+    Year(i32),
+    /// No year at all.
+    Undated,
+}
+
+impl Bucket {
+    fn code(self) -> u64 {
+        match self {
+            Bucket::Month(month) => (1 << 40) | u64::from(month as u32),
+            Bucket::Year(year) => (2 << 40) | u64::from(year as u32),
+            Bucket::Undated => 0,
+        }
+    }
+}
+
+/// The keys of one market: (subject word, time bucket, threshold).
+///
+/// A market with a deadline is listed under the months around it (a day either side, so
+/// deadlines written in two time zones meet) and also looks up the years of those months;
+/// a market with only a year is listed under it and looks up its twelve months. So a dated
+/// and a yearly market meet from either side, which keeps an incremental update equal to a
+/// full rematch. Thresholds must agree for a match, so they are part of the key.
+struct Blocking {
+    inserted: Vec<u64>,
+    probed: Vec<u64>,
+    undated_words: Vec<u64>,
+}
+
+impl Blocking {
+    fn of(features: &Features, words: &[u64]) -> Blocking {
+        let thresholds: Vec<u64> = if features.quantities.is_empty() {
+            vec![0]
+        } else {
+            features.threshold_tokens().iter().map(|token| hash(token)).collect()
+        };
+        let years = features.years();
+        let (listed, looked_up): (Vec<Bucket>, Vec<Bucket>) = match features.timing.resolution_date() {
+            Some(date) => {
+                let mut months: Vec<i32> = [date - Days::new(2), date - Days::new(1), date]
+                    .iter()
+                    .map(|day| day.year() * 12 + day.month0() as i32)
+                    .collect();
+                months.dedup();
+                let mut years: Vec<i32> = months.iter().map(|month| month.div_euclid(12)).collect();
+                years.dedup();
+                let listed: Vec<Bucket> = months.into_iter().map(Bucket::Month).collect();
+                let looked_up = listed
+                    .iter()
+                    .copied()
+                    .chain(years.into_iter().map(Bucket::Year))
+                    .collect();
+                (listed, looked_up)
+            }
+            None if !years.is_empty() => {
+                let listed: Vec<Bucket> = years.iter().map(|year| Bucket::Year(*year)).collect();
+                let months = years
+                    .iter()
+                    .flat_map(|year| (0..12).map(move |month| Bucket::Month(year * 12 + month)));
+                let looked_up = listed.iter().copied().chain(months).collect();
+                (listed, looked_up)
+            }
+            None => (vec![Bucket::Undated], vec![Bucket::Undated]),
+        };
+        let keys = |buckets: &[Bucket]| -> Vec<u64> {
+            let mut keys = Vec::with_capacity(words.len() * buckets.len() * thresholds.len());
+            for word in words {
+                for bucket in buckets {
+                    for threshold in &thresholds {
+                        keys.push(blocking_key(*word, *bucket, *threshold));
+                    }
+                }
+            }
+            keys.sort_unstable();
+            keys.dedup();
+            keys
+        };
+        let mut probed = keys(&looked_up);
+        // Dated markets also meet the other exchange's undated ones.
+        if listed != [Bucket::Undated] {
+            probed.extend(words.iter().map(|word| blocking_key(*word, Bucket::Undated, 0)));
+        }
+        Blocking {
+            inserted: if listed == [Bucket::Undated] {
+                words
+                    .iter()
+                    .map(|word| blocking_key(*word, Bucket::Undated, 0))
+                    .collect()
+            } else {
+                keys(&listed)
+            },
+            probed,
+            undated_words: if listed == [Bucket::Undated] {
+                words.to_vec()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+}
+
+fn blocking_key(word: u64, bucket: Bucket, threshold: u64) -> u64 {
+    (word ^ bucket.code().wrapping_mul(0x9e37_79b9_7f4a_7c15)).rotate_left(23)
+        ^ threshold.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
 }
 
 fn sort_pairs(pairs: &mut [MatchPair]) {
