@@ -1,15 +1,20 @@
 //! Explain: find the one market a query names, and say what its data shows.
 //!
 //! A query is a market URL of either exchange (parsed, never fetched) or free words. Free
-//! words pick the best market by relevance first — how many of the query's informative
-//! words begin a word of the question — then open before closed, then volume
-//! (`decisions.md` section 8). A market must match at least half of those words, so that
-//! one shared word ("trump") does not pass for an answer.
+//! words pick the best market by relevance first, then open before closed, then volume
+//! (`decisions.md` section 8). Relevance is the matcher's reading of the query
+//! (`marketlens_domain::matching::query`): the entities, thresholds and dates it names,
+//! so that "bitcoin above 100k december" finds the $100,000 December market and not the
+//! $150,000 one beside it; ties go to how many of the query's words begin a word of the
+//! question. A market must match at least half of those words, so that one shared word
+//! ("trump") does not pass for an answer.
 //!
 //! Key factors from news are not gathered yet: `keyFactors` is empty and the summary says
 //! that no recent news was found, which is true.
 
+use chrono::NaiveDate;
 use marketlens_domain::market_url;
+use marketlens_domain::matching::query::QueryFeatures;
 use marketlens_domain::text::{is_stopword, words};
 use marketlens_domain::{Market, MarketStatus};
 use marketlens_storage::{SearchWords, Store, StoreError, StoredMarket};
@@ -18,8 +23,9 @@ use std::cmp::Ordering;
 /// How many candidates the index proposes for free words before they are ranked.
 const CANDIDATES: u32 = 200;
 
-/// The market `query` names, if any.
-pub async fn find_market(store: &dyn Store, query: &str) -> Result<Option<StoredMarket>, StoreError> {
+/// The market `query` names, if any. `today` resolves dates the query writes without a
+/// year ("december").
+pub async fn find_market(store: &dyn Store, query: &str, today: NaiveDate) -> Result<Option<StoredMarket>, StoreError> {
     if let Some(url) = market_url::parse(query) {
         let markets = store.markets_by_url(&url).await?;
         return Ok(markets
@@ -39,15 +45,25 @@ pub async fn find_market(store: &dyn Store, query: &str) -> Result<Option<Stored
     };
     let required = informative.len().div_ceil(2);
     let candidates = store.search_any_words(&search, CANDIDATES).await?;
+    let features = QueryFeatures::parse(query, today);
     Ok(candidates
         .into_iter()
-        .map(|stored| (coverage(&informative, &stored.market.question), stored))
-        .filter(|(covered, _)| *covered >= required)
-        .min_by(|(left_covered, left), (right_covered, right)| {
-            right_covered
-                .cmp(left_covered)
-                .then_with(|| status_then_volume(&left.market, &right.market))
+        .map(|stored| {
+            let relevance = (
+                features.score_market(&stored.market),
+                coverage(&informative, &stored.market.question),
+            );
+            (relevance, stored)
         })
+        .filter(|((_, covered), _)| *covered >= required)
+        .min_by(
+            |((left_score, left_covered), left), ((right_score, right_covered), right)| {
+                right_score
+                    .total_cmp(left_score)
+                    .then(right_covered.cmp(left_covered))
+                    .then_with(|| status_then_volume(&left.market, &right.market))
+            },
+        )
         .map(|(_, stored)| stored))
 }
 

@@ -50,6 +50,8 @@ pub enum Command {
     Sync(SyncCommandArgs),
     /// Load saved exchange API responses (Polymarket Gamma or Kalshi v2, /events or /markets).
     Import(ImportArgs),
+    /// Measure the cross-exchange matcher, or show why two markets match or not.
+    Match(MatchArgs),
     /// Manage accounts.
     #[command(subcommand)]
     Accounts(AccountsCommand),
@@ -201,6 +203,19 @@ pub struct ImportArgs {
     /// JSON files as the exchange's API returned them.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct MatchArgs {
+    /// A labelled set (JSON lines, e.g. tests/data/matching/pairs.jsonl): print precision,
+    /// recall and F1 at the serving threshold, and every error.
+    #[arg(long, value_name = "FILE")]
+    pub evaluate: Option<PathBuf>,
+
+    /// Two stored markets' ids: print their comparison field by field.
+    #[arg(long, num_args = 2, value_names = ["ID_A", "ID_B"])]
+    pub why: Option<Vec<Uuid>>,
 }
 
 #[derive(Debug, Subcommand)]

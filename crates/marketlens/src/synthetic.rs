@@ -153,7 +153,9 @@ impl<'a> Generator<'a> {
         let lifetime = template
             .end_date
             .zip(template.created_at)
-            .map_or(TimeDelta::days(90), |(end, start)| (end - start).max(TimeDelta::hours(1)));
+            .map_or(TimeDelta::days(90), |(end, start)| {
+                (end - start).max(TimeDelta::hours(1))
+            });
         let lifetime = TimeDelta::seconds((lifetime.num_seconds() as f64 * self.noisy(1.0, 0.5)) as i64);
         let market_slug = format!("{}-{}", slug(&question), external_id.to_ascii_lowercase());
         let (url_keys, url) = match event.exchange {
@@ -234,8 +236,7 @@ impl<'a> Generator<'a> {
                 && self.random.random_bool(0.5)
             {
                 Some(names[self.random.random_range(0..names.len())].clone())
-            } else if !core.is_empty() && core.chars().all(|character| character.is_ascii_digit()) && core.len() < 10
-            {
+            } else if !core.is_empty() && core.chars().all(|character| character.is_ascii_digit()) && core.len() < 10 {
                 let low = 10u64.pow(core.len() as u32 - 1);
                 Some(self.random.random_range(low..low * 10).to_string())
             } else {
@@ -265,5 +266,8 @@ impl<'a> Generator<'a> {
 }
 
 fn slug(text: &str) -> String {
-    marketlens_domain::text::words(text).take(8).collect::<Vec<_>>().join("-")
+    marketlens_domain::text::words(text)
+        .take(8)
+        .collect::<Vec<_>>()
+        .join("-")
 }

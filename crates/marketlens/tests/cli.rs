@@ -80,6 +80,41 @@ fn import_is_idempotent_and_reports_counts() {
 }
 
 #[test]
+fn match_evaluates_the_labelled_set_and_explains_a_stored_pair() {
+    let workspace = Workspace::new();
+    let labelled = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/matching/pairs.jsonl");
+    let evaluation = workspace.run(&["match", "--evaluate", labelled.to_str().unwrap()]);
+    assert!(evaluation.status.success(), "{evaluation:?}");
+    let text = stdout(&evaluation);
+    assert!(text.contains("labelled pairs") && text.contains("precision "), "{text}");
+
+    let polymarket = demo_data("polymarket/gamma-events-1.json");
+    let kalshi = demo_data("kalshi/events-nested-1.json");
+    assert!(
+        workspace
+            .run(&["import", "--exchange", "polymarket", polymarket.to_str().unwrap()])
+            .status
+            .success()
+    );
+    assert!(
+        workspace
+            .run(&["import", "--exchange", "kalshi", kalshi.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let bitcoin = marketlens_domain::ids::market_id(marketlens_domain::Exchange::Polymarket, "516864").to_string();
+    let mars = marketlens_domain::ids::market_id(marketlens_domain::Exchange::Kalshi, "KXELONMARS-99").to_string();
+    let why = workspace.run(&["match", "--why", &bitcoin, &mars]);
+    assert!(why.status.success(), "{why:?}");
+    let text = stdout(&why);
+    assert!(
+        text.contains("Will Bitcoin reach $150,000 by December 31, 2025?"),
+        "{text}"
+    );
+    assert!(text.contains("subject") && text.contains("REFUSED"), "{text}");
+}
+
+#[test]
 fn a_bad_file_is_reported_and_the_others_still_load() {
     let workspace = Workspace::new();
     let not_json = workspace.directory.path().join("broken.json");

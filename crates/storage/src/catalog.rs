@@ -213,6 +213,10 @@ pub trait CatalogStore: Send + Sync {
     /// Replaces every stored match with `pairs` (both directions of each pair).
     async fn replace_matches(&self, pairs: &[MatchPair]) -> Result<(), StoreError>;
 
+    /// Replaces the stored matches of `markets` (the rows from each of them) with `pairs`:
+    /// what an incremental match (`MatchIndex::upsert`) changed.
+    async fn update_matches(&self, markets: &[Uuid], pairs: &[MatchPair]) -> Result<(), StoreError>;
+
     async fn catalog_counts(&self) -> Result<CatalogCounts, StoreError>;
 
     /// The exchange ids of `exchange`'s markets stored as open: after a sync of what is open,

@@ -155,22 +155,29 @@ pub fn matched_market(row: &impl RecordRow) -> Result<MatchedMarket, StoreError>
     })
 }
 
-/// From `id, exchange, question, end_date`.
+/// From `id, exchange, question, end_date, outcomes, event_title`.
 pub fn match_input(row: &impl RecordRow) -> Result<MatchInput, StoreError> {
     Ok(MatchInput {
         id: row.uuid("id")?,
         exchange: row.parsed("exchange")?,
         question: row.text("question")?,
         end_date: row.optional_timestamp("end_date")?,
+        outcomes: row
+            .outcomes("outcomes")?
+            .into_iter()
+            .map(|outcome| outcome.name)
+            .collect(),
+        event_title: row.optional_text("event_title")?,
     })
 }
 
-/// From `market_id, matched_id, similarity`.
+/// From `market_id, matched_id, similarity, orientation`.
 pub fn match_pair(row: &impl RecordRow) -> Result<MatchPair, StoreError> {
     Ok(MatchPair {
         market_id: row.uuid("market_id")?,
         matched_id: row.uuid("matched_id")?,
         similarity: row.real("similarity")?,
+        orientation: row.parsed("orientation")?,
     })
 }
 

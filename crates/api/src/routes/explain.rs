@@ -97,7 +97,7 @@ async fn explain(
     received_at: ReceivedAt,
 ) -> Result<Charged<Json<ExplainEnvelope>>, ApiError> {
     charged(state, caller, Operation::Explain, request_id, async {
-        let stored = find_market(state.store.as_ref(), &query)
+        let stored = find_market(state.store.as_ref(), &query, Utc::now().date_naive())
             .await?
             .ok_or_else(|| ApiError::NoMatch { query: query.clone() })?;
         let event = match stored.market.event_id() {

@@ -3,7 +3,7 @@
 //! reported volume, and one matched pair.
 
 use marketlens_domain::market::UrlKeys;
-use marketlens_domain::matching::MatchPair;
+use marketlens_domain::matching::{MatchPair, Orientation};
 use marketlens_domain::time::{Timestamp, from_epoch_millis};
 use marketlens_domain::{Category, Event, Exchange, Market, MarketStatus, Outcome};
 use marketlens_storage::Store;
@@ -286,11 +286,13 @@ pub async fn catalogue(store: &dyn Store) {
                 market_id: left,
                 matched_id: right,
                 similarity: 0.912,
+                orientation: Orientation::Same,
             },
             MatchPair {
                 market_id: right,
                 matched_id: left,
                 similarity: 0.912,
+                orientation: Orientation::Same,
             },
         ])
         .await

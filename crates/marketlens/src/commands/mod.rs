@@ -7,6 +7,7 @@ mod credits;
 mod demo;
 mod import;
 mod keys;
+mod matching;
 mod seed;
 mod serve;
 mod sync;
@@ -34,6 +35,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Sync(args) => sync::run(store.as_ref(), &args).await,
         Command::Import(args) => import::run(store.as_ref(), &args).await,
+        Command::Match(args) => matching::run(store.as_ref(), &args).await,
         Command::Accounts(command) => accounts::run(store.as_ref(), &tiers, command).await,
         Command::Keys(command) => keys::run(store.as_ref(), command).await,
         Command::Credits(command) => credits::run(store.as_ref(), command).await,

@@ -95,5 +95,7 @@ CREATE TABLE market_matches (
     market_id   UUID             NOT NULL,
     matched_id  UUID             NOT NULL,
     similarity  DOUBLE PRECISION NOT NULL,
+    -- How the two markets' outcomes line up: SAME (first with first) or FLIPPED.
+    orientation TEXT             NOT NULL CHECK (orientation IN ('SAME', 'FLIPPED')),
     PRIMARY KEY (market_id, matched_id)
 );

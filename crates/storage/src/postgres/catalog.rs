@@ -8,7 +8,7 @@ use marketlens_domain::matching::{MatchInput, MatchPair};
 use marketlens_domain::time::Timestamp;
 use marketlens_domain::{Event, Exchange, Market};
 use sqlx::postgres::{PgRow, Postgres};
-use sqlx::{QueryBuilder, Row};
+use sqlx::{PgConnection, QueryBuilder, Row};
 use uuid::Uuid;
 
 use super::PgStore;
@@ -72,6 +72,26 @@ fn push_event_filter(builder: &mut QueryBuilder<Postgres>, query: &EventQuery) {
     if let Some(category) = query.category {
         builder.push(" AND e.category = ").push_bind(category.as_str());
     }
+}
+
+async fn insert_matches(connection: &mut PgConnection, pairs: &[MatchPair]) -> Result<(), StoreError> {
+    for chunk in pairs.chunks(MATCHES_PER_STATEMENT) {
+        let market_ids: Vec<Uuid> = chunk.iter().map(|pair| pair.market_id).collect();
+        let matched_ids: Vec<Uuid> = chunk.iter().map(|pair| pair.matched_id).collect();
+        let similarities: Vec<f64> = chunk.iter().map(|pair| pair.similarity).collect();
+        let orientations: Vec<&str> = chunk.iter().map(|pair| pair.orientation.as_str()).collect();
+        sqlx::query(
+            "INSERT INTO market_matches (market_id, matched_id, similarity, orientation) \
+             SELECT * FROM UNNEST($1::uuid[], $2::uuid[], $3::float8[], $4::text[])",
+        )
+        .bind(market_ids)
+        .bind(matched_ids)
+        .bind(similarities)
+        .bind(orientations)
+        .execute(&mut *connection)
+        .await?;
+    }
+    Ok(())
 }
 
 fn markets_from(rows: &[PgRow]) -> Result<Vec<StoredMarket>, StoreError> {
@@ -230,9 +250,12 @@ impl CatalogStore for PgStore {
     }
 
     async fn match_inputs(&self) -> Result<Vec<MatchInput>, StoreError> {
-        let rows = sqlx::query("SELECT id, exchange, question, end_date FROM markets ORDER BY id")
-            .fetch_all(&self.pool)
-            .await?;
+        let rows = sqlx::query(
+            "SELECT m.id, m.exchange, m.question, m.end_date, m.outcomes, e.title AS event_title \
+             FROM markets m LEFT JOIN events e ON e.id = m.event_id ORDER BY m.id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter().map(records::match_input).collect()
     }
 
@@ -241,20 +264,18 @@ impl CatalogStore for PgStore {
         sqlx::query("DELETE FROM market_matches")
             .execute(&mut *transaction)
             .await?;
-        for chunk in pairs.chunks(MATCHES_PER_STATEMENT) {
-            let market_ids: Vec<Uuid> = chunk.iter().map(|pair| pair.market_id).collect();
-            let matched_ids: Vec<Uuid> = chunk.iter().map(|pair| pair.matched_id).collect();
-            let similarities: Vec<f64> = chunk.iter().map(|pair| pair.similarity).collect();
-            sqlx::query(
-                "INSERT INTO market_matches (market_id, matched_id, similarity) \
-                 SELECT * FROM UNNEST($1::uuid[], $2::uuid[], $3::float8[])",
-            )
-            .bind(market_ids)
-            .bind(matched_ids)
-            .bind(similarities)
+        insert_matches(&mut transaction, pairs).await?;
+        transaction.commit().await?;
+        Ok(())
+    }
+
+    async fn update_matches(&self, markets: &[Uuid], pairs: &[MatchPair]) -> Result<(), StoreError> {
+        let mut transaction = self.pool.begin().await?;
+        sqlx::query("DELETE FROM market_matches WHERE market_id = ANY($1)")
+            .bind(markets)
             .execute(&mut *transaction)
             .await?;
-        }
+        insert_matches(&mut transaction, pairs).await?;
         transaction.commit().await?;
         Ok(())
     }

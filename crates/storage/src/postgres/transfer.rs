@@ -43,10 +43,11 @@ impl TransferStore for PgStore {
     }
 
     async fn match_pairs(&self) -> Result<Vec<MatchPair>, StoreError> {
-        let rows =
-            sqlx::query("SELECT market_id, matched_id, similarity FROM market_matches ORDER BY market_id, matched_id")
-                .fetch_all(&self.pool)
-                .await?;
+        let rows = sqlx::query(
+            "SELECT market_id, matched_id, similarity, orientation FROM market_matches ORDER BY market_id, matched_id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter().map(records::match_pair).collect()
     }
 

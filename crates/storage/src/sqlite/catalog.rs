@@ -6,7 +6,7 @@ use marketlens_domain::matching::{MatchInput, MatchPair};
 use marketlens_domain::time::Timestamp;
 use marketlens_domain::{Event, Exchange, Market};
 use sqlx::sqlite::{Sqlite, SqliteRow};
-use sqlx::{QueryBuilder, Row};
+use sqlx::{QueryBuilder, Row, SqliteConnection};
 use uuid::Uuid;
 
 use super::SqliteStore;
@@ -66,6 +66,24 @@ fn push_event_filter(builder: &mut QueryBuilder<Sqlite>, query: &EventQuery) {
     if let Some(category) = query.category {
         builder.push(" AND e.category = ").push_bind(category.as_str());
     }
+}
+
+/// Match rows per statement: 4 values each.
+const MATCH_ROWS_PER_STATEMENT: usize = 2_000;
+
+async fn insert_matches(connection: &mut SqliteConnection, pairs: &[MatchPair]) -> Result<(), StoreError> {
+    for chunk in pairs.chunks(MATCH_ROWS_PER_STATEMENT) {
+        let mut builder: QueryBuilder<Sqlite> =
+            QueryBuilder::new("INSERT INTO market_matches (market_id, matched_id, similarity, orientation) ");
+        builder.push_values(chunk, |mut row, pair| {
+            row.push_bind(pair.market_id.to_string())
+                .push_bind(pair.matched_id.to_string())
+                .push_bind(pair.similarity)
+                .push_bind(pair.orientation.as_str());
+        });
+        builder.build().execute(&mut *connection).await?;
+    }
+    Ok(())
 }
 
 fn markets_from(rows: Vec<SqliteRow>) -> Result<Vec<StoredMarket>, StoreError> {
@@ -213,9 +231,12 @@ impl CatalogStore for SqliteStore {
     }
 
     async fn match_inputs(&self) -> Result<Vec<MatchInput>, StoreError> {
-        let rows = sqlx::query("SELECT id, exchange, question, end_date FROM markets ORDER BY id")
-            .fetch_all(&self.reader)
-            .await?;
+        let rows = sqlx::query(
+            "SELECT m.id, m.exchange, m.question, m.end_date, m.outcomes, e.title AS event_title \
+             FROM markets m LEFT JOIN events e ON e.id = m.event_id ORDER BY m.id",
+        )
+        .fetch_all(&self.reader)
+        .await?;
         rows.iter().map(records::match_input).collect()
     }
 
@@ -224,14 +245,24 @@ impl CatalogStore for SqliteStore {
         sqlx::query("DELETE FROM market_matches")
             .execute(&mut *transaction)
             .await?;
-        for pair in pairs {
-            sqlx::query("INSERT INTO market_matches (market_id, matched_id, similarity) VALUES (?1, ?2, ?3)")
-                .bind(pair.market_id.to_string())
-                .bind(pair.matched_id.to_string())
-                .bind(pair.similarity)
-                .execute(&mut *transaction)
-                .await?;
+        insert_matches(&mut transaction, pairs).await?;
+        transaction.commit().await?;
+        Ok(())
+    }
+
+    async fn update_matches(&self, markets: &[Uuid], pairs: &[MatchPair]) -> Result<(), StoreError> {
+        let mut transaction = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        for chunk in markets.chunks(MATCH_ROWS_PER_STATEMENT) {
+            let mut builder: QueryBuilder<Sqlite> =
+                QueryBuilder::new("DELETE FROM market_matches WHERE market_id IN (");
+            let mut separated = builder.separated(", ");
+            for market in chunk {
+                separated.push_bind(market.to_string());
+            }
+            builder.push(")");
+            builder.build().execute(&mut *transaction).await?;
         }
+        insert_matches(&mut transaction, pairs).await?;
         transaction.commit().await?;
         Ok(())
     }

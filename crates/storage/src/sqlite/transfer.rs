@@ -44,10 +44,11 @@ impl TransferStore for SqliteStore {
     }
 
     async fn match_pairs(&self) -> Result<Vec<MatchPair>, StoreError> {
-        let rows =
-            sqlx::query("SELECT market_id, matched_id, similarity FROM market_matches ORDER BY market_id, matched_id")
-                .fetch_all(&self.reader)
-                .await?;
+        let rows = sqlx::query(
+            "SELECT market_id, matched_id, similarity, orientation FROM market_matches ORDER BY market_id, matched_id",
+        )
+        .fetch_all(&self.reader)
+        .await?;
         rows.iter().map(records::match_pair).collect()
     }
 

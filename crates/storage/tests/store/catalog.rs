@@ -1,6 +1,6 @@
 use marketlens_domain::Exchange::{Kalshi, Polymarket};
 use marketlens_domain::market_url::{MarketUrl, UrlKey};
-use marketlens_domain::matching::MatchPair;
+use marketlens_domain::matching::{MatchPair, Orientation};
 use marketlens_domain::{Category, MarketStatus};
 use marketlens_storage::{EventQuery, MarketFilter, MarketQuery, MarketSort, SearchWords, SortOrder};
 
@@ -333,21 +333,25 @@ async fn matches_are_served_best_first_and_counted_once_per_pair() {
                 market_id: left.id(),
                 matched_id: right.id(),
                 similarity: 0.95,
+                orientation: Orientation::Same,
             },
             MatchPair {
                 market_id: right.id(),
                 matched_id: left.id(),
                 similarity: 0.95,
+                orientation: Orientation::Same,
             },
             MatchPair {
                 market_id: left.id(),
                 matched_id: other.id(),
                 similarity: 0.8,
+                orientation: Orientation::Same,
             },
             MatchPair {
                 market_id: other.id(),
                 matched_id: left.id(),
                 similarity: 0.8,
+                orientation: Orientation::Same,
             },
         ];
         store.replace_matches(&pairs).await.unwrap();
@@ -364,6 +368,34 @@ async fn matches_are_served_best_first_and_counted_once_per_pair() {
             (counts.polymarket_markets, counts.kalshi_markets, counts.match_pairs),
             (1, 2, 2)
         );
+        assert_eq!(store.match_pairs().await.unwrap().len(), 4, "orientations kept");
+        assert!(
+            store
+                .match_pairs()
+                .await
+                .unwrap()
+                .iter()
+                .all(|stored| pairs.contains(stored))
+        );
+
+        // An incremental match replaces the rows of the markets it names, and only those.
+        let flipped = MatchPair {
+            market_id: right.id(),
+            matched_id: left.id(),
+            similarity: 0.95,
+            orientation: Orientation::Flipped,
+        };
+        store
+            .update_matches(&[right.id()], std::slice::from_ref(&flipped))
+            .await
+            .unwrap();
+        let stored = store.match_pairs().await.unwrap();
+        assert!(stored.contains(&flipped), "{}", backend.name);
+        assert_eq!(stored.len(), 4, "{stored:?}");
+        store.update_matches(&[right.id(), left.id()], &[]).await.unwrap();
+        let stored = store.match_pairs().await.unwrap();
+        assert!(stored.iter().all(|pair| pair.market_id == other.id()), "{stored:?}");
+
         store.replace_matches(&[]).await.unwrap();
         assert!(store.matched_markets(left.id()).await.unwrap().is_empty());
     }

@@ -1,7 +1,7 @@
 use marketlens_domain::Exchange::{Kalshi, Polymarket};
 use marketlens_domain::api_key::ApiKey;
 use marketlens_domain::billing::Operation;
-use marketlens_domain::matching::MatchPair;
+use marketlens_domain::matching::{MatchPair, Orientation};
 use marketlens_storage::{ChargeOutcome, ChargeRequest, NewAccount, Store};
 use marketlens_testkit::TestDatabase;
 use std::sync::Arc;
@@ -34,11 +34,13 @@ async fn fill(store: &Arc<dyn Store>) -> ApiKey {
                 market_id: first.id(),
                 matched_id: undated.id(),
                 similarity: 0.875,
+                orientation: Orientation::Flipped,
             },
             MatchPair {
                 market_id: undated.id(),
                 matched_id: first.id(),
                 similarity: 0.875,
+                orientation: Orientation::Flipped,
             },
         ])
         .await

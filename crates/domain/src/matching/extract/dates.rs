@@ -1,0 +1,399 @@
+//! Dates and periods: when a market resolves, as its question states it.
+//!
+//! Both exchanges put the deciding date in the words ("by December 31, 2025", "before
+//! January 2026", "in 2025", "Super Bowl 2026", "Q4 2025"), and their end dates are a poor
+//! substitute: Kalshi closes season-long markets years after the season ("2026 Pro
+//! Basketball Finals" closes in 2028). So the words decide, and the end date only fills a
+//! missing year ("by June 30" in a market ending 2025-06-30) or stands in when the words
+//! state nothing. Written here because no maintained crate parses these fragments inside a
+//! sentence without also guessing at every stray number.
+//!
+//! Every bound is a calendar date; a deadline is exclusive: "by December 31, 2025" and
+//! "before January 2026" are both the deadline 2026-01-01, which is what makes them equal.
+
+use chrono::{Datelike, Months, NaiveDate};
+use std::collections::BTreeSet;
+
+use super::tokens::Token;
+
+/// What a question says about time.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Timing {
+    /// The event must happen before this date ("by", "before", "through", "end of").
+    pub deadline: Option<NaiveDate>,
+    /// The state on this day decides ("on June 30", "at the end of 2025").
+    pub on_date: Option<NaiveDate>,
+    /// The event must happen inside `[start, end)` ("in 2025", "in Q3 2025", "for Q4 2025").
+    pub period: Option<(NaiveDate, NaiveDate)>,
+    /// Every year the question names or implies, edition years included ("2026 NBA Finals").
+    pub years: BTreeSet<i32>,
+    /// A time phrase that names no date ("during Trump's term", "before GTA VI").
+    pub unresolved: Vec<String>,
+}
+
+impl Timing {
+    /// The one date by which the question is decided, when it names one.
+    pub fn resolution_date(&self) -> Option<NaiveDate> {
+        self.deadline.or(self.on_date).or(self.period.map(|(_start, end)| end))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.resolution_date().is_none() && self.years.is_empty() && self.unresolved.is_empty()
+    }
+
+    /// A short human description, for `--why`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(deadline) = self.deadline {
+            parts.push(format!("before {deadline}"));
+        }
+        if let Some(on_date) = self.on_date {
+            parts.push(format!("on {on_date}"));
+        }
+        if let Some((start, end)) = self.period {
+            parts.push(format!("within {start}..{end}"));
+        }
+        if parts.is_empty() && !self.years.is_empty() {
+            let years: Vec<String> = self.years.iter().map(i32::to_string).collect();
+            parts.push(format!("year {}", years.join(", ")));
+        }
+        for phrase in &self.unresolved {
+            parts.push(format!("\"{phrase}\" (no date)"));
+        }
+        if parts.is_empty() {
+            "none stated".to_owned()
+        } else {
+            parts.join("; ")
+        }
+    }
+}
+
+const DEADLINE_CUES: [&str; 5] = ["by", "before", "through", "until", "thru"];
+const PERIOD_CUES: [&str; 4] = ["in", "for", "during", "of"];
+
+/// Words that start a time phrase naming no date, with the number of words kept.
+const UNRESOLVED_PHRASES: [&[&str]; 8] = [
+    &["during", "his", "term"],
+    &["during", "trump", "s", "term"],
+    &["before", "his", "term", "ends"],
+    &["before", "trump", "s", "term", "ends"],
+    &["during", "trump", "s", "presidency"],
+    &["in", "his", "second", "term"],
+    &["in", "his", "lifetime"],
+    &["after", "launch"],
+];
+
+/// Reads the timing of `tokens`, marking the tokens it used. `reference_year` (the year of
+/// the market's end date) completes dates written without one.
+pub fn extract(tokens: &mut [Token], reference_year: Option<i32>) -> Timing {
+    let mut timing = Timing::default();
+    for phrase in UNRESOLVED_PHRASES {
+        for at in 0..tokens.len() {
+            if let Some(length) = super::tokens::phrase_at(tokens, at, phrase) {
+                timing.unresolved.push(phrase.join(" ").replace(" s ", "'s "));
+                for token in &mut tokens[at..at + length] {
+                    token.used = true;
+                }
+            }
+        }
+    }
+    let mut index = 0;
+    while index < tokens.len() {
+        if tokens[index].used {
+            index += 1;
+            continue;
+        }
+        let Some(found) = date_at(tokens, index, reference_year) else {
+            index += 1;
+            continue;
+        };
+        let cue = cue_before(tokens, index);
+        apply(&mut timing, cue.as_deref(), &found);
+        for token in &mut tokens[found.first..found.first + found.length] {
+            token.used = true;
+        }
+        if let Some(cue_index) = found.first.checked_sub(1).filter(|_| cue.is_some()) {
+            tokens[cue_index].used = true;
+        }
+        index = found.first + found.length;
+    }
+    // "before GTA VI", "before their tour": a deadline cue followed by no date.
+    for index in 0..tokens.len() {
+        let token = &tokens[index];
+        if !token.used
+            && (token.lower == "before" || token.lower == "until")
+            && tokens
+                .get(index + 1)
+                .is_some_and(|next| !next.used && next.joined_to_previous())
+        {
+            let rest: Vec<&str> = tokens[index..]
+                .iter()
+                .take(3)
+                .map(|token| token.text.as_str())
+                .collect();
+            timing.unresolved.push(rest.join(" "));
+        }
+    }
+    timing
+}
+
+/// A date found at `first`: its span and what it covers.
+struct FoundDate {
+    first: usize,
+    length: usize,
+    /// The first day covered.
+    start: NaiveDate,
+    /// The day after the last day covered.
+    end: NaiveDate,
+    /// True for a single day ("December 31"), false for a month, quarter or year.
+    single_day: bool,
+}
+
+fn date_at(tokens: &[Token], index: usize, reference_year: Option<i32>) -> Option<FoundDate> {
+    let token = &tokens[index];
+    // "end of 2025", "end of June"
+    if token.lower == "end"
+        && tokens.get(index + 1).is_some_and(|of| of.lower == "of")
+        && tokens.get(index + 2).is_some_and(|inner| !inner.used)
+        && let Some(inner) = date_at(tokens, index + 2, reference_year)
+    {
+        let last_day = inner.end.pred_opt()?;
+        return Some(FoundDate {
+            first: index,
+            length: inner.length + 2,
+            start: last_day,
+            end: inner.end,
+            single_day: true,
+        });
+    }
+    if let Some(quarter) = quarter(&token.lower) {
+        let (year, length) = match tokens.get(index + 1).and_then(Token::year) {
+            Some(year) => (year, 2),
+            None => (reference_year?, 1),
+        };
+        let start = NaiveDate::from_ymd_opt(year, quarter * 3 - 2, 1)?;
+        return Some(FoundDate {
+            first: index,
+            length,
+            start,
+            end: start.checked_add_months(Months::new(3))?,
+            single_day: false,
+        });
+    }
+    if let Some(month) = month(&token.lower) {
+        let day = tokens
+            .get(index + 1)
+            .filter(|candidate| candidate.gap_before.trim().is_empty())
+            .and_then(|candidate| day_of_month(&candidate.lower));
+        let year_offset = if day.is_some() { 2 } else { 1 };
+        let year = tokens
+            .get(index + year_offset)
+            .filter(|candidate| candidate.gap_before.trim().is_empty() || candidate.gap_before.trim() == ",")
+            .and_then(Token::year);
+        // "may" is a month only beside a day or a year.
+        if token.lower == "may" && day.is_none() && year.is_none() {
+            return None;
+        }
+        let length = 1 + usize::from(day.is_some()) + usize::from(year.is_some());
+        let year = year.or(reference_year)?;
+        return Some(match day {
+            Some(day) => {
+                let start = NaiveDate::from_ymd_opt(year, month, day)?;
+                FoundDate {
+                    first: index,
+                    length,
+                    start,
+                    end: start.succ_opt()?,
+                    single_day: true,
+                }
+            }
+            None => {
+                let start = NaiveDate::from_ymd_opt(year, month, 1)?;
+                FoundDate {
+                    first: index,
+                    length,
+                    start,
+                    end: start.checked_add_months(Months::new(1))?,
+                    single_day: false,
+                }
+            }
+        });
+    }
+    let year = token.year()?;
+    // "$2,025" or "2025 people" are not years; a year stands alone.
+    if token.gap_before.ends_with('$') {
+        return None;
+    }
+    Some(FoundDate {
+        first: index,
+        length: 1,
+        start: NaiveDate::from_ymd_opt(year, 1, 1)?,
+        end: NaiveDate::from_ymd_opt(year + 1, 1, 1)?,
+        single_day: false,
+    })
+}
+
+fn cue_before(tokens: &[Token], index: usize) -> Option<String> {
+    let previous = tokens.get(index.checked_sub(1)?)?;
+    let cue = previous.lower.as_str();
+    (!previous.used && (DEADLINE_CUES.contains(&cue) || PERIOD_CUES.contains(&cue) || cue == "on" || cue == "at"))
+        .then(|| cue.to_owned())
+}
+
+fn apply(timing: &mut Timing, cue: Option<&str>, found: &FoundDate) {
+    timing.years.insert(found.start.year());
+    match cue {
+        Some(cue) if DEADLINE_CUES.contains(&cue) => {
+            // "before January 2026" ends where January starts; "by January 2026" includes it.
+            let deadline = if cue == "before" { found.start } else { found.end };
+            timing.deadline = Some(deadline);
+            timing.years = BTreeSet::from([deadline.pred_opt().unwrap_or(deadline).year()]);
+        }
+        Some("on" | "at") => timing.on_date = Some(found.start),
+        _ if found.single_day => {
+            timing.on_date.get_or_insert(found.start);
+        }
+        Some(_) => timing.period = Some((found.start, found.end)),
+        // A bare year names an edition ("2026 NBA Finals"), already counted above.
+        None => {}
+    }
+}
+
+fn month(word: &str) -> Option<u32> {
+    Some(match word {
+        "january" | "jan" => 1,
+        "february" | "feb" => 2,
+        "march" | "mar" => 3,
+        "april" | "apr" => 4,
+        "may" => 5,
+        "june" | "jun" => 6,
+        "july" | "jul" => 7,
+        "august" | "aug" => 8,
+        "september" | "sep" | "sept" => 9,
+        "october" | "oct" => 10,
+        "november" | "nov" => 11,
+        "december" | "dec" => 12,
+        _ => return None,
+    })
+}
+
+fn quarter(word: &str) -> Option<u32> {
+    match word {
+        "q1" => Some(1),
+        "q2" => Some(2),
+        "q3" => Some(3),
+        "q4" => Some(4),
+        _ => None,
+    }
+}
+
+/// "31", "31st", "4th".
+fn day_of_month(word: &str) -> Option<u32> {
+    let digits: String = word.chars().take_while(char::is_ascii_digit).collect();
+    let suffix = &word[digits.len()..];
+    if !matches!(suffix, "" | "st" | "nd" | "rd" | "th") || digits.is_empty() || digits.len() > 2 {
+        return None;
+    }
+    digits.parse().ok().filter(|day| (1..=31).contains(day))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tokens::tokenize;
+    use super::*;
+
+    fn timing(question: &str, reference_year: Option<i32>) -> Timing {
+        extract(&mut tokenize(question), reference_year)
+    }
+
+    fn date(year: i32, month: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(year, month, day).unwrap()
+    }
+
+    #[test]
+    fn polymarket_and_kalshi_deadlines_of_the_same_day_are_equal() {
+        // Polymarket 516864 and Kalshi KXBTCMAX150-25-DEC31.
+        let polymarket = timing("Will Bitcoin reach $150,000 by December 31, 2025?", Some(2025));
+        let kalshi = timing("When will Bitcoin hit $150k? — Before January 2026", Some(2025));
+        assert_eq!(polymarket.deadline, Some(date(2026, 1, 1)));
+        assert_eq!(kalshi.deadline, polymarket.deadline);
+        assert_eq!(kalshi.years, BTreeSet::from([2025]));
+    }
+
+    #[test]
+    fn a_month_before_is_another_deadline() {
+        let kalshi = timing("When will Bitcoin hit $150k? — Before December 2025", Some(2025));
+        assert_eq!(kalshi.deadline, Some(date(2025, 12, 1)));
+    }
+
+    #[test]
+    fn fills_a_missing_year_from_the_end_date() {
+        // Polymarket 514503, ending 2025-06-30.
+        let polymarket = timing("Will GPT-5 be released by June 30?", Some(2025));
+        assert_eq!(polymarket.deadline, Some(date(2025, 7, 1)));
+        assert_eq!(
+            timing("Will a nuclear weapon detonate by March 31?", None).deadline,
+            None
+        );
+    }
+
+    #[test]
+    fn reads_periods_quarters_and_edition_years() {
+        assert_eq!(
+            timing("US recession in 2025?", None).period,
+            Some((date(2025, 1, 1), date(2026, 1, 1)))
+        );
+        assert_eq!(
+            timing("Brazil unemployment below 6.3% for Q4 2025?", None).period,
+            Some((date(2025, 10, 1), date(2026, 1, 1)))
+        );
+        let kalshi = timing("Will the Cleveland win the 2026 Pro Basketball Finals?", Some(2028));
+        assert_eq!(kalshi.years, BTreeSet::from([2026]));
+        assert_eq!(kalshi.resolution_date(), None);
+        let polymarket = timing("Will the New England Patriots win Super Bowl 2026?", Some(2026));
+        assert_eq!(polymarket.years, BTreeSet::from([2026]));
+    }
+
+    #[test]
+    fn reads_days_and_year_ends() {
+        assert_eq!(
+            timing("Will Google have the top AI model on June 30?", Some(2025)).on_date,
+            Some(date(2025, 6, 30))
+        );
+        assert_eq!(
+            timing("Will Gold close at $2,600-2,700 at the end of 2025?", None).on_date,
+            Some(date(2025, 12, 31))
+        );
+        assert_eq!(
+            timing("Putin out as President of Russia by end of 2026?", None).deadline,
+            Some(date(2027, 1, 1))
+        );
+        assert_eq!(
+            timing(
+                "Will Jerome Powell be charged with a any crime before Jan 1, 2027?",
+                None
+            )
+            .deadline,
+            Some(date(2027, 1, 1))
+        );
+    }
+
+    #[test]
+    fn keeps_phrases_that_name_no_date() {
+        // Kalshi KXUSAKIM-29 and Polymarket 540844.
+        let kalshi = timing("Will Kim Jong-Un visit the US during Trump's term?", None);
+        assert_eq!(kalshi.unresolved, ["during trump's term"]);
+        let polymarket = timing("Will bitcoin hit $1m before GTA VI?", Some(2026));
+        assert_eq!(polymarket.unresolved, ["before GTA VI"]);
+        assert_eq!(polymarket.deadline, None);
+    }
+
+    #[test]
+    fn may_is_a_month_only_beside_a_day_or_year() {
+        assert!(timing("Trump may sign the bill", Some(2025)).is_empty());
+        assert_eq!(
+            timing("Will GPT-5 be released by May 31?", Some(2025)).deadline,
+            Some(date(2025, 6, 1))
+        );
+    }
+}

@@ -1,0 +1,555 @@
+//! Entities: who or what a market is about (people, teams, parties, assets, countries) and
+//! the contest or office it is decided in.
+//!
+//! Two sources, in this order. A small gazetteer of the aliases both exchanges use for the
+//! same thing: Kalshi writes "Pro Basketball Finals" where Polymarket writes "NBA Finals",
+//! "BTC" and "Bitcoin" are one asset, "GOP" is the Republicans. Then every run of capitalised
+//! words not claimed by the gazetteer is a name: "Oklahoma City", "Kim Jong Un", "Los
+//! Angeles L". Names of the two exchanges are compared loosely (see
+//! [`Entity::corresponds_to`]) because Kalshi names teams by city and abbreviates. Written
+//! here because named-entity models need weights and a runtime this crate cannot carry,
+//! and the questions are short and capitalised carefully.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use super::tokens::{Token, phrase_at};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EntityKind {
+    /// A person, team, company, product or place named in capitals.
+    Name,
+    /// A crypto asset, metal or index.
+    Asset,
+    /// A political party.
+    Party,
+    /// A country or union of countries.
+    Country,
+    /// An institution (the Fed).
+    Institution,
+}
+
+/// Who or what a market is about.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Entity {
+    pub kind: EntityKind,
+    /// Lower-case words; for gazetteer entities, the canonical name.
+    pub words: Vec<String>,
+}
+
+impl Entity {
+    pub fn key(&self) -> String {
+        self.words.join(" ")
+    }
+
+    /// Whether two spellings name the same thing: equal, or the shorter is a run of words at
+    /// the start or end of the longer ("Oklahoma City" / "Oklahoma City Thunder", "Trump" /
+    /// "Donald Trump"), where a single letter stands for a word it starts ("Los Angeles L" /
+    /// "Los Angeles Lakers", but not "Los Angeles Clippers").
+    pub fn corresponds_to(&self, other: &Entity) -> bool {
+        if self.kind != other.kind && self.kind != EntityKind::Name && other.kind != EntityKind::Name {
+            return false;
+        }
+        let (shorter, longer) = if self.words.len() <= other.words.len() {
+            (&self.words, &other.words)
+        } else {
+            (&other.words, &self.words)
+        };
+        if shorter.is_empty() {
+            return false;
+        }
+        let initial_of = |initial: &String, word: &String| initial.len() == 1 && word.starts_with(initial.as_str());
+        let word_matches =
+            |short: &String, long: &String| short == long || initial_of(short, long) || initial_of(long, short);
+        // Every word matches, at least one in full (an initial alone names nothing: "Texas
+        // A" is not "Apple").
+        let runs_at = |offset: usize| {
+            let pairs = || shorter.iter().zip(&longer[offset..]);
+            pairs().all(|(short, long)| word_matches(short, long)) && pairs().any(|(short, long)| short == long)
+        };
+        // "New Mexico" is not Mexico, nor "South Korea" Korea: a qualifier before the shorter
+        // name makes another place.
+        let qualified = longer[..longer.len() - shorter.len()].iter().any(|word| {
+            matches!(
+                word.as_str(),
+                "new" | "north" | "south" | "east" | "west" | "northern" | "southern"
+            )
+        });
+        runs_at(0) || (!qualified && runs_at(longer.len() - shorter.len()))
+    }
+}
+
+/// What a question is about.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Entities {
+    /// Who or what resolves Yes.
+    pub subjects: Vec<Entity>,
+    /// The contest, office or award it is decided in ("nba finals", "fed chair"),
+    /// canonical names.
+    pub contexts: Vec<String>,
+}
+
+/// Gazetteer kinds: a subject of some kind, or a context.
+#[derive(Clone, Copy)]
+enum Alias {
+    Subject(EntityKind),
+    Context,
+}
+
+/// Aliases as lower-case words (an apostrophe splits "men's" into "men s"), the canonical
+/// name, and what it is. Longer phrases are tried first.
+const GAZETTEER: &[(&str, &str, Alias)] = &[
+    // Contests. Kalshi avoids league trademarks ("Pro Basketball Finals").
+    ("nba finals", "nba finals", Alias::Context),
+    ("pro basketball finals", "nba finals", Alias::Context),
+    ("pro basketball championship", "nba finals", Alias::Context),
+    ("nba championship", "nba finals", Alias::Context),
+    ("nba champion", "nba finals", Alias::Context),
+    ("eastern conference finals", "nba eastern conference", Alias::Context),
+    (
+        "nba eastern conference finals",
+        "nba eastern conference",
+        Alias::Context,
+    ),
+    ("western conference finals", "nba western conference", Alias::Context),
+    (
+        "nba western conference finals",
+        "nba western conference",
+        Alias::Context,
+    ),
+    ("super bowl", "super bowl", Alias::Context),
+    ("superbowl", "super bowl", Alias::Context),
+    ("pro football championship", "super bowl", Alias::Context),
+    ("pro football champion", "super bowl", Alias::Context),
+    ("nhl stanley cup", "stanley cup", Alias::Context),
+    ("stanley cup", "stanley cup", Alias::Context),
+    ("pro hockey championship", "stanley cup", Alias::Context),
+    ("fifa world cup", "world cup", Alias::Context),
+    ("men s world cup", "world cup", Alias::Context),
+    ("world cup", "world cup", Alias::Context),
+    ("english premier league", "premier league", Alias::Context),
+    ("premier league", "premier league", Alias::Context),
+    ("champions league", "champions league", Alias::Context),
+    ("europa league", "europa league", Alias::Context),
+    ("world series", "world series", Alias::Context),
+    (
+        "college basketball national championship",
+        "ncaa basketball championship",
+        Alias::Context,
+    ),
+    ("march madness", "ncaa basketball championship", Alias::Context),
+    ("coach of the year", "coach of the year", Alias::Context),
+    ("rookie of the year", "rookie of the year", Alias::Context),
+    (
+        "comeback player of the year",
+        "comeback player of the year",
+        Alias::Context,
+    ),
+    ("mvp", "mvp", Alias::Context),
+    ("halftime show", "halftime show", Alias::Context),
+    ("nobel peace prize", "nobel peace prize", Alias::Context),
+    // Elections and offices.
+    (
+        "democratic presidential nomination",
+        "democratic presidential nomination",
+        Alias::Context,
+    ),
+    (
+        "democratic presidential nominee",
+        "democratic presidential nomination",
+        Alias::Context,
+    ),
+    (
+        "democratic nominee for president",
+        "democratic presidential nomination",
+        Alias::Context,
+    ),
+    (
+        "republican presidential nomination",
+        "republican presidential nomination",
+        Alias::Context,
+    ),
+    (
+        "republican presidential nominee",
+        "republican presidential nomination",
+        Alias::Context,
+    ),
+    (
+        "republican nominee for president",
+        "republican presidential nomination",
+        Alias::Context,
+    ),
+    ("democratic primary", "democratic primary", Alias::Context),
+    ("republican primary", "republican primary", Alias::Context),
+    ("us presidential election", "presidential election", Alias::Context),
+    ("u s presidential election", "presidential election", Alias::Context),
+    ("presidential election", "presidential election", Alias::Context),
+    ("president of the united states", "us president", Alias::Context),
+    ("prime minister", "prime minister", Alias::Context),
+    ("supreme leader", "supreme leader", Alias::Context),
+    ("fed chair", "fed chair", Alias::Context),
+    ("speaker of the house", "house speaker", Alias::Context),
+    ("mayor of new york city", "new york city mayor", Alias::Context),
+    ("nyc mayor", "new york city mayor", Alias::Context),
+    // Assets.
+    ("bitcoin", "bitcoin", Alias::Subject(EntityKind::Asset)),
+    ("btc", "bitcoin", Alias::Subject(EntityKind::Asset)),
+    ("ethereum", "ethereum", Alias::Subject(EntityKind::Asset)),
+    ("eth", "ethereum", Alias::Subject(EntityKind::Asset)),
+    ("ether", "ethereum", Alias::Subject(EntityKind::Asset)),
+    ("solana", "solana", Alias::Subject(EntityKind::Asset)),
+    ("sol", "solana", Alias::Subject(EntityKind::Asset)),
+    ("xrp", "xrp", Alias::Subject(EntityKind::Asset)),
+    ("ripple", "xrp", Alias::Subject(EntityKind::Asset)),
+    ("dogecoin", "dogecoin", Alias::Subject(EntityKind::Asset)),
+    ("doge", "dogecoin", Alias::Subject(EntityKind::Asset)),
+    ("litecoin", "litecoin", Alias::Subject(EntityKind::Asset)),
+    ("cardano", "cardano", Alias::Subject(EntityKind::Asset)),
+    ("gold", "gold", Alias::Subject(EntityKind::Asset)),
+    ("s p 500", "s&p 500", Alias::Subject(EntityKind::Asset)),
+    ("spx", "s&p 500", Alias::Subject(EntityKind::Asset)),
+    ("nasdaq", "nasdaq", Alias::Subject(EntityKind::Asset)),
+    // Parties.
+    ("democratic party", "democrats", Alias::Subject(EntityKind::Party)),
+    ("democrats", "democrats", Alias::Subject(EntityKind::Party)),
+    ("democrat", "democrats", Alias::Subject(EntityKind::Party)),
+    ("republican party", "republicans", Alias::Subject(EntityKind::Party)),
+    ("republicans", "republicans", Alias::Subject(EntityKind::Party)),
+    ("republican", "republicans", Alias::Subject(EntityKind::Party)),
+    ("gop", "republicans", Alias::Subject(EntityKind::Party)),
+    // Countries written several ways.
+    ("united states of america", "usa", Alias::Subject(EntityKind::Country)),
+    ("united states", "usa", Alias::Subject(EntityKind::Country)),
+    ("usa", "usa", Alias::Subject(EntityKind::Country)),
+    ("u s", "usa", Alias::Subject(EntityKind::Country)),
+    ("us", "usa", Alias::Subject(EntityKind::Country)),
+    ("united kingdom", "uk", Alias::Subject(EntityKind::Country)),
+    ("uk", "uk", Alias::Subject(EntityKind::Country)),
+    ("u k", "uk", Alias::Subject(EntityKind::Country)),
+    // Institutions.
+    ("federal reserve", "fed", Alias::Subject(EntityKind::Institution)),
+    ("fomc", "fed", Alias::Subject(EntityKind::Institution)),
+    ("fed", "fed", Alias::Subject(EntityKind::Institution)),
+];
+
+/// Capitalised words that are not names: question words, sentence glue, months, and
+/// acronyms that name a topic rather than who resolves ("ETF", "CEO", "AI").
+fn is_capitalised_non_name(word: &str) -> bool {
+    matches!(
+        word,
+        "will"
+            | "who"
+            | "what"
+            | "which"
+            | "when"
+            | "where"
+            | "why"
+            | "how"
+            | "is"
+            | "are"
+            | "was"
+            | "does"
+            | "do"
+            | "did"
+            | "can"
+            | "could"
+            | "should"
+            | "has"
+            | "have"
+            | "the"
+            | "a"
+            | "an"
+            | "in"
+            | "on"
+            | "at"
+            | "by"
+            | "before"
+            | "after"
+            | "of"
+            | "for"
+            | "to"
+            | "and"
+            | "or"
+            | "yes"
+            | "no"
+            | "not"
+            | "if"
+            | "new"
+            | "next"
+            | "other"
+            | "another"
+            | "any"
+            | "someone"
+            | "else"
+            | "january"
+            | "february"
+            | "march"
+            | "april"
+            | "may"
+            | "june"
+            | "july"
+            | "august"
+            | "september"
+            | "october"
+            | "november"
+            | "december"
+            | "etf"
+            | "ceo"
+            | "ai"
+            | "ipo"
+            | "fdv"
+            | "gdp"
+            | "cpi"
+            | "ath"
+            | "nfl"
+            | "nba"
+            | "nhl"
+            | "mlb"
+            | "ncaa"
+            | "winner"
+            | "champion"
+            | "price"
+            | "person"
+            | "company"
+            | "movie"
+            | "party"
+            | "senate"
+            | "house"
+            | "president"
+            | "midterm"
+            | "midterms"
+            | "elections"
+            | "election"
+            | "governor"
+    )
+}
+
+/// Lower-case words that may sit inside a name between capitalised ones.
+fn is_name_connector(word: &str) -> bool {
+    matches!(
+        word,
+        "of" | "de" | "van" | "der" | "den" | "la" | "le" | "da" | "del" | "von" | "bin" | "al"
+    )
+}
+
+/// Reads the entities among the unused tokens, marking the tokens it used.
+pub fn extract(tokens: &mut [Token]) -> Entities {
+    let mut entities = Entities::default();
+    claim_gazetteer(tokens, &mut entities);
+    claim_names(tokens, &mut entities);
+    entities.subjects.sort();
+    entities.subjects.dedup();
+    entities.contexts.sort();
+    entities.contexts.dedup();
+    entities
+}
+
+/// An alias split into words, with its canonical name and kind.
+type SplitAlias = (Vec<&'static str>, &'static str, Alias);
+
+/// The gazetteer's aliases by first word, built once.
+static ALIASES_BY_FIRST_WORD: LazyLock<HashMap<&'static str, Vec<SplitAlias>>> = LazyLock::new(|| {
+    let mut aliases: HashMap<&'static str, Vec<SplitAlias>> = HashMap::new();
+    for (alias, canonical, kind) in GAZETTEER {
+        let words: Vec<&'static str> = alias.split(' ').collect();
+        aliases.entry(words[0]).or_default().push((words, canonical, *kind));
+    }
+    aliases
+});
+
+fn claim_gazetteer(tokens: &mut [Token], entities: &mut Entities) {
+    let mut at = 0;
+    while at < tokens.len() {
+        let longest = ALIASES_BY_FIRST_WORD
+            .get(tokens[at].lower.as_str())
+            .into_iter()
+            .flatten()
+            .filter_map(|(words, canonical, kind)| {
+                phrase_at(tokens, at, words).map(|length| (length, *canonical, *kind))
+            })
+            .max_by_key(|(length, _canonical, _kind)| *length);
+        let Some((length, canonical, kind)) = longest else {
+            at += 1;
+            continue;
+        };
+        // "us" is a country only when written in capitals ("US", "U.S."), never the pronoun.
+        if canonical == "usa" && tokens[at].lower == "us" && tokens[at].text != "US" {
+            at += 1;
+            continue;
+        }
+        match kind {
+            Alias::Subject(kind) => entities.subjects.push(Entity {
+                kind,
+                words: canonical.split(' ').map(str::to_owned).collect(),
+            }),
+            Alias::Context => entities.contexts.push(canonical.to_owned()),
+        }
+        for token in &mut tokens[at..at + length] {
+            token.used = true;
+        }
+        at += length;
+    }
+}
+
+fn claim_names(tokens: &mut [Token], entities: &mut Entities) {
+    let mut at = 0;
+    while at < tokens.len() {
+        // "New" opens a name only before another capitalised word ("New England", not
+        // "New pandemic").
+        let opens_with_new = tokens[at].text == "New"
+            && !tokens[at].used
+            && tokens
+                .get(at + 1)
+                .is_some_and(|next| starts_name(next) && next.joined_to_previous());
+        if !starts_name(&tokens[at]) && !opens_with_new {
+            at += 1;
+            continue;
+        }
+        let mut end = at + 1;
+        while end < tokens.len()
+            && !tokens[end].used
+            && (tokens[end].joined_to_previous() || follows_abbreviation(&tokens[end - 1], &tokens[end]))
+        {
+            let token = &tokens[end];
+            let continues = starts_name(token)
+                || (token.text.len() == 1 && token.is_capitalized())
+                || (is_name_connector(&token.lower)
+                    && tokens.get(end + 1).is_some_and(|next| starts_name(next) && next.joined_to_previous()))
+                // A number right after a name belongs to it: "GPT-5", "Avatar 3", "UFC 259".
+                || (token.starts_with_digit() && token.year().is_none() && !token.gap_before.contains('$'));
+            if !continues {
+                break;
+            }
+            end += 1;
+        }
+        let words: Vec<String> = tokens[at..end].iter().map(|token| token.lower.clone()).collect();
+        for token in &mut tokens[at..end] {
+            token.used = true;
+        }
+        entities.subjects.push(Entity {
+            kind: EntityKind::Name,
+            words,
+        });
+        at = end;
+    }
+}
+
+/// "St. Louis", "Mt. Rushmore": a name goes on after an abbreviation's full stop.
+fn follows_abbreviation(previous: &Token, token: &Token) -> bool {
+    token.gap_before == ". " && matches!(previous.lower.as_str(), "st" | "mt" | "ft" | "dr" | "jr" | "sr")
+}
+
+fn starts_name(token: &Token) -> bool {
+    !token.used && token.is_capitalized() && !is_capitalised_non_name(&token.lower) && token.text.len() > 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tokens::tokenize;
+    use super::*;
+
+    fn entities(question: &str) -> Entities {
+        extract(&mut tokenize(question))
+    }
+
+    fn subject_keys(question: &str) -> Vec<String> {
+        entities(question).subjects.iter().map(Entity::key).collect()
+    }
+
+    #[test]
+    fn names_teams_by_the_words_each_exchange_uses() {
+        // Polymarket 553856 and Kalshi KXNBA-26-OKC.
+        let polymarket = entities("Will the Oklahoma City Thunder win the 2026 NBA Finals?");
+        let kalshi = entities("Will the Oklahoma City win the 2026 Pro Basketball Finals?");
+        assert_eq!(polymarket.contexts, ["nba finals"]);
+        assert_eq!(kalshi.contexts, ["nba finals"]);
+        assert_eq!(
+            subject_keys("Will the Oklahoma City Thunder win the 2026 NBA Finals?"),
+            ["oklahoma city thunder"]
+        );
+        assert!(kalshi.subjects[0].corresponds_to(&polymarket.subjects[0]));
+    }
+
+    #[test]
+    fn an_initial_stands_for_one_word_only() {
+        let lakers = &entities("Will the Los Angeles Lakers win the 2026 NBA Finals?").subjects[0];
+        let clippers = &entities("Will the Los Angeles Clippers win the 2026 NBA Finals?").subjects[0];
+        let kalshi = &entities("Will the Los Angeles L win the 2026 Pro Basketball Finals?").subjects[0];
+        assert!(kalshi.corresponds_to(lakers));
+        assert!(!kalshi.corresponds_to(clippers));
+    }
+
+    #[test]
+    fn reads_the_super_bowl_under_both_names() {
+        // Polymarket 540227 and Kalshi KXSB-26-NE.
+        let polymarket = entities("Will the New England Patriots win Super Bowl 2026?");
+        let kalshi = entities("Will the New England win the 2026 Pro Football Championship?");
+        assert_eq!(polymarket.contexts, kalshi.contexts);
+        assert_eq!(kalshi.subjects[0].key(), "new england");
+        assert!(kalshi.subjects[0].corresponds_to(&polymarket.subjects[0]));
+    }
+
+    #[test]
+    fn reads_assets_parties_countries_and_people() {
+        assert_eq!(
+            subject_keys("Will $BTC break $50k before April 1st, 2021?"),
+            ["bitcoin"]
+        );
+        assert_eq!(
+            subject_keys("Will the Democratic Party control the Senate after the 2026 Midterm elections?"),
+            ["democrats"]
+        );
+        assert_eq!(subject_keys("Will USA win the 2026 FIFA World Cup?"), ["usa"]);
+        assert_eq!(
+            subject_keys("Will Kim Jong-Un visit the US during Trump's term?"),
+            ["kim jong un", "trump", "usa"]
+        );
+        assert_eq!(subject_keys("Will we see it?"), Vec::<String>::new());
+        assert_eq!(
+            subject_keys("Will Gavin Newsom win the 2028 Democratic presidential nomination?"),
+            ["gavin newsom"]
+        );
+        assert_eq!(
+            entities("Will Gavin Newsom win the 2028 Democratic presidential nomination?").contexts,
+            ["democratic presidential nomination"]
+        );
+    }
+
+    #[test]
+    fn keeps_numbers_that_belong_to_names() {
+        assert_eq!(subject_keys("Will GPT-5 be released by May 31?"), ["gpt 5"]);
+        assert_eq!(
+            subject_keys("Will Avatar 3 be the top grossing movie of 2025?"),
+            ["avatar 3"]
+        );
+    }
+
+    #[test]
+    fn a_qualified_place_or_a_bare_initial_is_another_name() {
+        // Polymarket 558945 against Kalshi KXNCAAMBGAME (markets-1.json).
+        let mexico = &entities("Will Mexico win the 2026 FIFA World Cup?").subjects[0];
+        let new_mexico = &entities("Sam Houston at New Mexico Winner? — New Mexico").subjects;
+        assert!(new_mexico.iter().all(|entity| !entity.corresponds_to(mexico)));
+        let apple =
+            &entities("Will Apple be the largest company in the world by market cap on December 31?").subjects[0];
+        let aggies = &entities("Will Texas A&M win the College Basketball National Championship?").subjects[0];
+        assert!(!apple.corresponds_to(aggies));
+        assert_eq!(
+            subject_keys("Will the St. Louis Blues win the 2026 NHL Stanley Cup?"),
+            ["st louis blues"]
+        );
+    }
+
+    #[test]
+    fn a_surname_is_the_person() {
+        let trump = Entity {
+            kind: EntityKind::Name,
+            words: vec!["trump".to_owned()],
+        };
+        let donald = Entity {
+            kind: EntityKind::Name,
+            words: vec!["donald".to_owned(), "trump".to_owned()],
+        };
+        assert!(trump.corresponds_to(&donald));
+    }
+}

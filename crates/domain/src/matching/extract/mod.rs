@@ -1,0 +1,247 @@
+//! What decides a market's resolution, read from its question: the subject, the contest,
+//! the threshold, the date and the side, plus the remaining words for a last comparison.
+//!
+//! The extractors run in a fixed order over one token list, each claiming the tokens it
+//! understands, so that a year is not also read as a threshold and "Super Bowl 2026" is
+//! not also a name: dates first, then the gazetteer and names, then numbers.
+
+pub mod dates;
+pub mod entities;
+pub mod numbers;
+pub mod side;
+pub mod tokens;
+
+use chrono::{Datelike, NaiveDate};
+
+use self::dates::Timing;
+use self::entities::{Entities, Entity};
+use self::numbers::Quantity;
+use self::side::Side;
+use crate::text::is_stopword;
+
+/// Everything the matcher compares, computed once per market.
+#[derive(Debug, Clone)]
+pub struct Features {
+    pub entities: Entities,
+    pub quantities: Vec<Quantity>,
+    pub timing: Timing,
+    pub side: Side,
+    /// The entities named by each outcome, when the outcomes are names ("Chiefs", "Bucs")
+    /// rather than Yes and No.
+    pub named_outcomes: Option<Vec<Entity>>,
+    pub end_date: Option<NaiveDate>,
+    /// Remaining informative words as (hash, weight), sorted by hash.
+    pub wording: Vec<(u64, f32)>,
+}
+
+impl Features {
+    /// Reads a market. `event_title` lends its contest when the question names none
+    /// (Kalshi's "When will Bitcoin hit $150k? — Before 2026" sits under its event).
+    pub fn of(question: &str, outcomes: &[String], event_title: Option<&str>, end_date: Option<NaiveDate>) -> Features {
+        let mut tokens = tokens::tokenize(question);
+        let timing = dates::extract(&mut tokens, end_date.map(|date| date.year()));
+        let mut entities = entities::extract(&mut tokens);
+        let quantities = numbers::extract(&mut tokens);
+        let side = side::extract(&tokens);
+        if entities.contexts.is_empty()
+            && let Some(event_title) = event_title
+        {
+            entities.contexts = entities::extract(&mut tokens::tokenize(event_title)).contexts;
+        }
+        let named_outcomes = (!side::is_yes_no(outcomes) && outcomes.len() == 2).then(|| {
+            outcomes
+                .iter()
+                .map(|outcome| {
+                    let found = entities::extract(&mut tokens::tokenize(outcome));
+                    found.subjects.into_iter().next().unwrap_or_else(|| Entity {
+                        kind: entities::EntityKind::Name,
+                        words: crate::text::words(outcome).collect(),
+                    })
+                })
+                .collect()
+        });
+        let wording = wording(&tokens, &entities);
+        Features {
+            entities,
+            quantities,
+            timing,
+            side,
+            named_outcomes,
+            end_date,
+            wording,
+        }
+    }
+
+    /// The words that name the subject, for blocking: subjects' words, or when the question
+    /// names no subject, its longest informative words.
+    pub fn key_words(&self) -> Vec<String> {
+        let mut words: Vec<String> = self
+            .entities
+            .subjects
+            .iter()
+            .chain(self.named_outcomes.iter().flatten())
+            .flat_map(|entity| entity.words.iter().cloned())
+            .filter(|word| word.len() >= 3 && !is_generic_name_word(word))
+            .collect();
+        if words.is_empty() {
+            words = self
+                .entities
+                .contexts
+                .iter()
+                .map(|context| format!("contest {context}"))
+                .collect();
+        }
+        words.sort();
+        words.dedup();
+        words
+    }
+
+    /// The thresholds as blocking tokens: unit and value to three significant figures, so
+    /// that "$150k" and "149999.99" meet. Two markets with different thresholds never
+    /// match, so blocking on them loses nothing.
+    pub fn threshold_tokens(&self) -> Vec<String> {
+        let mut tokens: Vec<String> = self
+            .quantities
+            .iter()
+            .map(|quantity| format!("{:?} {}", quantity.unit, three_significant_figures(quantity.low)))
+            .collect();
+        tokens.sort();
+        tokens.dedup();
+        tokens
+    }
+
+    /// The years the market is decided in: stated ones, else its end date's.
+    pub fn years(&self) -> Vec<i32> {
+        let mut years: Vec<i32> = self.timing.years.iter().copied().collect();
+        if let Some(date) = self.timing.resolution_date() {
+            years.push(date.pred_opt().unwrap_or(date).year());
+        }
+        if years.is_empty()
+            && let Some(end_date) = self.end_date
+        {
+            years.push(end_date.year());
+        }
+        years.sort_unstable();
+        years.dedup();
+        years
+    }
+}
+
+fn three_significant_figures(value: f64) -> String {
+    if value == 0.0 || !value.is_finite() {
+        return "0".to_owned();
+    }
+    let magnitude = value.abs().log10().floor() as i32;
+    let scale = 10f64.powi(magnitude - 2);
+    format!("{}", (value / scale).round() * scale)
+}
+
+/// Parts of place names too common to tell teams apart on their own.
+fn is_generic_name_word(word: &str) -> bool {
+    matches!(
+        word,
+        "new"
+            | "the"
+            | "city"
+            | "united"
+            | "state"
+            | "states"
+            | "north"
+            | "south"
+            | "west"
+            | "east"
+            | "san"
+            | "los"
+            | "las"
+            | "saint"
+            | "fort"
+            | "bay"
+            | "club"
+    )
+}
+
+/// Same-meaning verbs the exchanges use interchangeably, mapped onto one.
+fn canonical_word(word: &str) -> &str {
+    match word {
+        "hit" | "hits" | "reaches" | "surpass" | "exceed" | "exceeds" | "break" | "top" => "reach",
+        "dips" | "fall" | "falls" | "drop" | "drops" => "dip",
+        "wins" | "won" | "winner" | "champion" | "championship" => "win",
+        "released" | "releases" => "release",
+        other => other,
+    }
+}
+
+fn wording(tokens: &[tokens::Token], entities: &Entities) -> Vec<(u64, f32)> {
+    let mut weighted: Vec<(u64, f32)> = Vec::new();
+    for token in tokens.iter().filter(|token| !token.used) {
+        let word = canonical_word(&token.lower);
+        if is_stopword(word) || word.len() < 2 || token.starts_with_digit() || is_question_glue(word) {
+            continue;
+        }
+        weighted.push((hash(word), 1.0));
+    }
+    for entity in &entities.subjects {
+        for word in &entity.words {
+            weighted.push((hash(word), 2.0));
+        }
+    }
+    for context in &entities.contexts {
+        weighted.push((hash(context), 1.0));
+    }
+    weighted.sort_by(|left, right| left.0.cmp(&right.0).then(right.1.total_cmp(&left.1)));
+    weighted.dedup_by_key(|(hash, _weight)| *hash);
+    weighted
+}
+
+/// Words that carry no meaning in a market question beyond the stopwords of search.
+fn is_question_glue(word: &str) -> bool {
+    matches!(
+        word,
+        "when" | "there" | "their" | "his" | "her" | "happen" | "become" | "get" | "next" | "yes" | "no"
+    )
+}
+
+/// FNV-1a: a stable hash, so features and blocking keys are the same on every run.
+pub fn hash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn yes_no() -> Vec<String> {
+        vec!["Yes".to_owned(), "No".to_owned()]
+    }
+
+    #[test]
+    fn reads_every_part_of_a_threshold_question() {
+        let features = Features::of(
+            "Will Bitcoin reach $150,000 by December 31, 2025?",
+            &yes_no(),
+            Some("What price will Bitcoin hit in 2025?"),
+            NaiveDate::from_ymd_opt(2025, 12, 31),
+        );
+        assert_eq!(features.entities.subjects[0].key(), "bitcoin");
+        assert_eq!(features.quantities.len(), 1);
+        assert_eq!(features.timing.deadline, NaiveDate::from_ymd_opt(2026, 1, 1));
+        assert_eq!(features.key_words(), ["bitcoin"]);
+        assert_eq!(features.years(), [2025]);
+    }
+
+    #[test]
+    fn named_outcomes_become_entities() {
+        // Polymarket 115.
+        let features = Features::of(
+            "Superbowl 55: Kansas City Chiefs vs Tampa Bay Buccaneers",
+            &["Chiefs".to_owned(), "Bucs".to_owned()],
+            None,
+            None,
+        );
+        let outcomes = features.named_outcomes.unwrap();
+        assert_eq!(outcomes[0].key(), "chiefs");
+        assert_eq!(features.entities.contexts, ["super bowl"]);
+    }
+}

@@ -1,0 +1,145 @@
+//! The side of a question: whether Yes means the thing happens or does not ("Will the Fed
+//! cut?" against "Will the Fed hold?", "Putin out as President?" against "Will Putin
+//! remain President?"), and, for markets whose outcomes are names rather than Yes and No
+//! ("Chiefs" / "Bucs"), which outcome is which.
+//!
+//! Yes on one side equal to No on the other is the costliest wrong match a trader can act
+//! on, so opposite phrasings are refused rather than paired with a flip: the exchanges'
+//! rules for "hold" and "not cut" differ too often (a hike is neither).
+
+use super::tokens::Token;
+
+/// Verbs that state opposite outcomes of one event. Each group lists classes of words;
+/// two questions using different classes of one group ask opposite questions.
+const OPPOSITIONS: &[&[&[&str]]] = &[
+    &[
+        &[
+            "cut",
+            "cuts",
+            "lower",
+            "lowers",
+            "decrease",
+            "decreases",
+            "reduce",
+            "reduces",
+        ],
+        &["hike", "hikes", "raise", "raises", "increase", "increases"],
+        &["hold", "holds", "pause", "pauses", "unchanged", "maintain", "maintains"],
+    ],
+    &[&["win", "wins", "won"], &["lose", "loses", "lost"]],
+    &[
+        &["remain", "remains", "stay", "stays", "still"],
+        &[
+            "out", "leave", "leaves", "resign", "resigns", "removed", "ousted", "exit", "exits",
+        ],
+    ],
+    &[
+        &["approve", "approves", "approved", "pass", "passes", "passed"],
+        &[
+            "reject", "rejects", "rejected", "veto", "vetoes", "vetoed", "block", "blocks", "blocked",
+        ],
+    ],
+];
+
+/// What Yes stands for, as far as the words say.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Side {
+    /// An odd number of negations ("No Trump announcement", "fail to", "not").
+    pub negated: bool,
+    /// For each opposition group the question uses: (group, class).
+    pub verbs: Vec<(usize, usize)>,
+}
+
+impl Side {
+    /// Whether Yes on one is No on the other: negations differ, or they use opposite verbs
+    /// of the same group.
+    pub fn opposes(&self, other: &Side) -> bool {
+        let verbs_oppose = self.verbs.iter().any(|(group, class)| {
+            other
+                .verbs
+                .iter()
+                .any(|(other_group, other_class)| group == other_group && class != other_class)
+        });
+        self.negated != other.negated || verbs_oppose
+    }
+
+    pub fn describe(&self) -> String {
+        let mut words: Vec<&str> = self
+            .verbs
+            .iter()
+            .map(|(group, class)| OPPOSITIONS[*group][*class][0])
+            .collect();
+        if self.negated {
+            words.insert(0, "negated");
+        }
+        if words.is_empty() {
+            "affirmative".to_owned()
+        } else {
+            words.join(", ")
+        }
+    }
+}
+
+/// Reads the side of a question from all its tokens (used or not: "out" may sit inside a
+/// time phrase, and negations anywhere count).
+pub fn extract(tokens: &[Token]) -> Side {
+    let mut side = Side::default();
+    for (index, token) in tokens.iter().enumerate() {
+        let word = token.lower.as_str();
+        let negation = matches!(word, "not" | "never" | "fail" | "fails" | "without" | "t")
+            || (word == "no" && (index == 0 || tokens[index - 1].lower == "will"));
+        if negation {
+            side.negated = !side.negated;
+        }
+        for (group, classes) in OPPOSITIONS.iter().enumerate() {
+            for (class, words) in classes.iter().enumerate() {
+                if words.contains(&word) && !side.verbs.contains(&(group, class)) {
+                    side.verbs.push((group, class));
+                }
+            }
+        }
+    }
+    side
+}
+
+/// Whether a market's outcome names are Yes and No.
+pub fn is_yes_no(outcomes: &[String]) -> bool {
+    outcomes.len() == 2 && outcomes[0].eq_ignore_ascii_case("yes") && outcomes[1].eq_ignore_ascii_case("no")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tokens::tokenize;
+    use super::*;
+
+    fn side(question: &str) -> Side {
+        extract(&tokenize(question))
+    }
+
+    #[test]
+    fn opposite_verbs_and_negations_oppose() {
+        // Polymarket 516190 and 516720.
+        assert!(
+            side("Will Putin remain President of Russia through June?")
+                .opposes(&side("Putin out as President of Russia in 2025?"))
+        );
+        // Polymarket 516723 and 516724.
+        assert!(side("Will no Fed rate cuts happen in 2025?").opposes(&side("Will 1 Fed rate cut happen in 2025?")));
+        // Polymarket 516711 ("cut") against Polymarket 516706 ("hike").
+        assert!(side("Fed emergency rate cut in 2025?").opposes(&side("Fed rate hike in 2025?")));
+    }
+
+    #[test]
+    fn the_same_phrasing_does_not_oppose() {
+        let polymarket = side("Will the Oklahoma City Thunder win the 2026 NBA Finals?");
+        let kalshi = side("Will the Oklahoma City win the 2026 Pro Basketball Finals?");
+        assert!(!polymarket.opposes(&kalshi));
+        assert_eq!(kalshi.describe(), "win");
+    }
+
+    #[test]
+    fn tells_yes_no_outcomes_from_named_ones() {
+        assert!(is_yes_no(&["Yes".to_owned(), "No".to_owned()]));
+        assert!(!is_yes_no(&["Chiefs".to_owned(), "Bucs".to_owned()]));
+    }
+}

@@ -1,0 +1,566 @@
+//! Comparing two markets field by field, and the similarity that follows.
+//!
+//! Each field answers one question about resolution: the same subject? the same contest?
+//! the same threshold? the same date? the same side? A contradiction in any of them refuses
+//! the pair whatever its wording (another team, threshold or deadline is another market);
+//! otherwise the similarity weighs how sure each field is:
+//!
+//! `similarity = 0.4 × subject + 0.3 × date + 0.3 × wording`, halved when refused,
+//!
+//! rounded to 3 decimals. Every part is symmetric, so `judge(a, b)` and `judge(b, a)` agree.
+
+use chrono::Datelike;
+use std::fmt;
+
+use super::Orientation;
+use super::extract::Features;
+use super::extract::entities::{Entity, EntityKind};
+
+/// The fields a comparison reports on, in the order `--why` prints them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Field {
+    Subject,
+    Contest,
+    Threshold,
+    Date,
+    Side,
+    Wording,
+}
+
+impl Field {
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::Subject => "subject",
+            Field::Contest => "contest",
+            Field::Threshold => "threshold",
+            Field::Date => "date",
+            Field::Side => "side",
+            Field::Wording => "wording",
+        }
+    }
+}
+
+/// How one field of two markets compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agreement {
+    /// Both state it, and it is the same.
+    Agree,
+    /// Consistent, but one states less than the other (or only end dates agree).
+    Partial,
+    /// Only one states it, so it cannot be checked.
+    Unknown,
+    /// Neither states it.
+    NotStated,
+    /// Both state it, differently: the markets resolve differently.
+    Conflict,
+}
+
+impl Agreement {
+    pub fn label(self) -> &'static str {
+        match self {
+            Agreement::Agree => "agree",
+            Agreement::Partial => "partly agree",
+            Agreement::Unknown => "unconfirmed",
+            Agreement::NotStated => "not stated",
+            Agreement::Conflict => "CONFLICT",
+        }
+    }
+}
+
+/// The numbers of a comparison, without descriptions: what the index computes for every
+/// candidate pair.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Judgement {
+    pub similarity: f64,
+    /// The first field that contradicts, if any.
+    pub refused_by: Option<Field>,
+    pub orientation: Orientation,
+    pub subject: (Agreement, f64),
+    pub contest: Agreement,
+    pub threshold: Agreement,
+    pub date: (Agreement, f64),
+    pub side: Agreement,
+    pub wording: f64,
+}
+
+const SUBJECT_WEIGHT: f64 = 0.4;
+const DATE_WEIGHT: f64 = 0.3;
+const WORDING_WEIGHT: f64 = 0.3;
+/// How much of the subject score survives when only one side names the contest.
+const UNCONFIRMED_CONTEST_FACTOR: f64 = 0.75;
+/// Deadlines a day apart are the same deadline written in two time zones.
+const SAME_DAY_TOLERANCE_DAYS: i64 = 1;
+/// An end date this close to a stated deadline supports it.
+const END_DATE_TOLERANCE_DAYS: i64 = 45;
+/// The date score when one question states a date and the other market gives no date at
+/// all, not even an end date: the date decides resolution and nothing confirms it.
+const UNCONFIRMED_DATE_SCORE: f64 = 0.3;
+/// End dates further apart than this, with no date in either question, are other markets.
+const END_DATE_CONFLICT_DAYS: i64 = 365;
+
+/// Compares two markets. Symmetric: `judge(a, b)` equals `judge(b, a)` except that the
+/// orientation is seen from the other side, which for a flip is the same flip.
+pub fn judge(left: &Features, right: &Features) -> Judgement {
+    let (subject, orientation) = compare_subjects(left, right);
+    let contest = compare_contests(left, right);
+    let threshold = compare_thresholds(left, right);
+    let date = compare_dates(left, right);
+    let side = if left.side.opposes(&right.side) {
+        Agreement::Conflict
+    } else {
+        Agreement::Agree
+    };
+    let wording = weighted_jaccard(&left.wording, &right.wording);
+    let refused_by = [
+        (Field::Subject, subject.0),
+        (Field::Contest, contest),
+        (Field::Threshold, threshold),
+        (Field::Date, date.0),
+        (Field::Side, side),
+    ]
+    .into_iter()
+    .find(|(_field, agreement)| *agreement == Agreement::Conflict)
+    .map(|(field, _agreement)| field);
+    // A contest named on one side only leaves the subject unconfirmed: "Texas" in a mask
+    // mandate and "Texas" in the college championship are not one subject.
+    let contest_factor = if contest == Agreement::Unknown {
+        UNCONFIRMED_CONTEST_FACTOR
+    } else {
+        1.0
+    };
+    let subject = (subject.0, subject.1 * contest_factor);
+    let mut similarity = SUBJECT_WEIGHT * subject.1 + DATE_WEIGHT * date.1 + WORDING_WEIGHT * wording;
+    if refused_by.is_some() {
+        similarity *= 0.5;
+    }
+    Judgement {
+        similarity: (similarity.clamp(0.0, 1.0) * 1000.0).round() / 1000.0,
+        refused_by,
+        orientation,
+        subject,
+        contest,
+        threshold,
+        date,
+        side,
+        wording,
+    }
+}
+
+fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Orientation) {
+    // A market whose outcomes are names ("Chiefs" / "Bucs") is about both of them; a Yes/No
+    // market about one of them matches it, and tells which outcome is its Yes.
+    if let Some(result) = compare_with_named_outcomes(left, right) {
+        return result;
+    }
+    let left_subjects = &left.entities.subjects;
+    let right_subjects = &right.entities.subjects;
+    let agreement = match (left_subjects.is_empty(), right_subjects.is_empty()) {
+        (true, true) => (Agreement::NotStated, 0.5),
+        (true, false) | (false, true) => (Agreement::Unknown, 0.4),
+        (false, false) => {
+            let left_unmatched = Unmatched::of(left_subjects, right_subjects);
+            let right_unmatched = Unmatched::of(right_subjects, left_subjects);
+            if left_unmatched.count == 0 && right_unmatched.count == 0 {
+                (Agreement::Agree, 1.0)
+            } else if left_unmatched.count == left_subjects.len() && right_unmatched.count == right_subjects.len()
+                || (left_unmatched.names_someone && right_unmatched.names_someone)
+            {
+                // Nothing shared, or each names someone the other does not: another team,
+                // candidate or asset.
+                (Agreement::Conflict, 0.0)
+            } else {
+                let share = |unmatched: usize, total: usize| 1.0 - unmatched as f64 / total as f64;
+                let matched = (share(left_unmatched.count, left_subjects.len())
+                    + share(right_unmatched.count, right_subjects.len()))
+                    / 2.0;
+                (Agreement::Partial, 0.9 * matched)
+            }
+        }
+    };
+    (agreement, Orientation::Same)
+}
+
+/// The subjects of one side with no counterpart on the other.
+struct Unmatched {
+    count: usize,
+    /// Whether one of them is someone or something other than an institution.
+    names_someone: bool,
+}
+
+impl Unmatched {
+    fn of(subjects: &[Entity], against: &[Entity]) -> Unmatched {
+        let mut unmatched = Unmatched {
+            count: 0,
+            names_someone: false,
+        };
+        for entity in subjects {
+            if !against.iter().any(|other| entity.corresponds_to(other)) {
+                unmatched.count += 1;
+                unmatched.names_someone |= entity.kind != EntityKind::Institution;
+            }
+        }
+        unmatched
+    }
+}
+
+fn compare_with_named_outcomes(left: &Features, right: &Features) -> Option<((Agreement, f64), Orientation)> {
+    match (&left.named_outcomes, &right.named_outcomes) {
+        (Some(left_outcomes), Some(right_outcomes)) => {
+            let corresponds = |left: usize, right: usize| left_outcomes[left].corresponds_to(&right_outcomes[right]);
+            Some(if corresponds(0, 0) && corresponds(1, 1) {
+                ((Agreement::Agree, 1.0), Orientation::Same)
+            } else if corresponds(0, 1) && corresponds(1, 0) {
+                ((Agreement::Agree, 1.0), Orientation::Flipped)
+            } else {
+                ((Agreement::Conflict, 0.0), Orientation::Same)
+            })
+        }
+        (Some(outcomes), None) => Some(outcome_of(outcomes, &right.entities.subjects)),
+        (None, Some(outcomes)) => Some(outcome_of(outcomes, &left.entities.subjects)),
+        (None, None) => None,
+    }
+}
+
+/// Which of two named outcomes a Yes/No market's subjects name.
+fn outcome_of(outcomes: &[Entity], subjects: &[Entity]) -> ((Agreement, f64), Orientation) {
+    let names = |outcome: &Entity| subjects.iter().any(|subject| subject.corresponds_to(outcome));
+    match (names(&outcomes[0]), names(&outcomes[1])) {
+        (true, false) => ((Agreement::Agree, 1.0), Orientation::Same),
+        (false, true) => ((Agreement::Agree, 1.0), Orientation::Flipped),
+        _ => ((Agreement::Conflict, 0.0), Orientation::Same),
+    }
+}
+
+fn compare_contests(left: &Features, right: &Features) -> Agreement {
+    let left_contexts = &left.entities.contexts;
+    let right_contexts = &right.entities.contexts;
+    match (left_contexts.is_empty(), right_contexts.is_empty()) {
+        (true, true) => Agreement::NotStated,
+        (true, false) | (false, true) => Agreement::Unknown,
+        (false, false) if left_contexts.iter().any(|context| right_contexts.contains(context)) => Agreement::Agree,
+        (false, false) => Agreement::Conflict,
+    }
+}
+
+fn compare_thresholds(left: &Features, right: &Features) -> Agreement {
+    let covered = |of: &[super::extract::numbers::Quantity], by: &[super::extract::numbers::Quantity]| {
+        of.iter()
+            .all(|quantity| by.iter().any(|other| quantity.agrees_with(other)))
+    };
+    match (left.quantities.is_empty(), right.quantities.is_empty()) {
+        (true, true) => Agreement::NotStated,
+        // A threshold decides resolution: stated on one side only, the questions differ.
+        (true, false) | (false, true) => Agreement::Conflict,
+        (false, false)
+            if covered(&left.quantities, &right.quantities) && covered(&right.quantities, &left.quantities) =>
+        {
+            Agreement::Agree
+        }
+        (false, false) => Agreement::Conflict,
+    }
+}
+
+fn compare_dates(left: &Features, right: &Features) -> (Agreement, f64) {
+    let days = |from: chrono::NaiveDate, to: chrono::NaiveDate| (to - from).num_days();
+    let left_date = left.timing.resolution_date();
+    let right_date = right.timing.resolution_date();
+    match (left_date, right_date) {
+        (Some(left_date), Some(right_date)) => {
+            if days(left_date, right_date).abs() <= SAME_DAY_TOLERANCE_DAYS {
+                (Agreement::Agree, 1.0)
+            } else {
+                (Agreement::Conflict, 0.0)
+            }
+        }
+        (Some(date), None) => date_against_rest(date, right),
+        (None, Some(date)) => date_against_rest(date, left),
+        (None, None) => {
+            let left_years = &left.timing.years;
+            let right_years = &right.timing.years;
+            if !left_years.is_empty() && !right_years.is_empty() {
+                if left_years == right_years {
+                    (Agreement::Agree, 1.0)
+                } else if left_years.intersection(right_years).next().is_some() {
+                    (Agreement::Partial, 0.7)
+                } else {
+                    (Agreement::Conflict, 0.0)
+                }
+            } else if !left.timing.unresolved.is_empty() || !right.timing.unresolved.is_empty() {
+                if left.timing.unresolved == right.timing.unresolved {
+                    (Agreement::Partial, 0.7)
+                } else {
+                    (Agreement::Unknown, 0.3)
+                }
+            } else if !left_years.is_empty() || !right_years.is_empty() {
+                let (years, other) = if left_years.is_empty() {
+                    (right_years, left)
+                } else {
+                    (left_years, right)
+                };
+                match other.end_date {
+                    Some(end_date) if years.contains(&end_date.year()) => (Agreement::Partial, 0.7),
+                    Some(_) => (Agreement::Unknown, 0.4),
+                    None => (Agreement::Unknown, UNCONFIRMED_DATE_SCORE),
+                }
+            } else {
+                match (left.end_date, right.end_date) {
+                    (Some(left_end), Some(right_end)) => {
+                        let gap = days(left_end, right_end).abs();
+                        if gap <= END_DATE_TOLERANCE_DAYS {
+                            (Agreement::Partial, 0.8)
+                        } else if gap > END_DATE_CONFLICT_DAYS {
+                            (Agreement::Conflict, 0.0)
+                        } else {
+                            (Agreement::Unknown, 0.4)
+                        }
+                    }
+                    _ => (Agreement::NotStated, 0.5),
+                }
+            }
+        }
+    }
+}
+
+/// One question names a date; the other names only years, a dateless period, or nothing.
+fn date_against_rest(date: chrono::NaiveDate, other: &Features) -> (Agreement, f64) {
+    let last_day = date.pred_opt().unwrap_or(date);
+    if !other.timing.years.is_empty() {
+        return if other.timing.years.contains(&last_day.year()) {
+            (Agreement::Partial, 0.7)
+        } else {
+            (Agreement::Conflict, 0.0)
+        };
+    }
+    if !other.timing.unresolved.is_empty() {
+        // "by June 30, 2025" against "during Trump's term": another period.
+        return (Agreement::Conflict, 0.0);
+    }
+    match other.end_date {
+        Some(end_date) if (end_date - last_day).num_days().abs() <= END_DATE_TOLERANCE_DAYS => {
+            (Agreement::Partial, 0.8)
+        }
+        Some(end_date) if end_date < last_day => (Agreement::Conflict, 0.0),
+        Some(_) => (Agreement::Unknown, 0.5),
+        None => (Agreement::Unknown, UNCONFIRMED_DATE_SCORE),
+    }
+}
+
+/// Weighted Jaccard of two sorted (hash, weight) lists.
+fn weighted_jaccard(left: &[(u64, f32)], right: &[(u64, f32)]) -> f64 {
+    let (mut shared, mut union) = (0.0f64, 0.0f64);
+    let (mut left_index, mut right_index) = (0, 0);
+    while left_index < left.len() || right_index < right.len() {
+        match (left.get(left_index), right.get(right_index)) {
+            (Some(&(left_hash, left_weight)), Some(&(right_hash, right_weight))) if left_hash == right_hash => {
+                shared += f64::from(left_weight.min(right_weight));
+                union += f64::from(left_weight.max(right_weight));
+                left_index += 1;
+                right_index += 1;
+            }
+            (Some(&(left_hash, left_weight)), Some(&(right_hash, _))) if left_hash < right_hash => {
+                union += f64::from(left_weight);
+                left_index += 1;
+            }
+            (Some(&(_, left_weight)), None) => {
+                union += f64::from(left_weight);
+                left_index += 1;
+            }
+            (_, Some(&(_, right_weight))) => {
+                union += f64::from(right_weight);
+                right_index += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    if union > 0.0 { shared / union } else { 0.0 }
+}
+
+/// A comparison with each side's reading of every field: what `marketlens match --why`
+/// prints.
+#[derive(Debug, Clone)]
+pub struct Comparison {
+    pub judgement: Judgement,
+    pub serving_threshold: f64,
+    /// (field, left reading, right reading, agreement, note) in [`Field`] order.
+    pub fields: Vec<FieldReport>,
+}
+
+#[derive(Debug, Clone)]
+pub struct FieldReport {
+    pub field: Field,
+    pub left: String,
+    pub right: String,
+    pub agreement: String,
+}
+
+impl Comparison {
+    pub fn new(left: &Features, right: &Features, serving_threshold: f64) -> Comparison {
+        let judgement = judge(left, right);
+        let subjects = |features: &Features| {
+            let mut names: Vec<String> = features.entities.subjects.iter().map(Entity::key).collect();
+            if let Some(outcomes) = &features.named_outcomes {
+                let outcomes: Vec<String> = outcomes.iter().map(Entity::key).collect();
+                names.push(format!("outcomes: {}", outcomes.join(" / ")));
+            }
+            list_or_none(names)
+        };
+        let contests = |features: &Features| list_or_none(features.entities.contexts.clone());
+        let thresholds = |features: &Features| {
+            list_or_none(features.quantities.iter().map(|quantity| quantity.describe()).collect())
+        };
+        let dates = |features: &Features| {
+            let mut description = features.timing.describe();
+            if let Some(end_date) = features.end_date {
+                description.push_str(&format!(" (ends {end_date})"));
+            }
+            description
+        };
+        let fields = vec![
+            report(Field::Subject, subjects(left), subjects(right), judgement.subject.0),
+            report(Field::Contest, contests(left), contests(right), judgement.contest),
+            report(
+                Field::Threshold,
+                thresholds(left),
+                thresholds(right),
+                judgement.threshold,
+            ),
+            report(Field::Date, dates(left), dates(right), judgement.date.0),
+            report(Field::Side, left.side.describe(), right.side.describe(), judgement.side),
+            FieldReport {
+                field: Field::Wording,
+                left: String::new(),
+                right: String::new(),
+                agreement: format!("{:.0}% of the weighted words shared", judgement.wording * 100.0),
+            },
+        ];
+        Comparison {
+            judgement,
+            serving_threshold,
+            fields,
+        }
+    }
+
+    pub fn is_match(&self) -> bool {
+        self.judgement.refused_by.is_none() && self.judgement.similarity >= self.serving_threshold
+    }
+}
+
+fn report(field: Field, left: String, right: String, agreement: Agreement) -> FieldReport {
+    FieldReport {
+        field,
+        left,
+        right,
+        agreement: agreement.label().to_owned(),
+    }
+}
+
+fn list_or_none(items: Vec<String>) -> String {
+    if items.is_empty() {
+        "none".to_owned()
+    } else {
+        items.join(", ")
+    }
+}
+
+impl fmt::Display for Comparison {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for report in &self.fields {
+            if report.field == Field::Wording {
+                writeln!(formatter, "{:<10} {}", report.field.label(), report.agreement)?;
+            } else {
+                writeln!(formatter, "{:<10} {}", report.field.label(), report.agreement)?;
+                writeln!(formatter, "{:<10}   A: {}", "", report.left)?;
+                writeln!(formatter, "{:<10}   B: {}", "", report.right)?;
+            }
+        }
+        let judgement = &self.judgement;
+        let verdict = match judgement.refused_by {
+            Some(field) => format!("REFUSED: the {} differs", field.label()),
+            None if judgement.similarity >= self.serving_threshold => format!(
+                "MATCH (at or above the serving threshold {:.3}; outcomes {})",
+                self.serving_threshold,
+                judgement.orientation.describe()
+            ),
+            None => format!("NO MATCH: below the serving threshold {:.3}", self.serving_threshold),
+        };
+        writeln!(
+            formatter,
+            "similarity {:.3} = 0.4 × subject {:.2} + 0.3 × date {:.2} + 0.3 × wording {:.2}{}",
+            judgement.similarity,
+            judgement.subject.1,
+            judgement.date.1,
+            judgement.wording,
+            if judgement.refused_by.is_some() { ", halved" } else { "" }
+        )?;
+        write!(formatter, "{verdict}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::NaiveDate;
+
+    fn features(question: &str, end: (i32, u32, u32)) -> Features {
+        Features::of(
+            question,
+            &["Yes".to_owned(), "No".to_owned()],
+            None,
+            NaiveDate::from_ymd_opt(end.0, end.1, end.2),
+        )
+    }
+
+    #[test]
+    fn the_same_question_in_each_exchanges_words_agrees_on_every_field() {
+        let polymarket = features("Will the Oklahoma City Thunder win the 2026 NBA Finals?", (2026, 7, 1));
+        let kalshi = features(
+            "Will the Oklahoma City win the 2026 Pro Basketball Finals?",
+            (2026, 5, 31),
+        );
+        let judgement = judge(&polymarket, &kalshi);
+        assert_eq!(judgement.refused_by, None, "{judgement:?}");
+        assert_eq!(judgement.subject.0, Agreement::Agree);
+        assert_eq!(judgement.contest, Agreement::Agree);
+        assert_eq!(judgement.date.0, Agreement::Agree);
+        assert!(judgement.similarity > 0.8, "{judgement:?}");
+        assert_eq!(judge(&kalshi, &polymarket), judgement);
+    }
+
+    #[test]
+    fn another_team_contest_threshold_or_deadline_refuses() {
+        let kalshi = features(
+            "Will the Los Angeles L win the 2026 Pro Basketball Finals?",
+            (2026, 5, 12),
+        );
+        let clippers = features("Will the Los Angeles Clippers win the 2026 NBA Finals?", (2026, 7, 1));
+        assert_eq!(judge(&kalshi, &clippers).refused_by, Some(Field::Subject));
+        let chargers = features(
+            "Will the Los Angeles C win the 2026 Pro Football Championship?",
+            (2026, 1, 12),
+        );
+        assert_eq!(judge(&chargers, &clippers).refused_by, Some(Field::Contest));
+        let btc = features("When will Bitcoin hit $150k? — Before January 2026", (2025, 12, 31));
+        let lower = features("Will Bitcoin reach $130,000 by December 31, 2025?", (2025, 12, 31));
+        assert_eq!(judge(&btc, &lower).refused_by, Some(Field::Threshold));
+        let earlier = features("When will Bitcoin hit $150k? — Before December 2025", (2025, 11, 30));
+        let same = features("Will Bitcoin reach $150,000 by December 31, 2025?", (2025, 12, 31));
+        assert_eq!(judge(&earlier, &same).refused_by, Some(Field::Date));
+        assert_eq!(judge(&btc, &same).refused_by, None);
+    }
+
+    #[test]
+    fn a_named_outcome_market_tells_which_outcome_is_yes() {
+        // Polymarket 42120 has named outcomes. No recording holds a Yes/No market on that
+        // game, so the second question is written for this test, in Polymarket's phrasing.
+        let polymarket = Features::of(
+            "Will the Browns or the Chiefs win their Jan 17th matchup?",
+            &["Browns".to_owned(), "Chiefs".to_owned()],
+            None,
+            NaiveDate::from_ymd_opt(2021, 1, 18),
+        );
+        let yes_no = features("Will the Chiefs win their Jan 17th matchup?", (2021, 1, 18));
+        let judgement = judge(&polymarket, &yes_no);
+        assert_eq!(judgement.orientation, Orientation::Flipped);
+        assert_eq!(judge(&yes_no, &polymarket).orientation, Orientation::Flipped);
+    }
+}

@@ -1,0 +1,137 @@
+//! Properties of the whole matcher: whatever the markets, the served pairs are symmetric,
+//! capped, cross-exchange, in range and deterministic, and an index updated market by
+//! market serves what a full rematch serves.
+
+use proptest::prelude::*;
+use std::collections::HashMap;
+use uuid::Uuid;
+
+use super::*;
+
+/// Real questions of both exchanges (fixtures and the labelled set), mixed freely.
+const QUESTIONS: [&str; 16] = [
+    "Will the Oklahoma City Thunder win the 2026 NBA Finals?",
+    "Will the Oklahoma City win the 2026 Pro Basketball Finals?",
+    "Will the Los Angeles L win the 2026 Pro Basketball Finals?",
+    "Will the Los Angeles Lakers win the 2026 NBA Finals?",
+    "Will the Los Angeles Clippers win the 2026 NBA Finals?",
+    "Will Bitcoin reach $150,000 by December 31, 2025?",
+    "When will Bitcoin hit $150k? — Before January 2026",
+    "When will Bitcoin hit $150k? — Before December 2025",
+    "Will Bitcoin reach $130,000 by December 31, 2025?",
+    "Will Spain win the 2026 FIFA World Cup?",
+    "Will the Spain win the 2026 Men's World Cup?",
+    "Will the France win the 2026 Men's World Cup?",
+    "Will the New England Patriots win Super Bowl 2026?",
+    "Will the New England win the 2026 Pro Football Championship?",
+    "Will Putin remain President of Russia through June?",
+    "Putin out as President of Russia in 2025?",
+];
+
+fn input(number: usize, question: &str, on_kalshi: bool) -> MatchInput {
+    MatchInput {
+        id: Uuid::from_u128(number as u128 + 1),
+        exchange: if on_kalshi {
+            Exchange::Kalshi
+        } else {
+            Exchange::Polymarket
+        },
+        question: question.to_owned(),
+        end_date: Some("2025-12-31T12:00:00Z".parse().unwrap()),
+        outcomes: vec!["Yes".to_owned(), "No".to_owned()],
+        event_title: None,
+    }
+}
+
+fn markets() -> impl Strategy<Value = Vec<MatchInput>> {
+    prop::collection::vec((0..QUESTIONS.len(), any::<bool>()), 0..40).prop_map(|picks| {
+        picks
+            .into_iter()
+            .enumerate()
+            .map(|(number, (question, on_kalshi))| input(number, QUESTIONS[question], on_kalshi))
+            .collect()
+    })
+}
+
+#[test]
+fn pairs_the_same_question_and_refuses_its_neighbours() {
+    let inputs = vec![
+        input(0, QUESTIONS[5], false),
+        input(1, QUESTIONS[6], true),
+        input(2, QUESTIONS[7], true),
+        input(3, QUESTIONS[8], false),
+    ];
+    let pairs = match_markets(&inputs);
+    let ids: Vec<(u128, u128)> = pairs
+        .iter()
+        .map(|pair| (pair.market_id.as_u128(), pair.matched_id.as_u128()))
+        .collect();
+    assert_eq!(ids, [(1, 2), (2, 1)], "{pairs:?}");
+}
+
+proptest! {
+    #[test]
+    fn served_pairs_keep_every_invariant(inputs in markets()) {
+        let pairs = match_markets(&inputs);
+        prop_assert_eq!(&pairs, &match_markets(&inputs));
+        let exchange_of: HashMap<Uuid, Exchange> = inputs.iter().map(|input| (input.id, input.exchange)).collect();
+        let mut per_market: HashMap<Uuid, usize> = HashMap::new();
+        for pair in &pairs {
+            prop_assert_ne!(exchange_of[&pair.market_id], exchange_of[&pair.matched_id]);
+            prop_assert!((SERVING_THRESHOLD..=1.0).contains(&pair.similarity));
+            prop_assert_eq!((pair.similarity * 1000.0).round() / 1000.0, pair.similarity);
+            prop_assert!(pairs.iter().any(|other| other.market_id == pair.matched_id
+                && other.matched_id == pair.market_id && other.similarity == pair.similarity));
+            *per_market.entry(pair.market_id).or_default() += 1;
+        }
+        prop_assert!(per_market.values().all(|&count| count <= MAX_MATCHES_PER_MARKET));
+    }
+
+    #[test]
+    fn comparisons_are_symmetric_and_in_range(left in 0..QUESTIONS.len(), right in 0..QUESTIONS.len()) {
+        let (left, right) = (input(0, QUESTIONS[left], false), input(1, QUESTIONS[right], true));
+        let forward = explain(&left, &right).judgement;
+        let backward = explain(&right, &left).judgement;
+        prop_assert_eq!(forward, backward);
+        prop_assert!((0.0..=1.0).contains(&forward.similarity));
+    }
+
+    #[test]
+    fn an_index_updated_market_by_market_serves_what_a_rematch_serves(
+        inputs in markets(),
+        split in 0usize..40,
+        removed in prop::collection::vec(any::<prop::sample::Index>(), 0..5),
+    ) {
+        let split = split.min(inputs.len());
+        let mut index = MatchIndex::build(&inputs[..split]);
+        let mut stored: HashMap<Uuid, Vec<MatchPair>> = HashMap::new();
+        for pair in index.pairs() {
+            stored.entry(pair.market_id).or_default().push(pair);
+        }
+        let apply = |delta: MatchDelta, stored: &mut HashMap<Uuid, Vec<MatchPair>>| {
+            for market in &delta.markets {
+                stored.remove(market);
+            }
+            for pair in delta.pairs {
+                stored.entry(pair.market_id).or_default().push(pair);
+            }
+        };
+        for input in &inputs[split..] {
+            let delta = index.upsert(std::slice::from_ref(input));
+            apply(delta, &mut stored);
+        }
+        let removed_ids: Vec<Uuid> = if inputs.is_empty() {
+            Vec::new()
+        } else {
+            removed.iter().map(|pick| pick.get(&inputs).id).collect()
+        };
+        let delta = index.remove(&removed_ids);
+        apply(delta, &mut stored);
+        let remaining: Vec<MatchInput> = inputs.iter().filter(|input| !removed_ids.contains(&input.id)).cloned().collect();
+        let mut incremental: Vec<MatchPair> = stored.into_values().flatten().collect();
+        incremental.sort_by(|left, right| left.market_id.cmp(&right.market_id)
+            .then(right.similarity.total_cmp(&left.similarity))
+            .then(left.matched_id.cmp(&right.matched_id)));
+        prop_assert_eq!(incremental, match_markets(&remaining));
+    }
+}
