@@ -22,7 +22,7 @@ use crate::article::{Article, MAX_SUMMARY_CHARS};
 use crate::canonical_url::canonical_url;
 use crate::feed_bytes::{self, Shape};
 use crate::feed_date::parse_feed_date;
-use crate::plain_text::{collapse_whitespace, html_to_plain_text, truncate_at_boundary};
+use crate::plain_text::{article_text, collapse_whitespace, html_to_plain_text, truncate_at_boundary};
 
 /// The longest headline kept, in characters.
 const MAX_TITLE_CHARS: usize = 300;
@@ -171,8 +171,8 @@ fn articles_of(feed: Feed, feed_url: &str, fetched_at: Timestamp, reencoded: boo
     }
 }
 
-/// The entry's page: its alternate link (or first link), else its id when that is a web
-/// link (RSS `guid`s often are), resolved against the site when relative, canonical.
+/// The entry's page, canonical: its alternate link (or first link), resolved against the site
+/// when relative, else its id when that is an absolute web link (RSS `guid`s often are).
 fn link_of(entry: &Entry, site: Option<&Url>) -> Option<String> {
     let preferred = entry
         .links
@@ -180,14 +180,12 @@ fn link_of(entry: &Entry, site: Option<&Url>) -> Option<String> {
         .find(|link| link.rel.as_deref().is_none_or(|rel| rel == "alternate"))
         .or_else(|| entry.links.first())
         .map(|link| link.href.as_str());
-    preferred
-        .into_iter()
-        .chain(std::iter::once(entry.id.as_str()))
-        .filter_map(|href| {
-            let href = href.trim();
-            canonical_url(href).or_else(|| canonical_url(site?.join(href).ok()?.as_str()))
-        })
-        .next()
+    let resolved = preferred.and_then(|href| {
+        let href = href.trim();
+        canonical_url(href).or_else(|| canonical_url(site?.join(href).ok()?.as_str()))
+    });
+    // An id is a link only when it is already absolute: a relative one is an opaque key.
+    resolved.or_else(|| canonical_url(&entry.id))
 }
 
 /// The plain text of the entry's summary, completed with its content when the summary is
@@ -196,7 +194,7 @@ fn summary_of(entry: &Entry) -> String {
     let summary = entry
         .summary
         .as_ref()
-        .map(|summary| html_to_plain_text(&summary.content))
+        .map(|summary| article_text(&summary.content))
         .unwrap_or_default();
     let mut text = summary.clone();
     if summary.chars().count() < SHORT_SUMMARY_CHARS {
@@ -204,7 +202,7 @@ fn summary_of(entry: &Entry) -> String {
             .content
             .as_ref()
             .and_then(|content| content.body.as_deref())
-            .map(html_to_plain_text)
+            .map(article_text)
             .unwrap_or_default();
         for paragraph in content.lines() {
             if text.chars().count() > MAX_SUMMARY_CHARS {

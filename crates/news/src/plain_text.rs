@@ -26,29 +26,61 @@ const CALLS_TO_ACTION: &[&str] = &[
     "[...]",
 ];
 
+/// Paragraph openings that mark a line as furniture around the article (a link to another
+/// story, a photo credit) rather than its text. Matched case-insensitively.
+const FURNITURE_LINES: &[&str] = &[
+    "related:",
+    "(image credit",
+    "image credit:",
+    "photograph:",
+    "photo:",
+    "video:",
+    "listen:",
+    "watch:",
+    "advertisement",
+];
+
 /// Plain text of an HTML fragment (or of text that merely might hold markup): tags dropped,
-/// entities decoded, calls to action cut, runs of white space collapsed to one space, and one
-/// paragraph per line.
+/// entities decoded, runs of white space collapsed to one space, and one paragraph per line.
 pub fn html_to_plain_text(html: &str) -> String {
-    if html.trim().is_empty() {
-        return String::new();
-    }
+    paragraphs(html).collect::<Vec<_>>().join("\n")
+}
+
+/// [`html_to_plain_text`] for article text: also without calls to action and furniture
+/// lines (related links, photo credits), which say nothing about the news.
+pub fn article_text(html: &str) -> String {
+    paragraphs(html)
+        .map(|line| without_calls_to_action(&line).to_owned())
+        .filter(|line| line.chars().any(char::is_alphanumeric) && !is_furniture(line))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn paragraphs(html: &str) -> impl Iterator<Item = String> {
     // A very wide line, so that the renderer never wraps a paragraph.
     const NO_WRAPPING: usize = 100_000;
-    let rendered = html2text::config::with_decorator(TrivialDecorator::new())
-        .raw_mode(true)
-        .allow_width_overflow()
-        .string_from_read(html.as_bytes(), NO_WRAPPING)
-        // Rendering only fails on a width too small for the text, which cannot happen here;
-        // the raw text is still better than nothing.
-        .unwrap_or_else(|_| html.to_owned());
-    let paragraphs: Vec<String> = rendered
+    let rendered = if html.trim().is_empty() {
+        String::new()
+    } else {
+        html2text::config::with_decorator(TrivialDecorator::new())
+            .raw_mode(true)
+            .allow_width_overflow()
+            .string_from_read(html.as_bytes(), NO_WRAPPING)
+            // Rendering only fails on a width too small for the text, which cannot happen
+            // here; the raw text is still better than nothing.
+            .unwrap_or_else(|_| html.to_owned())
+    };
+    rendered
         .lines()
         .map(collapse_whitespace)
-        .map(|line| without_calls_to_action(&line).to_owned())
         .filter(|line| line.chars().any(char::is_alphanumeric))
-        .collect();
-    paragraphs.join("\n")
+        .collect::<Vec<_>>()
+        .into_iter()
+}
+
+fn is_furniture(line: &str) -> bool {
+    let lowered = line.to_lowercase();
+    FURNITURE_LINES.iter().any(|opening| lowered.starts_with(opening))
 }
 
 /// `text` with every run of white space (including non-breaking spaces) made one space, and
@@ -118,8 +150,15 @@ mod tests {
     #[test]
     fn cuts_calls_to_action() {
         let html = "<p>Fed expected to cut rates.</p> <a href=\"https://g.co\">Continue reading...</a>";
-        assert_eq!(html_to_plain_text(html), "Fed expected to cut rates.");
-        assert_eq!(html_to_plain_text("Stocks rose. Read more: markets"), "Stocks rose.");
+        assert_eq!(article_text(html), "Fed expected to cut rates.");
+        assert_eq!(article_text("Stocks rose. Read more: markets"), "Stocks rose.");
+        assert_eq!(html_to_plain_text("Watch: Read more about it"), "Watch: Read more about it");
+    }
+
+    #[test]
+    fn drops_furniture_lines() {
+        let html = "<p>Trump spoke.</p><p>Related: Fact check of the speech</p><p>(Image credit: Mark Wilson)</p>";
+        assert_eq!(article_text(html), "Trump spoke.");
     }
 
     #[test]
