@@ -21,10 +21,12 @@
 
 pub mod article;
 pub mod canonical_url;
+pub mod dedup;
 pub mod feed;
 pub mod feed_bytes;
 pub mod feed_date;
 pub mod plain_text;
+pub mod query;
 pub mod sentences;
 
 pub use article::Article;
