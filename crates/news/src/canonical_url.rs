@@ -62,7 +62,8 @@ mod tests {
             Some("https://www.coindesk.com/markets/2023/03/13/bitcoin/")
         );
         assert_eq!(
-            canonical_url("HTTPS://WWW.NYTimes.com:443/2020/08/21/us/Fires.html?emc=rss&partner=rss#comments").as_deref(),
+            canonical_url("HTTPS://WWW.NYTimes.com:443/2020/08/21/us/Fires.html?emc=rss&partner=rss#comments")
+                .as_deref(),
             Some("https://www.nytimes.com/2020/08/21/us/Fires.html")
         );
     }

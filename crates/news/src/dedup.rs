@@ -151,7 +151,10 @@ mod tests {
 
     #[test]
     fn title_keys_ignore_case_accents_and_punctuation() {
-        assert_eq!(title_key("Fed Holds Rates Steady."), title_key("fed holds  rates steady"));
+        assert_eq!(
+            title_key("Fed Holds Rates Steady."),
+            title_key("fed holds  rates steady")
+        );
         assert_eq!(title_key("Eleição em São Paulo"), "eleicao em sao paulo");
         assert_ne!(title_key("Fed holds rates"), title_key("Fed cuts rates"));
     }
@@ -174,7 +177,10 @@ mod tests {
         let mut reversed = Deduplicator::new();
         reversed.remember("https://x.example/1", "Fed holds interest rates steady");
         assert_eq!(
-            reversed.repeat_of("https://x.example/2", "Analysis: why the Fed holds interest rates steady again"),
+            reversed.repeat_of(
+                "https://x.example/2",
+                "Analysis: why the Fed holds interest rates steady again"
+            ),
             Some(Repeat::NearIdenticalTitle)
         );
     }
@@ -184,8 +190,14 @@ mod tests {
         let mut deduplicator = Deduplicator::new();
         deduplicator.remember("https://g.example/1", "Portugal v Iceland: Euro 2016 – live!");
         deduplicator.remember("https://g.example/3", "Fed cuts rates");
-        assert_eq!(deduplicator.repeat_of("https://g.example/2", "Hungary v Iceland: Euro 2016 – live!"), None);
-        assert_eq!(deduplicator.repeat_of("https://g.example/4", "Fed cuts rates again, citing trade war"), None);
+        assert_eq!(
+            deduplicator.repeat_of("https://g.example/2", "Hungary v Iceland: Euro 2016 – live!"),
+            None
+        );
+        assert_eq!(
+            deduplicator.repeat_of("https://g.example/4", "Fed cuts rates again, citing trade war"),
+            None
+        );
         assert_eq!(
             deduplicator.repeat_of("https://g.example/5", "Bitcoin rises above $100,000 for the first time"),
             None
@@ -196,7 +208,13 @@ mod tests {
     fn urls_and_exact_titles_repeat() {
         let mut deduplicator = Deduplicator::new();
         deduplicator.remember("https://x.example/1", "Fed cuts rates");
-        assert_eq!(deduplicator.repeat_of("https://x.example/1", "Other"), Some(Repeat::SameUrl));
-        assert_eq!(deduplicator.repeat_of("https://x.example/2", "FED CUTS RATES!"), Some(Repeat::SameTitle));
+        assert_eq!(
+            deduplicator.repeat_of("https://x.example/1", "Other"),
+            Some(Repeat::SameUrl)
+        );
+        assert_eq!(
+            deduplicator.repeat_of("https://x.example/2", "FED CUTS RATES!"),
+            Some(Repeat::SameTitle)
+        );
     }
 }

@@ -84,7 +84,9 @@ pub fn shape(bytes: &[u8]) -> Shape {
     let lowered = start.to_ascii_lowercase();
     if lowered.starts_with("<!doctype html") || lowered.starts_with("<html") {
         let whole = String::from_utf8_lossy(bytes);
-        return Shape::HtmlPage { title: html_title(&whole) };
+        return Shape::HtmlPage {
+            title: html_title(&whole),
+        };
     }
     Shape::Other
 }
@@ -111,7 +113,9 @@ pub fn with_rss_version(bytes: &[u8]) -> Cow<'_, [u8]> {
         return Cow::Borrowed(bytes);
     };
     let attributes = &bytes[tag_name_end..tag_name_end + tag_length];
-    let is_root = attributes.first().is_none_or(|byte| byte.is_ascii_whitespace() || *byte == b'/');
+    let is_root = attributes
+        .first()
+        .is_none_or(|byte| byte.is_ascii_whitespace() || *byte == b'/');
     if !is_root || attributes.windows(7).any(|seven| seven == b"version") {
         return Cow::Borrowed(bytes);
     }
@@ -152,7 +156,11 @@ mod tests {
         let bytes = b"<rss version=\"2.0\"><channel><title>Not\xedcias</title></channel></rss>";
         let decoded = decode(bytes);
         assert!(decoded.reencoded_from_windows_1252);
-        assert!(String::from_utf8(decoded.bytes.into_owned()).unwrap().contains("Notícias"));
+        assert!(
+            String::from_utf8(decoded.bytes.into_owned())
+                .unwrap()
+                .contains("Notícias")
+        );
     }
 
     #[test]
@@ -161,7 +169,10 @@ mod tests {
         assert!(!decode(declared).reencoded_from_windows_1252);
         assert!(!decode("<rss>é</rss>".as_bytes()).reencoded_from_windows_1252);
         assert_eq!(declared_encoding(declared).as_deref(), Some("ISO-8859-1"));
-        assert_eq!(declared_encoding(b"<?xml version='1.0' encoding = 'utf-8' ?>").as_deref(), Some("utf-8"));
+        assert_eq!(
+            declared_encoding(b"<?xml version='1.0' encoding = 'utf-8' ?>").as_deref(),
+            Some("utf-8")
+        );
         assert_eq!(declared_encoding(b"<?xml version=\"1.0\"?><rss encoding=\"x\">"), None);
     }
 
@@ -181,7 +192,10 @@ mod tests {
 
     #[test]
     fn gives_a_versionless_rss_root_a_version() {
-        assert_eq!(&*with_rss_version(b"<rss>\n<channel/></rss>"), b"<rss version=\"2.0\">\n<channel/></rss>");
+        assert_eq!(
+            &*with_rss_version(b"<rss>\n<channel/></rss>"),
+            b"<rss version=\"2.0\">\n<channel/></rss>"
+        );
         let versioned: &[u8] = b"<rss version=\"0.91\"><channel/></rss>";
         assert_eq!(&*with_rss_version(versioned), versioned);
         let other: &[u8] = b"<rssfeed><channel/></rssfeed>";

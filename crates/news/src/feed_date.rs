@@ -101,7 +101,9 @@ pub fn parse_feed_date(text: &str) -> Option<Timestamp> {
     if text.is_empty() {
         return None;
     }
-    standard(text).or_else(|| standard(&normalized(text)?)).or_else(|| date_only(text))
+    standard(text)
+        .or_else(|| standard(&normalized(text)?))
+        .or_else(|| date_only(text))
 }
 
 fn standard(text: &str) -> Option<Timestamp> {
@@ -155,22 +157,46 @@ mod tests {
 
     #[test]
     fn reads_both_standards() {
-        assert_eq!(parsed("Sat, 22 Aug 2020 10:11:08 GMT").as_deref(), Some("2020-08-22T10:11:08.000Z"));
-        assert_eq!(parsed("2017-11-08T18:15:58-05:00").as_deref(), Some("2017-11-08T23:15:58.000Z"));
-        assert_eq!(parsed("2023-03-13T10:13:50.123Z").as_deref(), Some("2023-03-13T10:13:50.123Z"));
+        assert_eq!(
+            parsed("Sat, 22 Aug 2020 10:11:08 GMT").as_deref(),
+            Some("2020-08-22T10:11:08.000Z")
+        );
+        assert_eq!(
+            parsed("2017-11-08T18:15:58-05:00").as_deref(),
+            Some("2017-11-08T23:15:58.000Z")
+        );
+        assert_eq!(
+            parsed("2023-03-13T10:13:50.123Z").as_deref(),
+            Some("2023-03-13T10:13:50.123Z")
+        );
     }
 
     #[test]
     fn reads_what_real_feeds_write() {
         // ESPN: a North American zone name and a one-digit day.
-        assert_eq!(parsed("Sun, 2 Sep 2012 08:24:08 PDT").as_deref(), Some("2012-09-02T15:24:08.000Z"));
+        assert_eq!(
+            parsed("Sun, 2 Sep 2012 08:24:08 PDT").as_deref(),
+            Some("2012-09-02T15:24:08.000Z")
+        );
         // CNBC: no seconds.
-        assert_eq!(parsed("Mon, 29 Jul 2019 13:55 GMT").as_deref(), Some("2019-07-29T13:55:00.000Z"));
+        assert_eq!(
+            parsed("Mon, 29 Jul 2019 13:55 GMT").as_deref(),
+            Some("2019-07-29T13:55:00.000Z")
+        );
         // UOL: Portuguese weekday and month.
-        assert_eq!(parsed("Seg, 24 Set 2018 19:42:40 -0300").as_deref(), Some("2018-09-24T22:42:40.000Z"));
-        assert_eq!(parsed("Ter, 02 Out 2018 08:00:00 -0300").as_deref(), Some("2018-10-02T11:00:00.000Z"));
+        assert_eq!(
+            parsed("Seg, 24 Set 2018 19:42:40 -0300").as_deref(),
+            Some("2018-09-24T22:42:40.000Z")
+        );
+        assert_eq!(
+            parsed("Ter, 02 Out 2018 08:00:00 -0300").as_deref(),
+            Some("2018-10-02T11:00:00.000Z")
+        );
         // Full English month names and a UTC suffix.
-        assert_eq!(parsed("Tuesday, 05 November 2025 12:00:00 UTC").as_deref(), Some("2025-11-05T12:00:00.000Z"));
+        assert_eq!(
+            parsed("Tuesday, 05 November 2025 12:00:00 UTC").as_deref(),
+            Some("2025-11-05T12:00:00.000Z")
+        );
         assert_eq!(parsed("2025-11-05").as_deref(), Some("2025-11-05T00:00:00.000Z"));
     }
 

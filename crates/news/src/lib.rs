@@ -25,9 +25,15 @@ pub mod dedup;
 pub mod feed;
 pub mod feed_bytes;
 pub mod feed_date;
+pub mod index;
+pub mod key_factors;
 pub mod plain_text;
 pub mod query;
 pub mod sentences;
 
 pub use article::Article;
+pub use dedup::{Deduplicator, Repeat, deduplicate, title_key};
 pub use feed::{FeedError, ParsedFeed, Skipped, parse_feed};
+pub use index::{IndexedArticle, NewsIndex, RankedArticle, Recency};
+pub use key_factors::{FactorSource, KeyFactor, MAX_KEY_FACTORS, key_factors};
+pub use query::{Entity, NewsQuery};

@@ -102,7 +102,9 @@ fn without_calls_to_action(text: &str) -> &str {
         // Lower-casing can change byte lengths outside ASCII; cut only where both agree.
         .filter(|&position| lowered.len() == text.len() && text.is_char_boundary(position))
         .unwrap_or(text.len());
-    text[..cut].trim_end_matches(|character: char| character.is_whitespace() || matches!(character, ':' | '|' | '-' | '–' | '—'))
+    text[..cut].trim_end_matches(|character: char| {
+        character.is_whitespace() || matches!(character, ':' | '|' | '-' | '–' | '—')
+    })
 }
 
 /// At most `max_chars` characters of `text`: whole sentences when they fill at least half
@@ -143,8 +145,12 @@ mod tests {
 
     #[test]
     fn strips_tags_decodes_entities_and_keeps_paragraphs_apart() {
-        let html = "<p>The president&#039;s &lsquo;new&rsquo; speech</p><p>Donald   Trump &amp; the <a href=\"x\">GOP</a></p>";
-        assert_eq!(html_to_plain_text(html), "The president's ‘new’ speech\nDonald Trump & the GOP");
+        let html =
+            "<p>The president&#039;s &lsquo;new&rsquo; speech</p><p>Donald   Trump &amp; the <a href=\"x\">GOP</a></p>";
+        assert_eq!(
+            html_to_plain_text(html),
+            "The president's ‘new’ speech\nDonald Trump & the GOP"
+        );
     }
 
     #[test]
@@ -152,7 +158,10 @@ mod tests {
         let html = "<p>Fed expected to cut rates.</p> <a href=\"https://g.co\">Continue reading...</a>";
         assert_eq!(article_text(html), "Fed expected to cut rates.");
         assert_eq!(article_text("Stocks rose. Read more: markets"), "Stocks rose.");
-        assert_eq!(html_to_plain_text("Watch: Read more about it"), "Watch: Read more about it");
+        assert_eq!(
+            html_to_plain_text("Watch: Read more about it"),
+            "Watch: Read more about it"
+        );
     }
 
     #[test]
@@ -163,13 +172,19 @@ mod tests {
 
     #[test]
     fn drops_scripts_images_and_empty_markup() {
-        assert_eq!(html_to_plain_text("<script>var x = 1;</script><img src=\"a.png\"><p> </p>"), "");
+        assert_eq!(
+            html_to_plain_text("<script>var x = 1;</script><img src=\"a.png\"><p> </p>"),
+            ""
+        );
         assert_eq!(html_to_plain_text("   "), "");
     }
 
     #[test]
     fn plain_text_passes_through() {
-        assert_eq!(html_to_plain_text("AT&T rose 5% as S&P < 3000"), "AT&T rose 5% as S&P < 3000");
+        assert_eq!(
+            html_to_plain_text("AT&T rose 5% as S&P < 3000"),
+            "AT&T rose 5% as S&P < 3000"
+        );
     }
 
     #[test]
@@ -177,7 +192,10 @@ mod tests {
         let text = "Bitcoin rose. Ether fell sharply after the report.";
         assert_eq!(truncate_at_boundary(text, 100), text);
         assert_eq!(truncate_at_boundary(text, 20), "Bitcoin rose.");
-        assert_eq!(truncate_at_boundary("One extraordinarily long sentence without end", 20), "One extraordinarily…");
+        assert_eq!(
+            truncate_at_boundary("One extraordinarily long sentence without end", 20),
+            "One extraordinarily…"
+        );
         assert!(truncate_at_boundary(&"word ".repeat(100), 50).chars().count() <= 50);
     }
 }

@@ -33,26 +33,180 @@ const ALIASES: &[&[&str]] = &[
 /// words, and abbreviations too common in questions to tell markets apart. Folded.
 const NOT_SUBJECTS: &[&str] = &[
     // Openers and function words that questions capitalize.
-    "will", "which", "what", "who", "whom", "whose", "when", "where", "why", "how", "does", "do", "did", "is", "are",
-    "was", "were", "can", "could", "should", "would", "has", "have", "the", "a", "an", "in", "on", "at", "by", "for",
-    "of", "to", "and", "or", "not", "no", "yes", "before", "after", "between", "above", "below", "over", "under",
-    "more", "less", "than", "any", "top", "next", "first", "last", "new", "this", "that", "if", "as", "up", "down",
+    "will",
+    "which",
+    "what",
+    "who",
+    "whom",
+    "whose",
+    "when",
+    "where",
+    "why",
+    "how",
+    "does",
+    "do",
+    "did",
+    "is",
+    "are",
+    "was",
+    "were",
+    "can",
+    "could",
+    "should",
+    "would",
+    "has",
+    "have",
+    "the",
+    "a",
+    "an",
+    "in",
+    "on",
+    "at",
+    "by",
+    "for",
+    "of",
+    "to",
+    "and",
+    "or",
+    "not",
+    "no",
+    "yes",
+    "before",
+    "after",
+    "between",
+    "above",
+    "below",
+    "over",
+    "under",
+    "more",
+    "less",
+    "than",
+    "any",
+    "top",
+    "next",
+    "first",
+    "last",
+    "new",
+    "this",
+    "that",
+    "if",
+    "as",
+    "up",
+    "down",
     // Offices, contests, parties and generic institutions.
-    "president", "presidential", "presidency", "vice", "election", "elections", "primary", "primaries", "nomination",
-    "nominee", "candidate", "party", "democratic", "democrat", "democrats", "republican", "republicans", "senate",
-    "senator", "sen", "house", "congress", "governor", "gov", "mayor", "minister", "prime", "chancellor", "ceo", "chair",
-    "champion", "championship", "winner", "mvp", "game", "match", "round", "season", "week", "day", "final", "finals",
-    "semifinals", "quarterfinals", "series", "tournament", "cup", "league", "world",
+    "president",
+    "presidential",
+    "presidency",
+    "vice",
+    "election",
+    "elections",
+    "primary",
+    "primaries",
+    "nomination",
+    "nominee",
+    "candidate",
+    "party",
+    "democratic",
+    "democrat",
+    "democrats",
+    "republican",
+    "republicans",
+    "senate",
+    "senator",
+    "sen",
+    "house",
+    "congress",
+    "governor",
+    "gov",
+    "mayor",
+    "minister",
+    "prime",
+    "chancellor",
+    "ceo",
+    "chair",
+    "champion",
+    "championship",
+    "winner",
+    "mvp",
+    "game",
+    "match",
+    "round",
+    "season",
+    "week",
+    "day",
+    "final",
+    "finals",
+    "semifinals",
+    "quarterfinals",
+    "series",
+    "tournament",
+    "cup",
+    "league",
+    "world",
     // Places too broad to be a subject, and common abbreviations.
-    "us", "u", "s", "u.s", "u.s.a", "u.k", "usa", "america", "american", "united", "states", "uk", "eu", "ai", "etf", "ipo", "fdv", "q1",
-    "q2", "q3", "q4", "am", "pm", "et", "est", "utc", "vs", "v",
+    "us",
+    "u",
+    "s",
+    "u.s",
+    "u.s.a",
+    "u.k",
+    "usa",
+    "america",
+    "american",
+    "united",
+    "states",
+    "uk",
+    "eu",
+    "ai",
+    "etf",
+    "ipo",
+    "fdv",
+    "q1",
+    "q2",
+    "q3",
+    "q4",
+    "am",
+    "pm",
+    "et",
+    "est",
+    "utc",
+    "vs",
+    "v",
 ];
 
 /// Calendar words: capitalized but no subject, and in too many articles to score either.
 const CALENDAR: &[&str] = &[
-    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-    "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "monday",
-    "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
 ];
 
 /// One subject: its spellings, each a sequence of folded words.
@@ -199,9 +353,18 @@ mod tests {
             names("Will Bad Bunny perform during the Super Bowl LX halftime show?"),
             ["Bad Bunny", "Super Bowl LX"]
         );
-        assert_eq!(names("NFL: Will the Chiefs beat the Bengals by more than 3.5 points?"), ["NFL", "Chiefs", "Bengals"]);
-        assert_eq!(names("Will Apple, Amazon, or Twitter announce a Bitcoin purchase?"), ["Apple", "Amazon", "Twitter", "Bitcoin"]);
-        assert_eq!(names("How many people will have initiated vaccination by Biden’s 100th day?"), ["Biden"]);
+        assert_eq!(
+            names("NFL: Will the Chiefs beat the Bengals by more than 3.5 points?"),
+            ["NFL", "Chiefs", "Bengals"]
+        );
+        assert_eq!(
+            names("Will Apple, Amazon, or Twitter announce a Bitcoin purchase?"),
+            ["Apple", "Amazon", "Twitter", "Bitcoin"]
+        );
+        assert_eq!(
+            names("How many people will have initiated vaccination by Biden’s 100th day?"),
+            ["Biden"]
+        );
         assert!(names("Will the U.S. collect less than $100b in revenue in 2025?").is_empty());
     }
 
@@ -211,13 +374,19 @@ mod tests {
         assert_eq!(bitcoin.spellings, [vec!["btc".to_owned()], vec!["bitcoin".to_owned()]]);
         let fed = Entity::named("Fed").unwrap();
         assert_eq!(fed.spellings[1], ["federal", "reserve"]);
-        assert_eq!(Entity::named("Hillary Clinton").unwrap().spellings, [["hillary", "clinton"]]);
+        assert_eq!(
+            Entity::named("Hillary Clinton").unwrap().spellings,
+            [["hillary", "clinton"]]
+        );
         assert_eq!(Entity::named("?!"), None);
     }
 
     #[test]
     fn queries_score_informative_words_and_alias_spellings() {
-        let query = NewsQuery::for_market("Will Ethereum hit $4,000 by December 31?", Some("What price will Ethereum hit?"));
+        let query = NewsQuery::for_market(
+            "Will Ethereum hit $4,000 by December 31?",
+            Some("What price will Ethereum hit?"),
+        );
         assert_eq!(query.entities.len(), 1);
         assert_eq!(query.terms, ["31", "4", "eth", "ether", "ethereum", "hit", "price"]);
     }

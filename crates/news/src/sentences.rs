@@ -14,7 +14,9 @@ const ABBREVIATIONS: &[&str] = &[
 
 /// The sentences of `text`, trimmed, in order; empty pieces are skipped.
 pub fn sentences(text: &str) -> impl Iterator<Item = &str> {
-    text.lines().flat_map(split_line).filter(|sentence| !sentence.is_empty())
+    text.lines()
+        .flat_map(split_line)
+        .filter(|sentence| !sentence.is_empty())
 }
 
 fn split_line(line: &str) -> Vec<&str> {
@@ -36,8 +38,7 @@ fn split_line(line: &str) -> Vec<&str> {
                 next.is_uppercase() || next.is_ascii_digit() || matches!(next, '"' | '“' | '‘' | '\'' | '(')
             });
             let byte_end = characters.get(end).map_or(line.len(), |&(index, _)| index);
-            if followed_by_space && opens_sentence && !(character == '.' && ends_abbreviation(&line[start..byte_end]))
-            {
+            if followed_by_space && opens_sentence && !(character == '.' && ends_abbreviation(&line[start..byte_end])) {
                 pieces.push(line[start..byte_end].trim());
                 start = byte_end;
             }
@@ -74,7 +75,13 @@ mod tests {
     fn splits_at_sentence_ends() {
         assert_eq!(
             split("Bitcoin rose 5%. Ether fell! Why? \"Nobody knows,\" he said. 2025 was big."),
-            ["Bitcoin rose 5%.", "Ether fell!", "Why?", "\"Nobody knows,\" he said.", "2025 was big."]
+            [
+                "Bitcoin rose 5%.",
+                "Ether fell!",
+                "Why?",
+                "\"Nobody knows,\" he said.",
+                "2025 was big."
+            ]
         );
     }
 
@@ -82,13 +89,19 @@ mod tests {
     fn keeps_abbreviations_initials_and_numbers_together() {
         assert_eq!(
             split("The U.S. Senate met Jan. 5 with Sen. Smith and Donald J. Trump. Rates are 2.5 percent."),
-            ["The U.S. Senate met Jan. 5 with Sen. Smith and Donald J. Trump.", "Rates are 2.5 percent."]
+            [
+                "The U.S. Senate met Jan. 5 with Sen. Smith and Donald J. Trump.",
+                "Rates are 2.5 percent."
+            ]
         );
     }
 
     #[test]
     fn lines_are_sentences() {
-        assert_eq!(split("A headline without stop\nThe body.\n\n"), ["A headline without stop", "The body."]);
+        assert_eq!(
+            split("A headline without stop\nThe body.\n\n"),
+            ["A headline without stop", "The body."]
+        );
     }
 
     #[test]

@@ -61,14 +61,15 @@ const ARTICLE_COUNTS: &[(&str, usize)] = &[
     ("wsj-world-2020-08.xml", 6),
 ];
 
-const BROKEN: &[&str] = &[
-    "foxnews-truncated-2020-05.xml",
-    "latimes-cloudfront-403-2021-10.xml",
-];
+const BROKEN: &[&str] = &["foxnews-truncated-2020-05.xml", "latimes-cloudfront-403-2021-10.xml"];
 
 #[test]
 fn every_capture_is_counted_here() {
-    let mut listed: Vec<&str> = ARTICLE_COUNTS.iter().map(|(file, _)| *file).chain(BROKEN.iter().copied()).collect();
+    let mut listed: Vec<&str> = ARTICLE_COUNTS
+        .iter()
+        .map(|(file, _)| *file)
+        .chain(BROKEN.iter().copied())
+        .collect();
     listed.sort();
     let mut present: Vec<String> = fs::read_dir(demo_news())
         .unwrap()
@@ -88,13 +89,23 @@ fn well_formed_captures_give_every_item() {
         for article in &feed.articles {
             assert!(!article.title.is_empty(), "{file}");
             assert!(article.url.starts_with("http"), "{file}: {}", article.url);
-            assert!(!article.url.contains("utm_") && !article.url.contains("at_medium"), "{}", article.url);
+            assert!(
+                !article.url.contains("utm_") && !article.url.contains("at_medium"),
+                "{}",
+                article.url
+            );
             for text in [&article.title, &article.summary] {
-                assert!(!text.contains("</") && !text.contains("<p>") && !text.contains("&amp;"), "{file}: {text}");
+                assert!(
+                    !text.contains("</") && !text.contains("<p>") && !text.contains("&amp;"),
+                    "{file}: {text}"
+                );
                 assert!(!text.contains("Continue reading"), "{file}: {text}");
                 assert!(!text.contains("  ") && !text.contains('\t'), "{file}: {text:?}");
             }
-            assert!(article.summary.chars().count() <= marketlens_news::article::MAX_SUMMARY_CHARS, "{file}");
+            assert!(
+                article.summary.chars().count() <= marketlens_news::article::MAX_SUMMARY_CHARS,
+                "{file}"
+            );
             assert_eq!(article.publisher, feed.publisher);
         }
     }
@@ -104,11 +115,21 @@ fn well_formed_captures_give_every_item() {
 fn dates_are_read_or_left_empty() {
     // CNN's capture has three items without a pubDate: kept, undated, dated at the fetch.
     let cnn = parsed("cnn-international-2020-08.xml");
-    let undated: Vec<_> = cnn.articles.iter().filter(|article| article.published_at.is_none()).collect();
+    let undated: Vec<_> = cnn
+        .articles
+        .iter()
+        .filter(|article| article.published_at.is_none())
+        .collect();
     assert_eq!(undated.len(), 3);
     assert!(undated.iter().all(|article| article.dated_at() == fetched_at()));
     for (file, _) in ARTICLE_COUNTS.iter().filter(|(file, _)| !file.starts_with("cnn")) {
-        assert!(parsed(file).articles.iter().all(|article| article.published_at.is_some()), "{file}");
+        assert!(
+            parsed(file)
+                .articles
+                .iter()
+                .all(|article| article.published_at.is_some()),
+            "{file}"
+        );
     }
     // PDT (ESPN), no seconds (CNBC), Portuguese names (UOL).
     assert_eq!(
@@ -130,11 +151,18 @@ fn spot_checks_of_real_values() {
     let bbc = parsed("bbc-news-home-2020-08.xml");
     assert_eq!(bbc.publisher, "BBC News - Home");
     assert_eq!(bbc.articles[0].url, "https://www.bbc.co.uk/news/uk-53871078");
-    assert_eq!(bbc.articles[0].title, "Coronavirus: UK tourists dash home as quarantine rules kick in");
+    assert_eq!(
+        bbc.articles[0].title,
+        "Coronavirus: UK tourists dash home as quarantine rules kick in"
+    );
 
     // Entities inside CDATA are decoded.
     let cnbc = parsed("cnbc-finance-fed-2019-07.xml");
-    assert!(cnbc.articles[0].summary.starts_with("Despite the S&P 500 closing at an all-time high on Friday, the index's"));
+    assert!(
+        cnbc.articles[0]
+            .summary
+            .starts_with("Despite the S&P 500 closing at an all-time high on Friday, the index's")
+    );
 
     // Atom with relative links, resolved against the feed's own site link.
     let tpm = parsed("tpm-politics-2017-11.atom");
@@ -142,11 +170,19 @@ fn spot_checks_of_real_values() {
         tpm.articles[0].url,
         "http://talkingpointsmemo.com/livewire/hannity-announces-fox-hired-sebastian-gorka-national-security-strategist"
     );
-    assert!(tpm.articles[0].summary.starts_with("Fox News star host Sean Hannity on Wednesday announced"));
+    assert!(
+        tpm.articles[0]
+            .summary
+            .starts_with("Fox News star host Sean Hannity on Wednesday announced")
+    );
 
     // The ESPN tweetmeme widget leaves nothing behind.
     let espn = parsed("espn-nfl-2012-09.xml");
-    assert!(espn.articles[0].summary.starts_with("Running back Maurice Jones-Drew, who held out"));
+    assert!(
+        espn.articles[0]
+            .summary
+            .starts_with("Running back Maurice Jones-Drew, who held out")
+    );
 
     // Guardian: HTML paragraphs become lines; "Related:" links and calls to action go.
     let guardian = parsed("guardian-us-politics-2018-01.xml");
@@ -181,7 +217,9 @@ fn truncated_download_is_an_error_that_keeps_the_complete_items() {
         error.to_string(),
         "the feed is cut off (a truncated download): 4 complete articles recovered"
     );
-    let FeedError::Truncated { recovered } = error else { unreachable!() };
+    let FeedError::Truncated { recovered } = error else {
+        unreachable!()
+    };
     assert_eq!(recovered.publisher, "FOX News");
     assert_eq!(recovered.articles.len(), 4);
     assert!(recovered.articles.iter().all(|article| article.published_at.is_some()));
@@ -204,7 +242,13 @@ fn own_feeds_cover_what_the_captures_lack() {
     // Items without a title or a link are skipped and counted; the rest are kept.
     let skips = parse_file(&own_feeds().join("items-without-title-or-link.xml")).unwrap();
     assert_eq!(skips.articles.len(), 2);
-    assert_eq!(skips.skipped, Skipped { no_title: 1, no_link: 1 });
+    assert_eq!(
+        skips.skipped,
+        Skipped {
+            no_title: 1,
+            no_link: 1
+        }
+    );
     // The guid stands in for a missing link when it is a web link.
     assert_eq!(skips.articles[1].url, "https://news.example/guid-is-the-link");
 
@@ -212,7 +256,10 @@ fn own_feeds_cover_what_the_captures_lack() {
     // published; an unreadable date leaves the article undated.
     let atom = parse_file(&own_feeds().join("atom-untitled.atom")).unwrap();
     assert_eq!(atom.publisher, "feeds.example");
-    assert_eq!(iso(atom.articles[0].published_at).as_deref(), Some("2025-11-05T10:00:00.000Z"));
+    assert_eq!(
+        iso(atom.articles[0].published_at).as_deref(),
+        Some("2025-11-05T10:00:00.000Z")
+    );
     assert_eq!(atom.articles[1].published_at, None);
 
     // A declared ISO-8859-1 encoding is honoured, not re-encoded.
@@ -220,7 +267,10 @@ fn own_feeds_cover_what_the_captures_lack() {
     assert!(!latin.reencoded_from_windows_1252);
     assert_eq!(latin.articles[0].title, "Eleição: São Paulo decide");
 
-    assert_eq!(parse_file(&own_feeds().join("not-a-feed.xml")).unwrap_err(), FeedError::NotAFeed);
+    assert_eq!(
+        parse_file(&own_feeds().join("not-a-feed.xml")).unwrap_err(),
+        FeedError::NotAFeed
+    );
     assert!(matches!(
         parse_file(&own_feeds().join("malformed-but-complete.xml")).unwrap_err(),
         FeedError::Malformed { .. }
