@@ -21,6 +21,7 @@ const ALIASES: &[&[&str]] = &[
     &["bitcoin", "btc"],
     &["ethereum", "eth", "ether"],
     &["solana", "sol"],
+    &["binance coin", "bnb"],
     &["ripple", "xrp"],
     &["cardano", "ada"],
     &["dogecoin"],
@@ -174,6 +175,16 @@ const NOT_SUBJECTS: &[&str] = &[
     "v",
 ];
 
+/// How questions and news speak of prices: a market asks whether Bitcoin will "reach" or
+/// "dip to" a price, the news says it "soars", "slumps" or "regains" one. A predicate with
+/// one of these words is satisfied by any of them (and their inflections).
+const PRICE_MOVES: &[&str] = &[
+    "price", "reach", "hit", "dip", "above", "below", "rise", "rose", "risen", "soar", "fall", "fell", "fallen",
+    "drop", "slump", "slide", "slid", "climb", "rally", "rallies", "tumble", "surge", "plunge", "jump", "regain",
+    "tops", "sink", "sank", "gain", "lose", "lost", "retrace", "high", "low", "bounce", "batter", "crash", "recover",
+    "peak", "worth",
+];
+
 /// Calendar words: capitalized but no subject, and in too many articles to score either.
 const CALENDAR: &[&str] = &[
     "january",
@@ -242,25 +253,48 @@ pub struct NewsQuery {
     pub terms: Vec<String>,
     /// The subjects an article must name. Empty means no subject, and so no news.
     pub entities: Vec<Entity>,
+    /// Whether the first entity is the market's grammatical subject ("Will **X** win Y?"),
+    /// which weighs double in the subject gate: of "New England Patriots" and "Super Bowl",
+    /// the Patriots are what the market is about.
+    pub leading_subject: bool,
+    /// What the question says of its subject: its informative words that name no entity and
+    /// are no number ("out", "president" in "Putin out as President of Russia?"). An article
+    /// must hold one of them (or a plural or tense of it), unless there are none.
+    pub predicate: Vec<String>,
 }
 
 impl NewsQuery {
     /// The query for a market, with subject entities derived from its question and event
     /// title by the rule in the module documentation.
+    /// The event title is read only when the question names no subject: event titles are
+    /// headline-cased ("Largest Company end of 2025?") and would add subjects that are not.
     pub fn for_market(question: &str, event_title: Option<&str>) -> NewsQuery {
-        let names: Vec<String> = std::iter::once(question)
-            .chain(event_title)
-            .flat_map(subject_names)
-            .collect();
-        NewsQuery::with_entities(question, event_title, &names)
+        let mut names = subject_names(question);
+        let mut leading_subject = starts_with_opener(question) && !names.is_empty();
+        if names.is_empty() {
+            names = event_title.map(subject_names).unwrap_or_default();
+            leading_subject = event_title.is_some_and(starts_with_opener) && !names.is_empty();
+        }
+        NewsQuery {
+            leading_subject,
+            ..NewsQuery::with_entities(question, event_title, &names)
+        }
     }
 
     /// The query for a market whose subject entities the caller knows (names, tickers, team
-    /// names, as written).
+    /// names, as written), the market's own subject first.
     pub fn with_entities(question: &str, event_title: Option<&str>, names: &[String]) -> NewsQuery {
         let mut entities: Vec<Entity> = Vec::new();
         for entity in names.iter().filter_map(|name| Entity::named(name)) {
-            if !entities.contains(&entity) {
+            // "Ethereum (ETH)" names one subject twice.
+            let same_subject = |other: &Entity| {
+                let mut left = entity.spellings.clone();
+                let mut right = other.spellings.clone();
+                left.sort();
+                right.sort();
+                left == right
+            };
+            if !entities.iter().any(same_subject) {
                 entities.push(entity);
             }
         }
@@ -276,8 +310,41 @@ impl NewsQuery {
             .collect();
         terms.sort();
         terms.dedup();
-        NewsQuery { terms, entities }
+        let entity_words: Vec<&String> = entities
+            .iter()
+            .flat_map(|entity| entity.spellings.iter().flatten())
+            .collect();
+        let mut predicate: Vec<String> = std::iter::once(question)
+            .chain(event_title)
+            .flat_map(words)
+            .filter(|word| is_scoring_word(word) && !word.chars().all(|c| c.is_ascii_digit()))
+            .filter(|word| !entity_words.contains(&word))
+            .collect();
+        if predicate.iter().any(|word| PRICE_MOVES.contains(&word.as_str())) {
+            predicate.extend(PRICE_MOVES.iter().map(|word| (*word).to_owned()));
+        }
+        predicate.sort();
+        predicate.dedup();
+        NewsQuery {
+            terms,
+            entities,
+            predicate,
+            leading_subject: true,
+        }
     }
+}
+
+/// Whether `text` opens as a question does ("Will", "Which", "Who"…), so that the first
+/// name after the opener is its subject. A text that opens with a name ("Putin out as
+/// President…", "Negative GDP growth…") gives no such clue.
+fn starts_with_opener(text: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "will", "which", "what", "who", "whom", "whose", "when", "where", "how", "does", "do", "did", "is", "are",
+        "was", "were", "can", "could", "should", "would", "has", "have",
+    ];
+    words(text)
+        .next()
+        .is_some_and(|first| OPENERS.contains(&first.as_str()))
 }
 
 /// Whether a word of the question says something about its subject: not a stopword, not a
@@ -291,11 +358,17 @@ fn is_scoring_word(word: &str) -> bool {
 }
 
 /// The subject names in `text` by the capitalization rule: runs of capitalized words or
-/// tickers, split at words that are no subject. A possessive `'s` is dropped.
+/// tickers, split at words that are no subject and before a parenthesis. A possessive `'s`
+/// is dropped. The text's first word is capitalized whatever it is ("Negative GDP growth"),
+/// so unless it is a ticker it is a name of its own, never the start of a longer one.
 pub fn subject_names(text: &str) -> Vec<String> {
     let mut names = Vec::new();
     let mut run: Vec<&str> = Vec::new();
-    for raw in text.split_whitespace() {
+    for (position, raw) in text.split_whitespace().enumerate() {
+        if raw.starts_with('(') && !run.is_empty() {
+            names.push(run.join(" "));
+            run.clear();
+        }
         let ends_clause = raw.ends_with([',', ':', ';', '?', '!', ')', '"', '”']) || raw.ends_with(". ");
         let token = raw
             .trim_start_matches(['(', '"', '“', '\'', '‘', '$'])
@@ -312,7 +385,9 @@ pub fn subject_names(text: &str) -> Vec<String> {
             names.push(run.join(" "));
             run.clear();
         }
-        if ends_clause && !run.is_empty() {
+        let is_ticker = token.len() > 1 && token.chars().all(|character| !character.is_lowercase());
+        let first_word_alone = position == 0 && names_subject && !is_ticker;
+        if (ends_clause || first_word_alone) && !run.is_empty() {
             names.push(run.join(" "));
             run.clear();
         }
@@ -366,6 +441,13 @@ mod tests {
             ["Biden"]
         );
         assert!(names("Will the U.S. collect less than $100b in revenue in 2025?").is_empty());
+        assert_eq!(names("Negative GDP growth in 2025?"), ["Negative", "GDP"]);
+        assert_eq!(names("Tim Cook out as Apple CEO in 2025?"), ["Tim", "Cook", "Apple"]);
+        assert_eq!(
+            names("Will Binance Coin (BNB) beat Ethereum (ETH)?"),
+            ["Binance Coin", "BNB", "Ethereum", "ETH"]
+        );
+        assert_eq!(names("NFL: Will the Chiefs win?"), ["NFL", "Chiefs"]);
     }
 
     #[test]
@@ -379,6 +461,22 @@ mod tests {
             [["hillary", "clinton"]]
         );
         assert_eq!(Entity::named("?!"), None);
+    }
+
+    #[test]
+    fn event_titles_are_read_only_for_questions_without_a_subject() {
+        let apple = NewsQuery::for_market(
+            "Will Apple be the largest company in the world by market cap on December 31?",
+            Some("Largest Company end of 2025?"),
+        );
+        assert_eq!(apple.entities, [Entity::named("Apple").unwrap()]);
+        assert!(apple.leading_subject);
+        assert!(!NewsQuery::for_market("Putin out as President of Russia in 2025?", None).leading_subject);
+        let bnb = NewsQuery::for_market("Will Binance Coin (BNB) beat Ethereum (ETH)?", None);
+        // "Binance Coin" and "BNB" are one subject, as are "Ethereum" and "ETH".
+        assert_eq!(bnb.entities.len(), 2);
+        let untitled = NewsQuery::for_market("Will it happen in 2025?", Some("Bitcoin reserve"));
+        assert_eq!(untitled.entities, [Entity::named("Bitcoin").unwrap()]);
     }
 
     #[test]
