@@ -271,15 +271,6 @@ impl NewsIndex {
                 .any(|spelling| spelling.iter().all(|&term| document.names_in_lede(term)))
         };
 
-        // Candidates: documents holding the first word of some spelling, each seen once.
-        let mut candidates: Vec<u32> = entities
-            .iter()
-            .flat_map(|(spellings, _)| spellings.iter().filter_map(|spelling| spelling.first()))
-            .flat_map(|&term| self.postings[term as usize].iter().copied())
-            .collect();
-        candidates.sort_unstable();
-        candidates.dedup();
-
         // Each predicate word with its plurals and tenses, as term ids the index holds.
         let predicate_terms: Vec<u32> = query
             .predicate
@@ -290,6 +281,36 @@ impl NewsIndex {
         let says_predicate = |document: &Document| {
             query.predicate.is_empty() || predicate_terms.iter().any(|&term| document.frequency(term).is_some())
         };
+
+        // Candidates: every article that passes holds the rarest word of a spelling of some
+        // entity (of a required entity, one the others cannot outweigh, when there is one),
+        // and a predicate word. Both lists are merged through a bitmap, so the gates below
+        // run only on articles that hold both.
+        let required = entities
+            .iter()
+            .find(|(_, weight)| total_weight - weight < SUBJECT_SHARE * total_weight);
+        let subject_lists: Vec<&[u32]> = match required {
+            Some(entity) => self.rarest_word_lists(std::slice::from_ref(entity)),
+            None => self.rarest_word_lists(&entities),
+        };
+        let mut candidates: Vec<u32> = if query.predicate.is_empty() {
+            subject_lists.into_iter().flatten().copied().collect()
+        } else {
+            let mut holds_predicate = vec![false; self.documents.len()];
+            for &term in &predicate_terms {
+                for &slot in &self.postings[term as usize] {
+                    holds_predicate[slot as usize] = true;
+                }
+            }
+            subject_lists
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&slot| holds_predicate[slot as usize])
+                .collect()
+        };
+        candidates.sort_unstable();
+        candidates.dedup();
 
         let scored_terms: Vec<(u32, f64)> = query
             .terms
@@ -336,6 +357,20 @@ impl NewsIndex {
         });
         ranked.truncate(limit);
         ranked
+    }
+
+    /// For each spelling of each entity, the postings of its rarest word.
+    fn rarest_word_lists(&self, entities: &[(Vec<Vec<u32>>, f64)]) -> Vec<&[u32]> {
+        entities
+            .iter()
+            .flat_map(|(spellings, _)| spellings)
+            .filter_map(|spelling| {
+                spelling
+                    .iter()
+                    .map(|&term| self.postings[term as usize].as_slice())
+                    .min_by_key(|list| list.len())
+            })
+            .collect()
     }
 
     fn term_id(&mut self, word: String) -> u32 {
