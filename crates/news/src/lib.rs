@@ -22,6 +22,7 @@
 pub mod article;
 pub mod canonical_url;
 pub mod dedup;
+pub mod default_feeds;
 pub mod feed;
 pub mod feed_bytes;
 pub mod feed_date;
@@ -33,6 +34,7 @@ pub mod sentences;
 
 pub use article::Article;
 pub use dedup::{Deduplicator, Repeat, deduplicate, title_key};
+pub use default_feeds::{DEFAULT_FEEDS, DefaultFeed};
 pub use feed::{FeedError, ParsedFeed, Skipped, parse_feed};
 pub use index::{IndexedArticle, NewsIndex, RankedArticle, Recency};
 pub use key_factors::{FactorSource, KeyFactor, MAX_KEY_FACTORS, key_factors};
