@@ -121,8 +121,17 @@ proptest! {
             let source = &texts[factor.article_id as usize];
             let factor_words: Vec<String> = marketlens_domain::text::words(factor.text.trim_end_matches('…')).collect();
             let source_words: Vec<String> = marketlens_domain::text::words(&format!("{} {}", source.0, source.1)).collect();
-            // Extractive: every word of the factor is a word of its article.
-            prop_assert!(factor_words.iter().all(|word| source_words.contains(word)));
+            // Extractive: every word of the factor is a word of its article, but for the last
+            // of a cut factor, which may be the start of one (a cut only falls at white space,
+            // and a run without any is cut where the room ends).
+            let cut = factor.text.ends_with('…');
+            for (position, word) in factor_words.iter().enumerate() {
+                let is_last_of_cut = cut && position + 1 == factor_words.len();
+                prop_assert!(
+                    source_words.contains(word)
+                        || (is_last_of_cut && source_words.iter().any(|source| source.starts_with(word.as_str())))
+                );
+            }
         }
     }
 }
