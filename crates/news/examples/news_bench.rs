@@ -187,8 +187,9 @@ fn main() {
     for (question, event_title) in &questions {
         let started = Instant::now();
         let query = NewsQuery::for_market(question, event_title.as_deref());
-        let ranked = index.search(&query, recency, RANKED_FOR_FACTORS);
-        let sources: Vec<FactorSource> = ranked
+        let found = index.search(&query, recency, RANKED_FOR_FACTORS);
+        let sources: Vec<FactorSource> = found
+            .best
             .iter()
             .map(|ranked| {
                 let (title, summary, _) = &synthetic[ranked.id as usize];
@@ -202,8 +203,8 @@ fn main() {
         let factors = key_factors(&query, &sources, MAX_KEY_FACTORS);
         let milliseconds = started.elapsed().as_secs_f64() * 1000.0;
         latencies.push(milliseconds);
-        slowest.push((milliseconds, question, ranked.len()));
-        with_news += usize::from(!ranked.is_empty());
+        slowest.push((milliseconds, question, found.total));
+        with_news += usize::from(found.total > 0);
         factor_count += factors.len();
     }
     latencies.sort_by(f64::total_cmp);

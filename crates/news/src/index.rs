@@ -78,6 +78,15 @@ pub struct RankedArticle {
     pub dated_at: Timestamp,
 }
 
+/// What a search found: how many recent articles passed, and the best of them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    /// Every recent article about the market: the count explain's summary states.
+    pub total: usize,
+    /// The best `limit` of them, best first.
+    pub best: Vec<RankedArticle>,
+}
+
 /// Which articles count as recent: those dated in `[now - max_age, now]`.
 #[derive(Debug, Clone, Copy)]
 pub struct Recency {
@@ -99,8 +108,8 @@ fn lede(summary: &str) -> String {
     lede
 }
 
-/// `word` and its regular inflections both ways: "cut" → "cuts", "cutting"…; "launches" →
-/// "launch". Crude, but enough to match a question's verb to an article's.
+/// `word` and its regular inflections both ways: "cut" → "cuts", "withdraw" → "withdrawing";
+/// "launches" → "launch". Crude, but enough to match a question's verb to an article's.
 fn word_forms(word: &str) -> Vec<String> {
     let mut forms = vec![word.to_owned()];
     for suffix in ["s", "es", "ed", "d", "ing"] {
@@ -228,8 +237,8 @@ impl NewsIndex {
         removed
     }
 
-    /// The recent articles about `query`'s subject, best first, at most `limit`.
-    pub fn search(&self, query: &NewsQuery, recency: Recency, limit: usize) -> Vec<RankedArticle> {
+    /// The recent articles about `query`'s subject: how many, and the best `limit`.
+    pub fn search(&self, query: &NewsQuery, recency: Recency, limit: usize) -> Found {
         let window_start = (recency.now - recency.max_age).timestamp_millis();
         let window_end = recency.now.timestamp_millis();
         let is_recent = |document: &Document| (window_start..=window_end).contains(&document.dated_at_millis);
@@ -263,7 +272,10 @@ impl NewsIndex {
             .collect();
         let total_weight: f64 = entities.iter().map(|(_, weight)| weight).sum();
         if total_weight <= 0.0 {
-            return Vec::new();
+            return Found {
+                total: 0,
+                best: Vec::new(),
+            };
         }
         let names = |document: &Document, spellings: &[Vec<u32>]| {
             spellings
@@ -355,8 +367,9 @@ impl NewsIndex {
                 .then(right.dated_at.cmp(&left.dated_at))
                 .then(left.id.cmp(&right.id))
         });
+        let total = ranked.len();
         ranked.truncate(limit);
-        ranked
+        Found { total, best: ranked }
     }
 
     /// For each spelling of each entity, the postings of its rarest word.
@@ -429,6 +442,7 @@ mod tests {
     fn found(index: &NewsIndex, question: &str, now_day: i64) -> Vec<i64> {
         index
             .search(&NewsQuery::for_market(question, None), recent(now_day), 10)
+            .best
             .iter()
             .map(|ranked| ranked.id)
             .collect()

@@ -36,6 +36,6 @@ pub use article::Article;
 pub use dedup::{Deduplicator, Repeat, deduplicate, title_key};
 pub use default_feeds::{DEFAULT_FEEDS, DefaultFeed};
 pub use feed::{FeedError, ParsedFeed, Skipped, parse_feed};
-pub use index::{IndexedArticle, NewsIndex, RankedArticle, Recency};
+pub use index::{Found, IndexedArticle, NewsIndex, RankedArticle, Recency};
 pub use key_factors::{FactorSource, KeyFactor, MAX_KEY_FACTORS, key_factors};
 pub use query::{Entity, NewsQuery};

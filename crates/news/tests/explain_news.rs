@@ -56,8 +56,10 @@ fn explain<'a>(
         now,
         max_age: TimeDelta::days(14),
     };
-    let ranked = news.index.search(&query, recency, 20);
-    let sources: Vec<FactorSource> = ranked
+    let found = news.index.search(&query, recency, 20);
+    assert!(found.total >= found.best.len());
+    let sources: Vec<FactorSource> = found
+        .best
         .iter()
         .map(|ranked| {
             let article = &news.articles[ranked.id as usize];

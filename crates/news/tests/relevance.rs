@@ -124,6 +124,7 @@ fn precision_and_recall_on_the_labelled_sample() {
         let query = NewsQuery::for_market(&pair.question, pair.event_title.as_deref());
         let found = index
             .search(&query, recency, usize::MAX)
+            .best
             .iter()
             .any(|ranked| ranked.id == article_id as i64);
         let relevant = pair.label == "relevant";
