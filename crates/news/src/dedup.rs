@@ -12,7 +12,9 @@
 //! Here are 5 takeaways from the 2025 elections" and "5 takeaways from the 2025 elections.
 //! And, the shutdown now the longest in U.S. history" (NPR, the same morning) are one story,
 //! while "Portugal v Iceland: Euro 2016 – live!" and "Hungary v Iceland: Euro 2016 – live!"
-//! are two, because no clause of four informative words is shared.
+//! are two, because no clause of four informative words is shared. What precedes a headline's
+//! first colon is its label, and two labels alone do not make one story: CNBC's daily
+//! "Stocks making the biggest moves premarket: …" are different articles.
 //!
 //! The store keeps [`title_key`] in a unique column beside the canonical URL, which catches
 //! the exact repeats cheaply; a [`Deduplicator`] loaded with the recent headlines catches the
@@ -47,8 +49,8 @@ pub enum Repeat {
 pub struct Deduplicator {
     urls: HashSet<String>,
     title_keys: HashSet<String>,
-    /// The informative words of every remembered clause, sorted and unique.
-    clauses: Vec<Vec<String>>,
+    /// Every remembered clause of at least [`MIN_CLAUSE_WORDS`] informative words.
+    clauses: Vec<Clause>,
     /// For each word, the remembered clauses holding it.
     clauses_by_word: HashMap<String, Vec<usize>>,
 }
@@ -63,11 +65,11 @@ impl Deduplicator {
         self.urls.insert(url.to_owned());
         self.title_keys.insert(title_key(title));
         for clause in clauses(title) {
-            if clause.len() < MIN_CLAUSE_WORDS {
+            if clause.words.len() < MIN_CLAUSE_WORDS {
                 continue;
             }
             let index = self.clauses.len();
-            for word in &clause {
+            for word in &clause.words {
                 self.clauses_by_word.entry(word.clone()).or_default().push(index);
             }
             self.clauses.push(clause);
@@ -98,36 +100,58 @@ impl Deduplicator {
     }
 
     /// Whether `clause` lies within a remembered clause, or a remembered clause within it.
-    fn shares_clause(&self, clause: &[String]) -> bool {
+    /// Two labels do not count: headlines of one series share their label and nothing else.
+    fn shares_clause(&self, clause: &Clause) -> bool {
         let mut hits: HashMap<usize, usize> = HashMap::new();
-        for word in clause {
+        for word in &clause.words {
             for &index in self.clauses_by_word.get(word).into_iter().flatten() {
                 *hits.entry(index).or_default() += 1;
             }
         }
         hits.into_iter().any(|(index, shared)| {
-            let remembered = self.clauses[index].len();
-            (shared == clause.len() && clause.len() >= MIN_CLAUSE_WORDS) || shared == remembered
+            let remembered = &self.clauses[index];
+            let contained = (shared == clause.words.len() && clause.words.len() >= MIN_CLAUSE_WORDS)
+                || shared == remembered.words.len();
+            contained && !(clause.label && remembered.label)
         })
     }
 }
 
-/// The informative words of each clause of `title`, sorted and unique.
-fn clauses(title: &str) -> Vec<Vec<String>> {
-    title
-        .split(['.', ':', '|', '–', '—', '?', '!', ';'])
-        .flat_map(|part| part.split(" - "))
-        .map(|clause| {
-            let mut informative: Vec<String> = words(clause)
-                .filter(|word| word.len() > 1 || word.chars().all(|character| character.is_ascii_digit()))
-                .filter(|word| !is_stopword(word))
-                .collect();
-            informative.sort();
-            informative.dedup();
-            informative
-        })
-        .filter(|clause| !clause.is_empty())
-        .collect()
+/// One clause of a headline: its informative words, sorted and unique, and whether it is the
+/// headline's label (what precedes its first colon: "Stocks making the biggest moves
+/// premarket: Pfizer, Mylan…", "First Mover Asia: …").
+#[derive(Debug)]
+struct Clause {
+    words: Vec<String>,
+    label: bool,
+}
+
+fn clauses(title: &str) -> Vec<Clause> {
+    let (label, rest) = match title.split_once(':') {
+        Some((label, rest)) => (label, rest),
+        None => ("", title),
+    };
+    let split = |text: &str, label: bool| -> Vec<Clause> {
+        text.split(['.', ':', '|', '–', '—', '?', '!', ';'])
+            .flat_map(|part| part.split(" - "))
+            .map(|clause| {
+                let mut informative: Vec<String> = words(clause)
+                    .filter(|word| word.len() > 1 || word.chars().all(|character| character.is_ascii_digit()))
+                    .filter(|word| !is_stopword(word))
+                    .collect();
+                informative.sort();
+                informative.dedup();
+                Clause {
+                    words: informative,
+                    label,
+                }
+            })
+            .filter(|clause| !clause.words.is_empty())
+            .collect()
+    };
+    let mut all = split(label, true);
+    all.extend(split(rest, false));
+    all
 }
 
 /// The first copy of each story in `articles`, and how many repeats were dropped. The
@@ -201,6 +225,34 @@ mod tests {
         assert_eq!(
             deduplicator.repeat_of("https://g.example/5", "Bitcoin rises above $100,000 for the first time"),
             None
+        );
+    }
+
+    #[test]
+    fn a_shared_series_label_is_not_one_story() {
+        let mut deduplicator = Deduplicator::new();
+        deduplicator.remember(
+            "https://cnbc.example/1",
+            "Stocks making the biggest moves premarket: Pfizer, Mylan, BlackRock, Domino's & more",
+        );
+        assert_eq!(
+            deduplicator.repeat_of(
+                "https://cnbc.example/2",
+                "Stocks making the biggest moves premarket: Twitter, Amazon, Alphabet, Apple, Intel & more"
+            ),
+            None
+        );
+        // A label against a whole headline still counts.
+        deduplicator.remember(
+            "https://bbc.example/1",
+            "Red Hot Chili Peppers: Guitarist Jack Sherman dies aged 64",
+        );
+        assert_eq!(
+            deduplicator.repeat_of(
+                "https://fox.example/1",
+                "Red Hot Chili Peppers guitarist Jack Sherman dead at 64"
+            ),
+            Some(Repeat::NearIdenticalTitle)
         );
     }
 

@@ -12,7 +12,7 @@
 //! an hour after the article's date and the default 14-day window, so the window neither
 //! helps nor hurts, and the recency rule is tested on its own in the index's unit tests.
 //!
-//! The index is built over every recorded article (578 after deduplication), so each query
+//! The index is built over every recorded article (572 after deduplication), so each query
 //! competes with all of them, as it would in a store.
 
 use std::collections::HashMap;
