@@ -51,12 +51,6 @@ pub struct Skipped {
     pub no_link: usize,
 }
 
-impl Skipped {
-    pub fn total(&self) -> usize {
-        self.no_title + self.no_link
-    }
-}
-
 /// Why a document gave no articles, or not all of them.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum FeedError {
@@ -134,7 +128,7 @@ fn articles_of(feed: Feed, feed_url: &str, fetched_at: Timestamp, reencoded: boo
     let publisher = feed
         .title
         .as_ref()
-        .map(|title| one_line(&html_to_plain_text(&title.content)))
+        .map(|title| collapse_whitespace(&html_to_plain_text(&title.content)))
         .filter(|title| !title.is_empty())
         .unwrap_or_else(|| host_of(feed_url));
     let site = site_of(&feed.links).or_else(|| absolute_web_url(feed_url));
@@ -144,7 +138,12 @@ fn articles_of(feed: Feed, feed_url: &str, fetched_at: Timestamp, reencoded: boo
         let title = entry
             .title
             .as_ref()
-            .map(|title| truncate_at_boundary(&one_line(&html_to_plain_text(&title.content)), MAX_TITLE_CHARS))
+            .map(|title| {
+                truncate_at_boundary(
+                    &collapse_whitespace(&html_to_plain_text(&title.content)),
+                    MAX_TITLE_CHARS,
+                )
+            })
             .unwrap_or_default();
         if title.is_empty() {
             skipped.no_title += 1;
@@ -242,10 +241,6 @@ fn truncate_paragraphs(text: &str, max_chars: usize) -> String {
         break;
     }
     kept
-}
-
-fn one_line(text: &str) -> String {
-    collapse_whitespace(text)
 }
 
 /// The site a feed belongs to: its alternate (or untyped) link, when absolute.
