@@ -23,6 +23,8 @@ use std::collections::BTreeSet;
 /// What the generator varies: the recorded markets and events of the demo data.
 pub struct Templates {
     markets: Vec<Market>,
+    /// Indexes into `markets` of each exchange's markets.
+    by_exchange: [Vec<usize>; 2],
     /// How many markets each recorded event holds, one entry per event.
     event_sizes: Vec<usize>,
     /// Capitalised words of recorded questions (not their first word): the pool of names.
@@ -53,7 +55,13 @@ impl Templates {
                     .max(1)
             })
             .collect();
+        let of = |exchange: Exchange| {
+            (0..markets.len())
+                .filter(|&index| markets[index].exchange == exchange)
+                .collect::<Vec<_>>()
+        };
         Templates {
+            by_exchange: [of(Exchange::Polymarket), of(Exchange::Kalshi)],
             markets,
             event_sizes,
             names: names.into_iter().collect(),
@@ -124,13 +132,9 @@ impl<'a> Generator<'a> {
                 let template = if position == 0 {
                     first
                 } else {
-                    // The other markets of the event: same exchange and category, varied subjects.
-                    let same: Vec<&Market> = templates
-                        .markets
-                        .iter()
-                        .filter(|market| market.exchange == exchange)
-                        .collect();
-                    same[self.random.random_range(0..same.len())]
+                    // The other markets of the event: same exchange, varied subjects.
+                    let same = &templates.by_exchange[usize::from(exchange == Exchange::Kalshi)];
+                    &templates.markets[same[self.random.random_range(0..same.len())]]
                 };
                 self.market(template, &event, position, created_at)
             })

@@ -23,7 +23,26 @@ pub async fn run(store: &dyn Store, markets: u64, seed: u64) -> anyhow::Result<E
         bail!("--synthetic must be at least 1");
     }
     let templates = templates()?;
-    let mut generator = Generator::new(&templates, seed);
+    // Batches are generated on a thread of their own while the store writes the previous one.
+    let (batches, mut generated) = tokio::sync::mpsc::channel::<(Vec<Market>, Vec<Event>)>(2);
+    let generating = tokio::task::spawn_blocking(move || {
+        let mut generator = Generator::new(&templates, seed);
+        let mut planned = 0u64;
+        while planned < markets {
+            let mut batch_markets: Vec<Market> = Vec::with_capacity(BATCH_MARKETS + 64);
+            let mut batch_events: Vec<Event> = Vec::new();
+            while batch_markets.len() < BATCH_MARKETS && planned + (batch_markets.len() as u64) < markets {
+                let left = markets - planned - batch_markets.len() as u64;
+                let synthetic = generator.next_event(usize::try_from(left).unwrap_or(usize::MAX));
+                batch_events.push(synthetic.event);
+                batch_markets.extend(synthetic.markets);
+            }
+            planned += batch_markets.len() as u64;
+            if batches.blocking_send((batch_markets, batch_events)).is_err() {
+                return;
+            }
+        }
+    });
     let progress = ProgressBar::new(markets);
     progress.set_style(
         ProgressStyle::with_template("seeding [{bar:30}] {pos}/{len} markets ({per_sec}, {eta} left)")
@@ -32,20 +51,13 @@ pub async fn run(store: &dyn Store, markets: u64, seed: u64) -> anyhow::Result<E
     );
     let started = Instant::now();
     let (mut written, mut events_written) = (0u64, 0u64);
-    while written < markets {
-        let mut batch_markets: Vec<Market> = Vec::with_capacity(BATCH_MARKETS + 64);
-        let mut batch_events: Vec<Event> = Vec::new();
-        while batch_markets.len() < BATCH_MARKETS && written + (batch_markets.len() as u64) < markets {
-            let left = markets - written - batch_markets.len() as u64;
-            let synthetic = generator.next_event(usize::try_from(left).unwrap_or(usize::MAX));
-            batch_events.push(synthetic.event);
-            batch_markets.extend(synthetic.markets);
-        }
+    while let Some((batch_markets, batch_events)) = generated.recv().await {
         store.upsert(&batch_markets, &batch_events, Utc::now()).await?;
         written += batch_markets.len() as u64;
         events_written += batch_events.len() as u64;
         progress.set_position(written);
     }
+    generating.await.context("the generator stopped")?;
     progress.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     println!(

@@ -38,24 +38,13 @@ CREATE TABLE markets (
     UNIQUE (exchange, external_id)
 );
 
--- Every sort key, alone and behind each filter, with the id tie-break, so that a page is an
--- index range scan in either direction.
+-- Lists, counts and search are served from each server's in-memory catalogue; the store's own
+-- list queries only answer while it loads. One index per sort key, with the id tie-break, so
+-- that a page is an index range scan in either direction; filters scan it.
 CREATE INDEX markets_by_volume            ON markets (volume, id);
 CREATE INDEX markets_by_volume_24h        ON markets (volume_24h, id);
 CREATE INDEX markets_by_liquidity         ON markets (liquidity, id);
 CREATE INDEX markets_by_created_at        ON markets (created_at, id);
-CREATE INDEX markets_exchange_volume      ON markets (exchange, volume, id);
-CREATE INDEX markets_exchange_volume_24h  ON markets (exchange, volume_24h, id);
-CREATE INDEX markets_exchange_liquidity   ON markets (exchange, liquidity, id);
-CREATE INDEX markets_exchange_created_at  ON markets (exchange, created_at, id);
-CREATE INDEX markets_status_volume        ON markets (status, volume, id);
-CREATE INDEX markets_status_volume_24h    ON markets (status, volume_24h, id);
-CREATE INDEX markets_status_liquidity     ON markets (status, liquidity, id);
-CREATE INDEX markets_status_created_at    ON markets (status, created_at, id);
-CREATE INDEX markets_category_volume      ON markets (category, volume, id);
-CREATE INDEX markets_category_volume_24h  ON markets (category, volume_24h, id);
-CREATE INDEX markets_category_liquidity   ON markets (category, liquidity, id);
-CREATE INDEX markets_category_created_at  ON markets (category, created_at, id);
 CREATE INDEX markets_by_filters           ON markets (exchange, status, category);
 CREATE INDEX markets_by_event             ON markets (event_id);
 CREATE INDEX markets_by_url_market        ON markets (exchange, url_market);
