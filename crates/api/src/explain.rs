@@ -13,24 +13,37 @@
 //! that no recent news was found, which is true.
 
 use chrono::NaiveDate;
+use marketlens_catalog::CatalogReader;
+use marketlens_domain::MarketStatus;
 use marketlens_domain::market_url;
 use marketlens_domain::matching::query::QueryFeatures;
 use marketlens_domain::text::{is_stopword, words};
-use marketlens_domain::{Market, MarketStatus};
-use marketlens_storage::{SearchWords, Store, StoreError, StoredMarket};
+use marketlens_storage::{MarketSummary, SearchWords, Store, StoreError, StoredMarket};
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 /// How many candidates the index proposes for free words before they are ranked.
 const CANDIDATES: u32 = 200;
+/// How many of the best-covered candidates the matcher's reading of the query then ranks.
+const SCORED: usize = 40;
 
 /// The market `query` names, if any. `today` resolves dates the query writes without a
-/// year ("december").
-pub async fn find_market(store: &dyn Store, query: &str, today: NaiveDate) -> Result<Option<StoredMarket>, StoreError> {
+/// year ("december"). A URL is looked up in the store by its keys; free words are searched in
+/// the catalogue, and only the chosen market is read in full from the store.
+pub async fn find_market(
+    store: &dyn Store,
+    catalog: &dyn CatalogReader,
+    query: &str,
+    today: NaiveDate,
+) -> Result<Option<StoredMarket>, StoreError> {
     if let Some(url) = market_url::parse(query) {
         let markets = store.markets_by_url(&url).await?;
-        return Ok(markets
-            .into_iter()
-            .min_by(|left, right| status_then_volume(&left.market, &right.market)));
+        return Ok(markets.into_iter().min_by(|left, right| {
+            status_then_volume(
+                (left.market.status, left.market.volume, &left.market.external_id),
+                (right.market.status, right.market.volume, &right.market.external_id),
+            )
+        }));
     }
     let informative: Vec<String> = {
         let all: Vec<String> = words(query).collect();
@@ -44,27 +57,40 @@ pub async fn find_market(store: &dyn Store, query: &str, today: NaiveDate) -> Re
         return Ok(None);
     };
     let required = informative.len().div_ceil(2);
-    let candidates = store.search_any_words(&search, CANDIDATES).await?;
-    let features = QueryFeatures::parse(query, today);
-    Ok(candidates
+    let mut candidates: Vec<(usize, Arc<MarketSummary>)> = catalog
+        .search_any_words(&search, CANDIDATES)
+        .await?
         .into_iter()
-        .map(|stored| {
-            let relevance = (
-                features.score_market(&stored.market),
-                coverage(&informative, &stored.market.question),
-            );
-            (relevance, stored)
+        .map(|summary| (coverage(&informative, &summary.question), summary))
+        .filter(|(covered, _)| *covered >= required)
+        .collect();
+    // The matcher's reading costs more than word coverage: only the best-covered are read.
+    candidates.sort_by_key(|(covered, _)| std::cmp::Reverse(*covered));
+    candidates.truncate(SCORED);
+    let features = QueryFeatures::parse(query, today);
+    let best = candidates
+        .into_iter()
+        .map(|(covered, summary)| {
+            let score = features.score_market(&summary.question, &summary.outcomes, summary.end_date);
+            ((score, covered), summary)
         })
-        .filter(|((_, covered), _)| *covered >= required)
         .min_by(
             |((left_score, left_covered), left), ((right_score, right_covered), right)| {
                 right_score
                     .total_cmp(left_score)
                     .then(right_covered.cmp(left_covered))
-                    .then_with(|| status_then_volume(&left.market, &right.market))
+                    .then_with(|| {
+                        status_then_volume(
+                            (left.status, left.volume, &left.external_id),
+                            (right.status, right.volume, &right.external_id),
+                        )
+                    })
             },
-        )
-        .map(|(_, stored)| stored))
+        );
+    match best {
+        Some((_, summary)) => store.get_market(summary.id).await,
+        None => Ok(None),
+    }
 }
 
 /// How many of the query's words begin some word of the question.
@@ -77,12 +103,12 @@ fn coverage(query_words: &[String], question: &str) -> usize {
 }
 
 /// Open before closed, then higher volume, then external id: a total order, so the pick is
-/// stable.
-fn status_then_volume(left: &Market, right: &Market) -> Ordering {
-    (left.status != MarketStatus::Open)
-        .cmp(&(right.status != MarketStatus::Open))
-        .then(right.volume.total_cmp(&left.volume))
-        .then_with(|| left.external_id.cmp(&right.external_id))
+/// stable. Each side is (status, volume, external id).
+fn status_then_volume(left: (MarketStatus, f64, &str), right: (MarketStatus, f64, &str)) -> Ordering {
+    (left.0 != MarketStatus::Open)
+        .cmp(&(right.0 != MarketStatus::Open))
+        .then(right.1.total_cmp(&left.1))
+        .then_with(|| left.2.cmp(right.2))
 }
 
 /// The summary of a market's data: leading outcome and price, volumes, end date, and how
@@ -184,7 +210,7 @@ mod tests {
 
     fn stored(status: MarketStatus, end_day: Option<i64>, liquidity: f64) -> StoredMarket {
         use marketlens_domain::market::UrlKeys;
-        use marketlens_domain::{Category, Exchange, Outcome};
+        use marketlens_domain::{Category, Exchange, Market, Outcome};
         let day = |day: i64| marketlens_domain::time::from_epoch_millis(1_767_225_600_000 + day * 86_400_000);
         let market = Market {
             exchange: Exchange::Kalshi,

@@ -1,5 +1,6 @@
 //! The state every handler shares: cheap-to-clone handles, built once at start-up.
 
+use marketlens_catalog::LiveCatalog;
 use marketlens_domain::rate_limit::TierTable;
 use marketlens_storage::Store;
 use std::sync::Arc;
@@ -35,6 +36,8 @@ pub const REQUEST_TIMEOUT_MARGIN: Duration = Duration::from_secs(10);
 #[derive(Clone)]
 pub struct AppState {
     pub store: Arc<dyn Store>,
+    /// Lists, search, matches and events, from memory once loaded (see `marketlens_catalog`).
+    pub catalog: Arc<LiveCatalog>,
     pub rate_limiter: Arc<dyn RateLimiter>,
     pub keys: Arc<KeyCache>,
     pub charger: Charger,
@@ -55,6 +58,7 @@ impl AppState {
     ) -> AppState {
         AppState {
             charger: Charger::start(store.clone()),
+            catalog: LiveCatalog::new(store.clone()),
             store,
             rate_limiter,
             keys: Arc::new(KeyCache::default()),

@@ -5,8 +5,9 @@
 use marketlens_domain::ids::outcome_id;
 use marketlens_domain::time::{Timestamp, to_iso8601};
 use marketlens_domain::{Outcome, ids};
-use marketlens_storage::{EventMarket, MatchedMarket, Page, StoredEvent, StoredMarket};
-use serde::Serialize;
+use marketlens_storage::{EventMarket, MarketSummary, MatchedMarket, Page, StoredEvent, StoredMarket};
+use serde::{Serialize, Serializer};
+use uuid::Uuid;
 
 #[derive(Serialize)]
 pub struct DataEnvelope<T> {
@@ -39,11 +40,21 @@ impl Pagination {
     }
 }
 
+/// A time as ISO 8601 in UTC with milliseconds (`2025-06-24T23:58:33.606Z`), written straight
+/// into the response.
+pub struct Iso8601(pub Timestamp);
+
+impl Serialize for Iso8601 {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&self.0.format("%Y-%m-%dT%H:%M:%S%.3fZ"))
+    }
+}
+
 /// An outcome in a list (`include=outcomes`): no id.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ListOutcome {
-    pub name: String,
+pub struct ListOutcome<'a> {
+    pub name: &'a str,
     pub price: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub best_bid_price: Option<f64>,
@@ -51,10 +62,10 @@ pub struct ListOutcome {
     pub best_ask_price: Option<f64>,
 }
 
-impl From<&Outcome> for ListOutcome {
-    fn from(outcome: &Outcome) -> Self {
+impl<'a> From<&'a Outcome> for ListOutcome<'a> {
+    fn from(outcome: &'a Outcome) -> Self {
         ListOutcome {
-            name: outcome.name.clone(),
+            name: &outcome.name,
             price: outcome.price,
             best_bid_price: outcome.best_bid_price,
             best_ask_price: outcome.best_ask_price,
@@ -65,63 +76,62 @@ impl From<&Outcome> for ListOutcome {
 /// An outcome in a get: with its id.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct DetailOutcome {
-    pub id: String,
+pub struct DetailOutcome<'a> {
+    pub id: Uuid,
     #[serde(flatten)]
-    pub outcome: ListOutcome,
+    pub outcome: ListOutcome<'a>,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct MarketListItem {
-    pub id: String,
+pub struct MarketListItem<'a> {
+    pub id: Uuid,
     pub exchange_id: &'static str,
-    pub external_market_id: String,
-    pub question: String,
+    pub external_market_id: &'a str,
+    pub question: &'a str,
     pub status: &'static str,
     pub category: &'static str,
     pub liquidity: f64,
     pub volume: f64,
     pub volume_24h: f64,
-    pub created_at: String,
+    pub created_at: Iso8601,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub outcomes: Option<Vec<ListOutcome>>,
+    pub outcomes: Option<Vec<ListOutcome<'a>>>,
 }
 
-impl MarketListItem {
-    pub fn new(stored: &StoredMarket, include_outcomes: bool) -> MarketListItem {
-        let market = &stored.market;
+impl<'a> MarketListItem<'a> {
+    pub fn new(summary: &'a MarketSummary, include_outcomes: bool) -> MarketListItem<'a> {
         MarketListItem {
-            id: stored.id.to_string(),
-            exchange_id: market.exchange.as_str(),
-            external_market_id: market.external_id.clone(),
-            question: market.question.clone(),
-            status: market.status.as_str(),
-            category: market.category.as_str(),
-            liquidity: market.liquidity,
-            volume: market.volume,
-            volume_24h: market.volume_24h,
-            created_at: to_iso8601(stored.created_at),
-            outcomes: include_outcomes.then(|| market.outcomes.iter().map(ListOutcome::from).collect()),
+            id: summary.id,
+            exchange_id: summary.exchange.as_str(),
+            external_market_id: &summary.external_id,
+            question: &summary.question,
+            status: summary.status.as_str(),
+            category: summary.category.as_str(),
+            liquidity: summary.liquidity,
+            volume: summary.volume,
+            volume_24h: summary.volume_24h,
+            created_at: Iso8601(summary.created_at),
+            outcomes: include_outcomes.then(|| summary.outcomes.iter().map(ListOutcome::from).collect()),
         }
     }
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct MatchedMarketView {
-    pub id: String,
+pub struct MatchedMarketView<'a> {
+    pub id: Uuid,
     pub exchange_id: &'static str,
-    pub question: String,
+    pub question: &'a str,
     pub similarity: f64,
 }
 
-impl From<&MatchedMarket> for MatchedMarketView {
-    fn from(matched: &MatchedMarket) -> Self {
+impl<'a> From<&'a MatchedMarket> for MatchedMarketView<'a> {
+    fn from(matched: &'a MatchedMarket) -> Self {
         MatchedMarketView {
-            id: matched.id.to_string(),
+            id: matched.id,
             exchange_id: matched.exchange.as_str(),
-            question: matched.question.clone(),
+            question: &matched.question,
             similarity: matched.similarity,
         }
     }
@@ -129,51 +139,51 @@ impl From<&MatchedMarket> for MatchedMarketView {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct MarketDetail {
-    pub id: String,
+pub struct MarketDetail<'a> {
+    pub id: Uuid,
     pub exchange_id: &'static str,
-    pub external_market_id: String,
-    pub question: String,
-    pub description: String,
+    pub external_market_id: &'a str,
+    pub question: &'a str,
+    pub description: &'a str,
     pub status: &'static str,
     pub category: &'static str,
     pub liquidity: f64,
     pub volume: f64,
     pub volume_24h: f64,
     /// `null` when the exchange gives none.
-    pub start_date: Option<String>,
+    pub start_date: Option<Iso8601>,
     /// `null` when the exchange gives none.
-    pub end_date: Option<String>,
-    pub created_at: String,
-    pub updated_at: String,
-    pub outcomes: Vec<DetailOutcome>,
-    pub matched_markets: Vec<MatchedMarketView>,
+    pub end_date: Option<Iso8601>,
+    pub created_at: Iso8601,
+    pub updated_at: Iso8601,
+    pub outcomes: Vec<DetailOutcome<'a>>,
+    pub matched_markets: Vec<MatchedMarketView<'a>>,
 }
 
-impl MarketDetail {
-    pub fn new(stored: &StoredMarket, matched: &[MatchedMarket]) -> MarketDetail {
+impl<'a> MarketDetail<'a> {
+    pub fn new(stored: &'a StoredMarket, matched: &'a [MatchedMarket]) -> MarketDetail<'a> {
         let market = &stored.market;
         MarketDetail {
-            id: stored.id.to_string(),
+            id: stored.id,
             exchange_id: market.exchange.as_str(),
-            external_market_id: market.external_id.clone(),
-            question: market.question.clone(),
-            description: market.description.clone(),
+            external_market_id: &market.external_id,
+            question: &market.question,
+            description: &market.description,
             status: market.status.as_str(),
             category: market.category.as_str(),
             liquidity: market.liquidity,
             volume: market.volume,
             volume_24h: market.volume_24h,
-            start_date: market.start_date.map(to_iso8601),
-            end_date: market.end_date.map(to_iso8601),
-            created_at: to_iso8601(stored.created_at),
-            updated_at: to_iso8601(stored.updated_at),
+            start_date: market.start_date.map(Iso8601),
+            end_date: market.end_date.map(Iso8601),
+            created_at: Iso8601(stored.created_at),
+            updated_at: Iso8601(stored.updated_at),
             outcomes: market
                 .outcomes
                 .iter()
                 .enumerate()
                 .map(|(position, outcome)| DetailOutcome {
-                    id: outcome_id(stored.id, position).to_string(),
+                    id: outcome_id(stored.id, position),
                     outcome: ListOutcome::from(outcome),
                 })
                 .collect(),
@@ -184,73 +194,73 @@ impl MarketDetail {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct EventListItem {
-    pub id: String,
-    pub title: String,
-    pub description: String,
+pub struct EventListItem<'a> {
+    pub id: Uuid,
+    pub title: &'a str,
+    pub description: &'a str,
     pub exchange: &'static str,
     pub category: &'static str,
     pub market_count: u64,
     pub total_volume: f64,
-    pub image_url: String,
-    pub created_at: String,
+    pub image_url: &'a str,
+    pub created_at: Iso8601,
 }
 
-impl From<&StoredEvent> for EventListItem {
-    fn from(stored: &StoredEvent) -> Self {
+impl<'a> From<&'a StoredEvent> for EventListItem<'a> {
+    fn from(stored: &'a StoredEvent) -> Self {
         EventListItem {
-            id: stored.id.to_string(),
-            title: stored.event.title.clone(),
-            description: stored.event.description.clone(),
+            id: stored.id,
+            title: &stored.event.title,
+            description: &stored.event.description,
             exchange: stored.event.exchange.as_str(),
             category: stored.event.category.as_str(),
             market_count: stored.market_count,
             total_volume: stored.total_volume,
-            image_url: stored.event.image_url.clone(),
-            created_at: to_iso8601(stored.created_at),
+            image_url: &stored.event.image_url,
+            created_at: Iso8601(stored.created_at),
         }
     }
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct EventMarketView {
-    pub id: String,
-    pub question: String,
+pub struct EventMarketView<'a> {
+    pub id: Uuid,
+    pub question: &'a str,
     pub price: f64,
     pub volume_24h: f64,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct EventDetail {
-    pub id: String,
-    pub title: String,
-    pub description: String,
+pub struct EventDetail<'a> {
+    pub id: Uuid,
+    pub title: &'a str,
+    pub description: &'a str,
     pub exchange: &'static str,
     pub category: &'static str,
     pub total_volume: f64,
-    pub image_url: String,
-    pub created_at: String,
-    pub markets: Vec<EventMarketView>,
+    pub image_url: &'a str,
+    pub created_at: Iso8601,
+    pub markets: Vec<EventMarketView<'a>>,
 }
 
-impl EventDetail {
-    pub fn new(stored: &StoredEvent, markets: &[EventMarket]) -> EventDetail {
+impl<'a> EventDetail<'a> {
+    pub fn new(stored: &'a StoredEvent, markets: &'a [EventMarket]) -> EventDetail<'a> {
         EventDetail {
-            id: stored.id.to_string(),
-            title: stored.event.title.clone(),
-            description: stored.event.description.clone(),
+            id: stored.id,
+            title: &stored.event.title,
+            description: &stored.event.description,
             exchange: stored.event.exchange.as_str(),
             category: stored.event.category.as_str(),
             total_volume: stored.total_volume,
-            image_url: stored.event.image_url.clone(),
-            created_at: to_iso8601(stored.created_at),
+            image_url: &stored.event.image_url,
+            created_at: Iso8601(stored.created_at),
             markets: markets
                 .iter()
                 .map(|market| EventMarketView {
-                    id: market.id.to_string(),
-                    question: market.question.clone(),
+                    id: market.id,
+                    question: &market.question,
                     price: market.price,
                     volume_24h: market.volume_24h,
                 })

@@ -94,6 +94,11 @@ pub struct ServeArgs {
     #[arg(long, env = "MARKETLENS_REQUEST_TIMEOUT_SECS", default_value_t = 30)]
     pub request_timeout_secs: u64,
 
+    /// The least seconds between two loads of the in-memory catalogue when the store changes
+    /// (a long sync changes it with every page).
+    #[arg(long, env = "MARKETLENS_CATALOG_REFRESH_SECS", default_value_t = 10)]
+    pub catalog_refresh_secs: u64,
+
     /// Redis for rate-limit counters shared by several nodes (redis://host:port/db). Without it
     /// each node counts in-process, which is exact for one node.
     #[arg(long, env = "MARKETLENS_REDIS_URL")]

@@ -4,6 +4,7 @@
 
 use anyhow::{Context, bail};
 use marketlens_api::ApiSettings;
+use marketlens_catalog::CatalogSettings;
 use marketlens_domain::rate_limit::TierTable;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -22,6 +23,8 @@ pub struct ServerConfig {
     pub api: ApiSettings,
     /// The shared rate-limit counters, if configured.
     pub redis_url: Option<String>,
+    /// How the in-memory catalogue follows the store.
+    pub catalog: CatalogSettings,
 }
 
 impl ServerConfig {
@@ -42,6 +45,10 @@ impl ServerConfig {
                 request_timeout: Duration::from_secs(args.request_timeout_secs),
             },
             redis_url: args.redis_url.clone(),
+            catalog: CatalogSettings {
+                min_interval: Duration::from_secs(args.catalog_refresh_secs),
+                ..CatalogSettings::default()
+            },
         })
     }
 }

@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use marketlens_domain::market_url::MarketUrl;
 use marketlens_domain::matching::{MatchInput, MatchPair};
 use marketlens_domain::time::Timestamp;
-use marketlens_domain::{Category, Event, Exchange, Market, MarketStatus};
+use marketlens_domain::{Category, Event, Exchange, Market, MarketStatus, Outcome};
 use uuid::Uuid;
 
 use crate::StoreError;
@@ -114,6 +114,54 @@ pub struct StoredMarket {
     pub updated_at: Timestamp,
 }
 
+/// A market as lists show it, and as explain ranks candidates: a stored market without what
+/// only a single market's page shows (description, start date, URLs, update time). What the
+/// in-memory catalogue keeps of every market, so it is kept small.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MarketSummary {
+    pub id: Uuid,
+    pub exchange: Exchange,
+    pub external_id: Box<str>,
+    pub question: Box<str>,
+    pub status: MarketStatus,
+    pub category: Category,
+    pub liquidity: f64,
+    pub volume: f64,
+    pub volume_24h: f64,
+    pub created_at: Timestamp,
+    pub end_date: Option<Timestamp>,
+    pub outcomes: Box<[Outcome]>,
+    pub event_id: Option<Uuid>,
+}
+
+impl From<&StoredMarket> for MarketSummary {
+    fn from(stored: &StoredMarket) -> Self {
+        let market = &stored.market;
+        MarketSummary {
+            id: stored.id,
+            exchange: market.exchange,
+            external_id: market.external_id.as_str().into(),
+            question: market.question.as_str().into(),
+            status: market.status,
+            category: market.category,
+            liquidity: market.liquidity,
+            volume: market.volume,
+            volume_24h: market.volume_24h,
+            created_at: stored.created_at,
+            end_date: market.end_date,
+            outcomes: market.outcomes.clone().into_boxed_slice(),
+            event_id: market.event_id(),
+        }
+    }
+}
+
+impl MarketSummary {
+    /// The price of the first outcome ("Yes" for binary markets), 0 when there is none.
+    pub fn headline_price(&self) -> f64 {
+        self.outcomes.first().map_or(0.0, |outcome| outcome.price)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredEvent {
     pub id: Uuid,
@@ -218,6 +266,10 @@ pub trait CatalogStore: Send + Sync {
     async fn update_matches(&self, markets: &[Uuid], pairs: &[MatchPair]) -> Result<(), StoreError>;
 
     async fn catalog_counts(&self) -> Result<CatalogCounts, StoreError>;
+
+    /// A number every write to the catalogue raises (in the write's own transaction): equal
+    /// revisions mean an unchanged catalogue.
+    async fn catalog_revision(&self) -> Result<i64, StoreError>;
 
     /// The exchange ids of `exchange`'s markets stored as open: after a sync of what is open,
     /// those it did not see may have closed.

@@ -48,6 +48,9 @@ pub trait CatalogWriter {
     /// `total_volume = COALESCE(reported_volume, markets_volume)` and
     /// `created_at = COALESCE(source_created_at, earliest_market, first_seen_at)`.
     async fn write_event_aggregates(&mut self, aggregates: &[EventAggregate]) -> Result<(), StoreError>;
+
+    /// Raises the catalogue's revision: this transaction changed it.
+    async fn bump_revision(&mut self) -> Result<(), StoreError>;
 }
 
 /// A record as written, with what the store keeps beside it.
@@ -265,7 +268,11 @@ pub async fn upsert(
         }
     }
 
+    let changed = !touched_events.is_empty() || counts.markets_inserted + counts.markets_updated > 0;
     refresh_aggregates(writer, touched_events).await?;
+    if changed {
+        writer.bump_revision().await?;
+    }
     Ok(counts)
 }
 

@@ -1,5 +1,9 @@
+//! List events and get one with its markets, from the in-memory catalogue.
+
 use axum::Json;
 use axum::extract::{Path, RawQuery, State};
+use axum::response::{IntoResponse, Response};
+use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::Operation;
 use uuid::Uuid;
 
@@ -16,14 +20,15 @@ pub async fn list(
     caller: Caller,
     axum::Extension(request_id): axum::Extension<RequestId>,
     RawQuery(query): RawQuery,
-) -> Result<Charged<Json<ListEnvelope<EventListItem>>>, ApiError> {
+) -> Result<Charged<Response>, ApiError> {
     let event_query = params::list_events(query.as_deref())?;
     charged(&state, &caller, Operation::ListEvents, &request_id, async {
-        let page = state.store.list_events(&event_query).await?;
-        Ok(Json(ListEnvelope {
+        let page = state.catalog.list_events(&event_query).await?;
+        let envelope = ListEnvelope {
             pagination: Pagination::of(&page, event_query.limit, event_query.offset),
-            data: page.items.iter().map(EventListItem::from).collect(),
-        }))
+            data: page.items.iter().map(|stored| EventListItem::from(&**stored)).collect(),
+        };
+        Ok(Json(&envelope).into_response())
     })
     .await
 }
@@ -34,16 +39,17 @@ pub async fn get(
     axum::Extension(request_id): axum::Extension<RequestId>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
-) -> Result<Charged<Json<DataEnvelope<EventDetail>>>, ApiError> {
+) -> Result<Charged<Response>, ApiError> {
     params::none(query.as_deref())?;
     charged(&state, &caller, Operation::GetEvent, &request_id, async {
         let unknown = || ApiError::not_found(format!("No event has id {id:?}."));
         let event_id = Uuid::parse_str(&id).map_err(|_| unknown())?;
-        let stored = state.store.get_event(event_id).await?.ok_or_else(unknown)?;
-        let markets = state.store.event_markets(event_id).await?;
-        Ok(Json(DataEnvelope {
+        let stored = state.catalog.get_event(event_id).await?.ok_or_else(unknown)?;
+        let markets = state.catalog.event_markets(event_id).await?;
+        Ok(Json(&DataEnvelope {
             data: EventDetail::new(&stored, &markets),
-        }))
+        })
+        .into_response())
     })
     .await
 }

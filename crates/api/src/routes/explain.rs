@@ -4,6 +4,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use chrono::Utc;
+use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::{EXPLAIN_DATA_FETCH_CREDITS, Operation};
 use marketlens_domain::time::to_iso8601;
 use serde_json::{Value, json};
@@ -97,11 +98,16 @@ async fn explain(
     received_at: ReceivedAt,
 ) -> Result<Charged<Json<ExplainEnvelope>>, ApiError> {
     charged(state, caller, Operation::Explain, request_id, async {
-        let stored = find_market(state.store.as_ref(), &query, Utc::now().date_naive())
-            .await?
-            .ok_or_else(|| ApiError::NoMatch { query: query.clone() })?;
+        let stored = find_market(
+            state.store.as_ref(),
+            state.catalog.as_ref(),
+            &query,
+            Utc::now().date_naive(),
+        )
+        .await?
+        .ok_or_else(|| ApiError::NoMatch { query: query.clone() })?;
         let event = match stored.market.event_id() {
-            Some(event_id) => state.store.get_event(event_id).await?,
+            Some(event_id) => state.catalog.get_event(event_id).await?,
             None => None,
         };
         let market = &stored.market;

@@ -1,5 +1,10 @@
+//! List markets (from the in-memory catalogue) and get one (from the store, with its matches
+//! from the catalogue).
+
 use axum::Json;
 use axum::extract::{Path, RawQuery, State};
+use axum::response::{IntoResponse, Response};
+use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::Operation;
 use uuid::Uuid;
 
@@ -16,18 +21,19 @@ pub async fn list(
     caller: Caller,
     axum::Extension(request_id): axum::Extension<RequestId>,
     RawQuery(query): RawQuery,
-) -> Result<Charged<Json<ListEnvelope<MarketListItem>>>, ApiError> {
+) -> Result<Charged<Response>, ApiError> {
     let (market_query, include_outcomes) = params::list_markets(query.as_deref())?;
     charged(&state, &caller, Operation::ListMarkets, &request_id, async {
-        let page = state.store.list_markets(&market_query).await?;
-        Ok(Json(ListEnvelope {
+        let page = state.catalog.list_markets(&market_query).await?;
+        let envelope = ListEnvelope {
             pagination: Pagination::of(&page, market_query.limit, market_query.offset),
             data: page
                 .items
                 .iter()
-                .map(|stored| MarketListItem::new(stored, include_outcomes))
+                .map(|summary| MarketListItem::new(summary, include_outcomes))
                 .collect(),
-        }))
+        };
+        Ok(Json(&envelope).into_response())
     })
     .await
 }
@@ -38,16 +44,17 @@ pub async fn get(
     axum::Extension(request_id): axum::Extension<RequestId>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
-) -> Result<Charged<Json<DataEnvelope<MarketDetail>>>, ApiError> {
+) -> Result<Charged<Response>, ApiError> {
     params::none(query.as_deref())?;
     charged(&state, &caller, Operation::GetMarket, &request_id, async {
         let unknown = || ApiError::not_found(format!("No market has id {id:?}."));
         let market_id = Uuid::parse_str(&id).map_err(|_| unknown())?;
         let stored = state.store.get_market(market_id).await?.ok_or_else(unknown)?;
-        let matched = state.store.matched_markets(market_id).await?;
-        Ok(Json(DataEnvelope {
+        let matched = state.catalog.matched_markets(market_id).await?;
+        Ok(Json(&DataEnvelope {
             data: MarketDetail::new(&stored, &matched),
-        }))
+        })
+        .into_response())
     })
     .await
 }

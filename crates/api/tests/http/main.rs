@@ -53,7 +53,10 @@ impl TestServer {
         let database = test_database().await;
         let store = database.open().await;
         seed::catalogue(store.as_ref()).await;
-        let app = marketlens_api::app(AppState::new(store.clone(), settings));
+        let state = AppState::new(store.clone(), settings);
+        // Lists are answered from memory, as in `serve`.
+        state.catalog.refresh().await.expect("the catalogue loads");
+        let app = marketlens_api::app(state);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
         let base_url = format!("http://{}", listener.local_addr().unwrap());
         let (shutdown, stopped) = oneshot::channel::<()>();

@@ -14,8 +14,9 @@ use super::extract::entities::Entities;
 use super::extract::numbers::{Bound, Quantity, Unit};
 use super::extract::tokens::tokenize;
 use super::extract::{dates, entities, numbers};
-use crate::market::Market;
+use crate::market::Outcome;
 use crate::text::{is_stopword, words};
+use crate::time::Timestamp;
 
 /// What a keyword query asks for.
 #[derive(Debug, Clone)]
@@ -53,15 +54,16 @@ impl QueryFeatures {
         }
     }
 
-    /// How well `market` answers the query, in `[0, 1]`: entities, thresholds and dates
-    /// the query names, each counted only when the query names it.
-    pub fn score_market(&self, market: &Market) -> f64 {
-        let outcomes: Vec<String> = market.outcomes.iter().map(|outcome| outcome.name.clone()).collect();
+    /// How well a market answers the query, in `[0, 1]`: entities, thresholds and dates
+    /// the query names, each counted only when the query names it. Takes what it reads of the
+    /// market (its question, outcomes and end date), so that lists' summaries can be scored.
+    pub fn score_market(&self, question: &str, outcomes: &[Outcome], end_date: Option<Timestamp>) -> f64 {
+        let outcomes: Vec<String> = outcomes.iter().map(|outcome| outcome.name.clone()).collect();
         let features = Features::of(
-            &market.question,
+            question,
             &outcomes,
             None,
-            market.end_date.map(|end_date| end_date.date_naive()),
+            end_date.map(|end_date| end_date.date_naive()),
         );
         let mut parts: Vec<(f64, f64)> = Vec::new();
         if !self.entities.subjects.is_empty() || !self.entities.contexts.is_empty() {
@@ -102,7 +104,7 @@ impl QueryFeatures {
             parts.push((0.2, f64::from(u8::from(found))));
         }
         if !self.words.is_empty() {
-            let question_words: Vec<String> = words(&market.question).collect();
+            let question_words: Vec<String> = words(question).collect();
             let found = self
                 .words
                 .iter()
@@ -182,7 +184,11 @@ mod tests {
     use super::*;
     use crate::category::Category;
     use crate::exchange::Exchange;
-    use crate::market::{MarketStatus, Outcome, UrlKeys};
+    use crate::market::{Market, MarketStatus, UrlKeys};
+
+    fn score(query: &QueryFeatures, market: &Market) -> f64 {
+        query.score_market(&market.question, &market.outcomes, market.end_date)
+    }
 
     fn market(question: &str, end: &str) -> Market {
         Market {
@@ -227,19 +233,19 @@ mod tests {
         assert_eq!(query.month, Some((2025, 12)));
         assert_eq!(query.quantities.len(), 1);
         // Polymarket 516868, 516864 and 516869 (gamma-events-1.json).
-        let wanted = query.score_market(&market(
-            "Will Bitcoin reach $100,000 by December 31, 2025?",
-            "2025-12-31",
-        ));
-        let higher = query.score_market(&market(
-            "Will Bitcoin reach $150,000 by December 31, 2025?",
-            "2025-12-31",
-        ));
-        let dip = query.score_market(&market(
-            "Will Bitcoin dip to $90,000 by December 31, 2025?",
-            "2025-12-31",
-        ));
-        let june = query.score_market(&market("Will Bitcoin reach $100,000 by June 30?", "2025-06-30"));
+        let wanted = score(
+            &query,
+            &market("Will Bitcoin reach $100,000 by December 31, 2025?", "2025-12-31"),
+        );
+        let higher = score(
+            &query,
+            &market("Will Bitcoin reach $150,000 by December 31, 2025?", "2025-12-31"),
+        );
+        let dip = score(
+            &query,
+            &market("Will Bitcoin dip to $90,000 by December 31, 2025?", "2025-12-31"),
+        );
+        let june = score(&query, &market("Will Bitcoin reach $100,000 by June 30?", "2025-06-30"));
         assert!(
             wanted > higher && wanted > dip && wanted > june,
             "{wanted} {higher} {dip} {june}"
@@ -251,14 +257,14 @@ mod tests {
     fn a_query_without_numbers_or_dates_is_scored_on_what_it_names() {
         let today = NaiveDate::from_ymd_opt(2026, 1, 31).unwrap();
         let query = QueryFeatures::parse("thunder nba finals", today);
-        let thunder = query.score_market(&market(
-            "Will the Oklahoma City Thunder win the 2026 NBA Finals?",
-            "2026-07-01",
-        ));
-        let celtics = query.score_market(&market(
-            "Will the Boston Celtics win the 2026 NBA Finals?",
-            "2026-07-01",
-        ));
+        let thunder = score(
+            &query,
+            &market("Will the Oklahoma City Thunder win the 2026 NBA Finals?", "2026-07-01"),
+        );
+        let celtics = score(
+            &query,
+            &market("Will the Boston Celtics win the 2026 NBA Finals?", "2026-07-01"),
+        );
         assert!(thunder > celtics, "{thunder} {celtics}");
     }
 }

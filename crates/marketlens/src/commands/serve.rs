@@ -44,8 +44,12 @@ pub async fn serve(store: Arc<dyn Store>, config: ServerConfig, listener: TcpLis
         }
         None => Arc::new(InProcessRateLimiter::default()),
     };
-    let app = marketlens_api::app(AppState::with_rate_limiter(store, config.api, rate_limiter));
+    let state = AppState::with_rate_limiter(store, config.api, rate_limiter);
+    // Lists are answered by the store until the catalogue is in memory, then from memory.
+    let catalog_task = state.catalog.keep_in_step(config.catalog);
+    let app = marketlens_api::app(state);
     let served = marketlens_api::serve(listener, app, shutdown_signal()).await;
+    catalog_task.abort();
     tracing::info!("stopped");
     served.context("the server failed")
 }

@@ -19,6 +19,7 @@ use crate::catalog::{
     SearchWords, SortOrder, StoredEvent, StoredMarket, UpsertCounts,
 };
 use crate::records::{self, EVENT_COLUMNS, MARKET_COLUMNS, to_i64};
+use crate::upsert::CatalogWriter;
 
 /// Match rows per insert statement (three arrays of this length).
 const MATCHES_PER_STATEMENT: usize = 10_000;
@@ -265,6 +266,7 @@ impl CatalogStore for PgStore {
             .execute(&mut *transaction)
             .await?;
         insert_matches(&mut transaction, pairs).await?;
+        PgWriter(&mut transaction).bump_revision().await?;
         transaction.commit().await?;
         Ok(())
     }
@@ -276,6 +278,7 @@ impl CatalogStore for PgStore {
             .execute(&mut *transaction)
             .await?;
         insert_matches(&mut transaction, pairs).await?;
+        PgWriter(&mut transaction).bump_revision().await?;
         transaction.commit().await?;
         Ok(())
     }
@@ -297,6 +300,12 @@ impl CatalogStore for PgStore {
             events: count("events")?,
             match_pairs: count("match_rows")? / 2,
         })
+    }
+
+    async fn catalog_revision(&self) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar("SELECT revision FROM catalog_state WHERE id = 1")
+            .fetch_one(&self.pool)
+            .await?)
     }
 
     async fn open_market_ids(&self, exchange: Exchange) -> Result<Vec<String>, StoreError> {

@@ -160,4 +160,11 @@ impl CatalogWriter for PgWriter<'_> {
         .await?;
         Ok(())
     }
+
+    async fn bump_revision(&mut self) -> Result<(), StoreError> {
+        sqlx::query("UPDATE catalog_state SET revision = revision + 1 WHERE id = 1")
+            .execute(&mut *self.0)
+            .await?;
+        Ok(())
+    }
 }

@@ -17,6 +17,7 @@ use crate::catalog::{
     SearchWords, StoredEvent, StoredMarket, UpsertCounts,
 };
 use crate::records::{self, EVENT_COLUMNS, MARKET_COLUMNS, to_i64};
+use crate::upsert::CatalogWriter;
 
 fn sort_column(sort: MarketSort) -> &'static str {
     match sort {
@@ -246,6 +247,7 @@ impl CatalogStore for SqliteStore {
             .execute(&mut *transaction)
             .await?;
         insert_matches(&mut transaction, pairs).await?;
+        SqliteWriter(&mut transaction).bump_revision().await?;
         transaction.commit().await?;
         Ok(())
     }
@@ -263,6 +265,7 @@ impl CatalogStore for SqliteStore {
             builder.build().execute(&mut *transaction).await?;
         }
         insert_matches(&mut transaction, pairs).await?;
+        SqliteWriter(&mut transaction).bump_revision().await?;
         transaction.commit().await?;
         Ok(())
     }
@@ -284,6 +287,12 @@ impl CatalogStore for SqliteStore {
             events: count("events")?,
             match_pairs: count("match_rows")? / 2,
         })
+    }
+
+    async fn catalog_revision(&self) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar("SELECT revision FROM catalog_state WHERE id = 1")
+            .fetch_one(&self.reader)
+            .await?)
     }
 
     async fn open_market_ids(&self, exchange: Exchange) -> Result<Vec<String>, StoreError> {

@@ -79,7 +79,13 @@ impl SqliteStore {
             // 16 MiB of page cache per connection (SQLite's default is 2 MiB).
             .pragma("cache_size", "-16384");
         // The writer gets 64 MiB, so that a large upsert does not spill pages mid-transaction.
-        let writer = connect_writer(&options.clone().pragma("cache_size", "-65536").pragma("wal_autocheckpoint", "16384")).await?;
+        let writer = connect_writer(
+            &options
+                .clone()
+                .pragma("cache_size", "-65536")
+                .pragma("wal_autocheckpoint", "16384"),
+        )
+        .await?;
         let reader = SqlitePoolOptions::new()
             .max_connections(READ_CONNECTIONS)
             .acquire_timeout(ACQUIRE_TIMEOUT)

@@ -166,4 +166,11 @@ impl CatalogWriter for SqliteWriter<'_> {
         builder.build().execute(&mut *self.0).await?;
         Ok(())
     }
+
+    async fn bump_revision(&mut self) -> Result<(), StoreError> {
+        sqlx::query("UPDATE catalog_state SET revision = revision + 1 WHERE id = 1")
+            .execute(&mut *self.0)
+            .await?;
+        Ok(())
+    }
 }

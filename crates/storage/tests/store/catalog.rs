@@ -480,3 +480,22 @@ async fn large_batches_cross_every_chunk_and_keep_the_newest_copy_of_a_repeated_
         );
     }
 }
+
+#[tokio::test]
+async fn the_catalog_revision_rises_with_every_change_and_only_then() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let first = store.catalog_revision().await.unwrap();
+        let rain = market(Polymarket, "1", "Will it rain in Paris?");
+        store.upsert(std::slice::from_ref(&rain), &[], at(1)).await.unwrap();
+        let inserted = store.catalog_revision().await.unwrap();
+        assert!(inserted > first, "{}", backend.name);
+        store.upsert(std::slice::from_ref(&rain), &[], at(2)).await.unwrap();
+        assert_eq!(store.catalog_revision().await.unwrap(), inserted, "nothing changed");
+        store.replace_matches(&[]).await.unwrap();
+        let matched = store.catalog_revision().await.unwrap();
+        assert!(matched > inserted);
+        store.update_matches(&[rain.id()], &[]).await.unwrap();
+        assert!(store.catalog_revision().await.unwrap() > matched);
+    }
+}

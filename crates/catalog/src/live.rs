@@ -1,0 +1,193 @@
+//! The catalogue a server answers from: the latest in-memory [`Snapshot`] of the store, kept
+//! in step with it by a background task, and the store's own queries until the first snapshot
+//! is loaded (a server answers at once, and fast once loaded).
+//!
+//! Staying in step: every write to the catalogue raises the store's revision (in the write's
+//! own transaction, whichever process or node wrote), so the task asks for that one number
+//! every [`CatalogSettings::check_every`] and loads a new snapshot when it moved, at most every
+//! [`CatalogSettings::min_interval`] (a long sync raises it with every page). A new snapshot
+//! replaces the old one in a single atomic swap: a request sees one picture or the other,
+//! never half of each.
+
+use arc_swap::ArcSwapOption;
+use async_trait::async_trait;
+use marketlens_storage::{
+    EventMarket, EventQuery, MarketQuery, MarketSummary, MatchedMarket, Page, SearchWords, Store, StoreError,
+    StoredEvent,
+};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use uuid::Uuid;
+
+use crate::{CatalogReader, Snapshot, StoreReader};
+
+/// How the background task keeps the catalogue in step with the store.
+#[derive(Debug, Clone, Copy)]
+pub struct CatalogSettings {
+    /// How often the store's revision is read.
+    pub check_every: Duration,
+    /// The least time between two loads.
+    pub min_interval: Duration,
+}
+
+impl Default for CatalogSettings {
+    fn default() -> Self {
+        CatalogSettings {
+            check_every: Duration::from_secs(1),
+            min_interval: Duration::from_secs(10),
+        }
+    }
+}
+
+/// What `/readyz` says about the catalogue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogStatus {
+    /// Whether lists are answered from memory (else by the store, while the first load runs).
+    pub in_memory: bool,
+    pub revision: Option<i64>,
+    pub markets: usize,
+    /// How long ago the current snapshot was loaded.
+    pub age: Option<Duration>,
+}
+
+pub struct LiveCatalog {
+    store: Arc<dyn Store>,
+    store_reader: StoreReader,
+    current: ArcSwapOption<Loaded>,
+    /// One load at a time.
+    loading: tokio::sync::Mutex<()>,
+}
+
+struct Loaded {
+    snapshot: Snapshot,
+    at: Instant,
+}
+
+impl LiveCatalog {
+    pub fn new(store: Arc<dyn Store>) -> Arc<LiveCatalog> {
+        Arc::new(LiveCatalog {
+            store_reader: StoreReader(store.clone()),
+            store,
+            current: ArcSwapOption::empty(),
+            loading: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    /// Loads a new snapshot if the store changed since the current one (or none is loaded).
+    /// Returns whether it loaded one.
+    pub async fn refresh(&self) -> Result<bool, StoreError> {
+        let _one_at_a_time = self.loading.lock().await;
+        let revision = self.store.catalog_revision().await?;
+        if self
+            .current
+            .load()
+            .as_ref()
+            .is_some_and(|loaded| loaded.snapshot.revision() == revision)
+        {
+            return Ok(false);
+        }
+        let started = Instant::now();
+        let snapshot = Snapshot::load(self.store.as_ref()).await?;
+        tracing::info!(
+            markets = snapshot.market_count(),
+            revision = snapshot.revision(),
+            seconds = started.elapsed().as_secs_f64(),
+            "catalogue loaded into memory"
+        );
+        self.current.store(Some(Arc::new(Loaded {
+            snapshot,
+            at: Instant::now(),
+        })));
+        Ok(true)
+    }
+
+    /// Loads the catalogue now and then keeps it in step with the store, until the returned
+    /// task is aborted or the catalogue dropped.
+    pub fn keep_in_step(self: &Arc<Self>, settings: CatalogSettings) -> tokio::task::JoinHandle<()> {
+        let catalog = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut last_load: Option<Instant> = None;
+            loop {
+                let Some(live) = catalog.upgrade() else { return };
+                let due = last_load.is_none_or(|at| at.elapsed() >= settings.min_interval);
+                if due {
+                    match live.refresh().await {
+                        Ok(true) => last_load = Some(Instant::now()),
+                        Ok(false) => {}
+                        Err(error) => tracing::warn!(%error, "could not load the catalogue; serving the last one"),
+                    }
+                }
+                drop(live);
+                tokio::time::sleep(settings.check_every).await;
+            }
+        })
+    }
+
+    pub fn status(&self) -> CatalogStatus {
+        match self.current.load().as_ref() {
+            Some(loaded) => CatalogStatus {
+                in_memory: true,
+                revision: Some(loaded.snapshot.revision()),
+                markets: loaded.snapshot.market_count(),
+                age: Some(loaded.at.elapsed()),
+            },
+            None => CatalogStatus {
+                in_memory: false,
+                revision: None,
+                markets: 0,
+                age: None,
+            },
+        }
+    }
+
+    /// The snapshot to answer from, if one is loaded.
+    fn snapshot(&self) -> Option<Arc<Loaded>> {
+        self.current.load_full()
+    }
+}
+
+/// Answers from the current snapshot, or from the store while none is loaded.
+#[async_trait]
+impl CatalogReader for LiveCatalog {
+    async fn list_markets(&self, query: &MarketQuery) -> Result<Page<Arc<MarketSummary>>, StoreError> {
+        match self.snapshot() {
+            Some(loaded) => loaded.snapshot.list_markets(query).await,
+            None => self.store_reader.list_markets(query).await,
+        }
+    }
+
+    async fn matched_markets(&self, id: Uuid) -> Result<Vec<MatchedMarket>, StoreError> {
+        match self.snapshot() {
+            Some(loaded) => loaded.snapshot.matched_markets(id).await,
+            None => self.store_reader.matched_markets(id).await,
+        }
+    }
+
+    async fn list_events(&self, query: &EventQuery) -> Result<Page<Arc<StoredEvent>>, StoreError> {
+        match self.snapshot() {
+            Some(loaded) => loaded.snapshot.list_events(query).await,
+            None => self.store_reader.list_events(query).await,
+        }
+    }
+
+    async fn get_event(&self, id: Uuid) -> Result<Option<Arc<StoredEvent>>, StoreError> {
+        match self.snapshot() {
+            Some(loaded) => loaded.snapshot.get_event(id).await,
+            None => self.store_reader.get_event(id).await,
+        }
+    }
+
+    async fn event_markets(&self, event_id: Uuid) -> Result<Vec<EventMarket>, StoreError> {
+        match self.snapshot() {
+            Some(loaded) => loaded.snapshot.event_markets(event_id).await,
+            None => self.store_reader.event_markets(event_id).await,
+        }
+    }
+
+    async fn search_any_words(&self, words: &SearchWords, limit: u32) -> Result<Vec<Arc<MarketSummary>>, StoreError> {
+        match self.snapshot() {
+            Some(loaded) => loaded.snapshot.search_any_words(words, limit).await,
+            None => self.store_reader.search_any_words(words, limit).await,
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! What the API reads of the catalogue, and its plainest source: the store's own queries.
+
+use async_trait::async_trait;
+use marketlens_storage::{
+    EventMarket, EventQuery, MarketQuery, MarketSummary, MatchedMarket, Page, SearchWords, Store, StoreError,
+    StoredEvent,
+};
+use std::sync::Arc;
+use uuid::Uuid;
+
+/// The catalogue's read side: lists with their counts, search, and what a market's or an
+/// event's page adds (matches, an event's markets). A single market in full comes from the
+/// store (`Store::get_market`), which answers that by its primary key.
+#[async_trait]
+pub trait CatalogReader: Send + Sync {
+    async fn list_markets(&self, query: &MarketQuery) -> Result<Page<Arc<MarketSummary>>, StoreError>;
+
+    /// The market's matches, best first, at most `marketlens_domain::matching::MAX_MATCHES_PER_MARKET`.
+    async fn matched_markets(&self, id: Uuid) -> Result<Vec<MatchedMarket>, StoreError>;
+
+    async fn list_events(&self, query: &EventQuery) -> Result<Page<Arc<StoredEvent>>, StoreError>;
+
+    async fn get_event(&self, id: Uuid) -> Result<Option<Arc<StoredEvent>>, StoreError>;
+
+    /// The event's markets, highest price first, ties by id.
+    async fn event_markets(&self, event_id: Uuid) -> Result<Vec<EventMarket>, StoreError>;
+
+    /// Up to `limit` markets whose question holds any of `words` (as word prefixes), those
+    /// holding more and rarer words first. Explain ranks these further.
+    async fn search_any_words(&self, words: &SearchWords, limit: u32) -> Result<Vec<Arc<MarketSummary>>, StoreError>;
+}
+
+/// The catalogue read straight from the store: what serves while the in-memory catalogue
+/// loads, and the reference the in-memory one is tested against.
+pub struct StoreReader(pub Arc<dyn Store>);
+
+#[async_trait]
+impl CatalogReader for StoreReader {
+    async fn list_markets(&self, query: &MarketQuery) -> Result<Page<Arc<MarketSummary>>, StoreError> {
+        let page = self.0.list_markets(query).await?;
+        Ok(Page {
+            items: page
+                .items
+                .iter()
+                .map(|stored| Arc::new(MarketSummary::from(stored)))
+                .collect(),
+            total: page.total,
+        })
+    }
+
+    async fn matched_markets(&self, id: Uuid) -> Result<Vec<MatchedMarket>, StoreError> {
+        self.0.matched_markets(id).await
+    }
+
+    async fn list_events(&self, query: &EventQuery) -> Result<Page<Arc<StoredEvent>>, StoreError> {
+        let page = self.0.list_events(query).await?;
+        Ok(Page {
+            items: page.items.into_iter().map(Arc::new).collect(),
+            total: page.total,
+        })
+    }
+
+    async fn get_event(&self, id: Uuid) -> Result<Option<Arc<StoredEvent>>, StoreError> {
+        Ok(self.0.get_event(id).await?.map(Arc::new))
+    }
+
+    async fn event_markets(&self, event_id: Uuid) -> Result<Vec<EventMarket>, StoreError> {
+        self.0.event_markets(event_id).await
+    }
+
+    async fn search_any_words(&self, words: &SearchWords, limit: u32) -> Result<Vec<Arc<MarketSummary>>, StoreError> {
+        let markets = self.0.search_any_words(words, limit).await?;
+        Ok(markets
+            .iter()
+            .map(|stored| Arc::new(MarketSummary::from(stored)))
+            .collect())
+    }
+}

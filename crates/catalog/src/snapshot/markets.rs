@@ -1,0 +1,244 @@
+//! Markets in memory: every market's summary, each sort order, and the filters as bitmaps,
+//! so that a list page and its total cost a few bitmap operations whatever the catalogue's
+//! size.
+//!
+//! A market is a *doc*: its position in `summaries`, which are in id order. For each sort key
+//! there is the order of the docs by (key, id) and, for each filter value (an exchange, a
+//! status, a category), the bitmap of the *ranks* in that order of the markets it keeps. A page
+//! of a filtered list is then the intersection of the filters' bitmaps for the sort key (its
+//! length is the page's total) and a `select` of the page's first rank; `desc` walks the same
+//! bitmap from the other end, which gives exactly the SQL order `key DESC, id DESC`.
+//!
+//! Search gives a set of docs instead (see `words`); its page is found either by walking the
+//! sort order and keeping the docs in the set, or by ranking the set's docs, whichever reads
+//! fewer entries for that query.
+
+use marketlens_domain::{Category, Exchange, MarketStatus};
+use marketlens_storage::{MarketFilter, MarketQuery, MarketSort, MarketSummary, Page, SortOrder};
+use roaring::{MultiOps, RoaringBitmap};
+use std::sync::Arc;
+use uuid::Uuid;
+
+use super::words::WordIndex;
+
+const SORTS: usize = MarketSort::ALL.len();
+
+fn sort_position(sort: MarketSort) -> usize {
+    match sort {
+        MarketSort::Volume => 0,
+        MarketSort::Volume24h => 1,
+        MarketSort::Liquidity => 2,
+        MarketSort::CreatedAt => 3,
+    }
+}
+
+/// The value a sort key orders by, as a totally ordered number (times as milliseconds).
+fn sort_key(summary: &MarketSummary, sort: MarketSort) -> f64 {
+    let value = match sort {
+        MarketSort::Volume => summary.volume,
+        MarketSort::Volume24h => summary.volume_24h,
+        MarketSort::Liquidity => summary.liquidity,
+        MarketSort::CreatedAt => summary.created_at.timestamp_millis() as f64,
+    };
+    // SQL compares -0.0 and 0.0 as equal; total_cmp would not.
+    if value == 0.0 { 0.0 } else { value }
+}
+
+/// Bitmaps of one filter value: docs (for search) and ranks in each sort order.
+#[derive(Default)]
+struct FilterBitmaps {
+    docs: RoaringBitmap,
+    ranks: [RoaringBitmap; SORTS],
+}
+
+pub struct MarketIndex {
+    summaries: Vec<Arc<MarketSummary>>,
+    /// Per sort key: docs ascending by (key, id).
+    orders: [Vec<u32>; SORTS],
+    /// Per sort key: each doc's position in `orders`.
+    ranks: [Vec<u32>; SORTS],
+    by_exchange: Vec<FilterBitmaps>,
+    by_status: Vec<FilterBitmaps>,
+    by_category: Vec<FilterBitmaps>,
+    words: WordIndex,
+}
+
+impl MarketIndex {
+    /// Indexes `summaries`, which must be in id order.
+    pub fn build(summaries: Vec<Arc<MarketSummary>>) -> MarketIndex {
+        debug_assert!(summaries.windows(2).all(|pair| pair[0].id < pair[1].id));
+        let count = summaries.len();
+        let orders: [Vec<u32>; SORTS] = MarketSort::ALL.map(|sort| {
+            let keys: Vec<f64> = summaries.iter().map(|summary| sort_key(summary, sort)).collect();
+            let mut order: Vec<u32> = (0..count as u32).collect();
+            // Stable, and docs start in id order: ties stay in id order.
+            order.sort_by(|left, right| keys[*left as usize].total_cmp(&keys[*right as usize]));
+            order
+        });
+        let ranks: [Vec<u32>; SORTS] = std::array::from_fn(|sort| {
+            let mut rank = vec![0u32; count];
+            for (position, doc) in orders[sort].iter().enumerate() {
+                rank[*doc as usize] = position as u32;
+            }
+            rank
+        });
+        let filter = |value_of: &dyn Fn(&MarketSummary) -> usize, values: usize| {
+            let mut bitmaps: Vec<FilterBitmaps> = (0..values).map(|_| FilterBitmaps::default()).collect();
+            for (doc, summary) in summaries.iter().enumerate() {
+                bitmaps[value_of(summary)].docs.insert(doc as u32);
+            }
+            for (sort, order) in orders.iter().enumerate() {
+                for (rank, doc) in order.iter().enumerate() {
+                    bitmaps[value_of(&summaries[*doc as usize])].ranks[sort].insert(rank as u32);
+                }
+            }
+            bitmaps
+        };
+        let by_exchange = filter(&|summary| summary.exchange as usize, Exchange::ALL.len());
+        let by_status = filter(&|summary| summary.status as usize, MarketStatus::ALL.len());
+        let by_category = filter(&|summary| summary.category as usize, Category::ALL.len());
+        let words = WordIndex::build(summaries.iter().map(|summary| &*summary.question));
+        MarketIndex {
+            summaries,
+            orders,
+            ranks,
+            by_exchange,
+            by_status,
+            by_category,
+            words,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.summaries.len()
+    }
+
+    pub fn doc_of(&self, id: Uuid) -> Option<u32> {
+        self.summaries
+            .binary_search_by_key(&id, |summary| summary.id)
+            .ok()
+            .map(|doc| doc as u32)
+    }
+
+    pub fn summary(&self, doc: u32) -> &Arc<MarketSummary> {
+        &self.summaries[doc as usize]
+    }
+
+    pub fn words(&self) -> &WordIndex {
+        &self.words
+    }
+
+    fn filters<'a>(&'a self, filter: &MarketFilter) -> Vec<&'a FilterBitmaps> {
+        let mut chosen = Vec::new();
+        chosen.extend(filter.exchange.map(|exchange| &self.by_exchange[exchange as usize]));
+        chosen.extend(filter.status.map(|status| &self.by_status[status as usize]));
+        chosen.extend(filter.category.map(|category| &self.by_category[category as usize]));
+        chosen
+    }
+
+    pub fn list(&self, query: &MarketQuery) -> Page<Arc<MarketSummary>> {
+        let sort = sort_position(query.sort);
+        let filters = self.filters(&query.filter);
+        let (docs, total) = match &query.filter.search {
+            Some(search) => {
+                let Some(mut found) = self.words.all_of(search.words()) else {
+                    return Page {
+                        items: Vec::new(),
+                        total: 0,
+                    };
+                };
+                for filter in &filters {
+                    found &= &filter.docs;
+                }
+                let total = found.len();
+                (self.page_of_docs(&found, sort, query), total)
+            }
+            None if filters.is_empty() => {
+                let ranks = page_ranks(self.len() as u64, query.order, query.offset, query.limit, Some);
+                let docs = ranks.iter().map(|rank| self.orders[sort][*rank as usize]).collect();
+                (docs, self.len() as u64)
+            }
+            None => {
+                let intersection;
+                let ranked = match filters.as_slice() {
+                    [only] => &only.ranks[sort],
+                    several => {
+                        intersection = several.iter().map(|filter| &filter.ranks[sort]).intersection();
+                        &intersection
+                    }
+                };
+                let ranks = page_ranks(ranked.len(), query.order, query.offset, query.limit, |position| {
+                    ranked.select(position)
+                });
+                let docs = ranks.iter().map(|rank| self.orders[sort][*rank as usize]).collect();
+                (docs, ranked.len())
+            }
+        };
+        Page {
+            items: docs
+                .into_iter()
+                .map(|doc: u32| self.summaries[doc as usize].clone())
+                .collect(),
+            total,
+        }
+    }
+
+    /// The page of `found` (docs) in the sort order, by whichever way reads fewer entries:
+    /// walking the sort order and keeping found docs costs about (offset + limit) divided by
+    /// the share of docs found; ranking every found doc costs their number.
+    fn page_of_docs(&self, found: &RoaringBitmap, sort: usize, query: &MarketQuery) -> Vec<u32> {
+        let wanted = query.offset.saturating_add(u64::from(query.limit));
+        let found_count = found.len();
+        if found_count == 0 || query.offset >= found_count {
+            return Vec::new();
+        }
+        let walk_cost = wanted.saturating_mul(self.len() as u64) / found_count;
+        let order = &self.orders[sort];
+        let skip = usize::try_from(query.offset).unwrap_or(usize::MAX);
+        let limit = query.limit as usize;
+        if walk_cost <= found_count {
+            let kept = |doc: &&u32| found.contains(**doc);
+            match query.order {
+                SortOrder::Asc => order.iter().filter(kept).skip(skip).take(limit).copied().collect(),
+                SortOrder::Desc => order
+                    .iter()
+                    .rev()
+                    .filter(kept)
+                    .skip(skip)
+                    .take(limit)
+                    .copied()
+                    .collect(),
+            }
+        } else {
+            let rank = &self.ranks[sort];
+            let ranked = RoaringBitmap::from_iter(found.iter().map(|doc| rank[doc as usize]));
+            page_ranks(ranked.len(), query.order, query.offset, query.limit, |position| {
+                ranked.select(position)
+            })
+            .into_iter()
+            .map(|rank| order[rank as usize])
+            .collect()
+        }
+    }
+}
+
+/// The ranks of a page of a list of `total` ranks in ascending order, where `select(n)` gives
+/// the n-th smallest; `Desc` reads the list from its end.
+pub(super) fn page_ranks(
+    total: u64,
+    order: SortOrder,
+    offset: u64,
+    limit: u32,
+    select: impl Fn(u32) -> Option<u32>,
+) -> Vec<u32> {
+    let end = offset.saturating_add(u64::from(limit)).min(total);
+    (offset..end)
+        .filter_map(|position| {
+            let from_start = match order {
+                SortOrder::Asc => position,
+                SortOrder::Desc => total - 1 - position,
+            };
+            select(u32::try_from(from_start).ok()?)
+        })
+        .collect()
+}

@@ -1,0 +1,179 @@
+//! One immutable picture of the whole catalogue in memory, loaded from the store and then
+//! only read: lists, totals, sorts, search, matches and events' markets are answered from it
+//! without a query. A newer picture replaces it whole (see `live`); none is ever changed in
+//! place, so readers need no lock.
+
+mod events;
+mod markets;
+mod words;
+
+use async_trait::async_trait;
+use marketlens_domain::matching::MAX_MATCHES_PER_MARKET;
+use marketlens_storage::{
+    EventMarket, EventQuery, MarketQuery, MarketSummary, MatchedMarket, Page, SearchWords, Store, StoreError,
+    StoredEvent,
+};
+use std::collections::HashMap;
+use std::sync::Arc;
+use uuid::Uuid;
+
+use crate::CatalogReader;
+use events::EventIndex;
+use markets::MarketIndex;
+
+/// Records read from the store per query while loading.
+const SCAN_PAGE: u32 = 5_000;
+
+pub struct Snapshot {
+    /// The store's catalogue revision this picture was loaded at (or after).
+    revision: i64,
+    markets: MarketIndex,
+    events: EventIndex,
+    /// Each matched market's matches (doc, similarity), best first, ties by id, at most five.
+    matches: HashMap<u32, Box<[(u32, f64)]>>,
+}
+
+impl Snapshot {
+    /// Reads the whole catalogue from `store` and indexes it.
+    pub async fn load(store: &dyn Store) -> Result<Snapshot, StoreError> {
+        let revision = store.catalog_revision().await?;
+        let mut summaries = Vec::new();
+        let mut after = None;
+        loop {
+            let page = store.scan_markets(after, SCAN_PAGE).await?;
+            let Some(last) = page.last() else { break };
+            after = Some(last.id);
+            summaries.extend(page.iter().map(|stored| Arc::new(MarketSummary::from(stored))));
+        }
+        let mut events = Vec::new();
+        let mut after = None;
+        loop {
+            let page = store.scan_events(after, SCAN_PAGE).await?;
+            let Some(last) = page.last() else { break };
+            after = Some(last.id);
+            events.extend(page.into_iter().map(Arc::new));
+        }
+        let pairs: Vec<(Uuid, Uuid, f64)> = store
+            .match_pairs()
+            .await?
+            .into_iter()
+            .map(|pair| (pair.market_id, pair.matched_id, pair.similarity))
+            .collect();
+        tokio::task::spawn_blocking(move || Snapshot::build(revision, summaries, events, pairs))
+            .await
+            .map_err(|error| StoreError::Internal(format!("indexing the catalogue stopped: {error}")))
+    }
+
+    /// Indexes markets (in id order), events (in id order) and match pairs.
+    fn build(
+        revision: i64,
+        summaries: Vec<Arc<MarketSummary>>,
+        events: Vec<Arc<StoredEvent>>,
+        pairs: Vec<(Uuid, Uuid, f64)>,
+    ) -> Snapshot {
+        let markets = MarketIndex::build(summaries);
+        let mut by_event: HashMap<Uuid, Vec<u32>> = HashMap::new();
+        for doc in 0..markets.len() as u32 {
+            if let Some(event_id) = markets.summary(doc).event_id {
+                by_event.entry(event_id).or_default().push(doc);
+            }
+        }
+        let events = EventIndex::build(events, |event_id| {
+            let mut docs = by_event.remove(&event_id).unwrap_or_default();
+            // Docs are in id order and the sort is stable: ties stay in id order.
+            docs.sort_by(|left, right| {
+                let price = |doc: &u32| markets.summary(*doc).headline_price();
+                price(right).total_cmp(&price(left))
+            });
+            docs
+        });
+        let mut matches: HashMap<u32, Vec<(u32, f64)>> = HashMap::new();
+        for (market, matched, similarity) in pairs {
+            if let (Some(market), Some(matched)) = (markets.doc_of(market), markets.doc_of(matched)) {
+                matches.entry(market).or_default().push((matched, similarity));
+            }
+        }
+        let matches = matches
+            .into_iter()
+            .map(|(market, mut matched)| {
+                matched.sort_by(|left, right| right.1.total_cmp(&left.1).then(left.0.cmp(&right.0)));
+                matched.truncate(MAX_MATCHES_PER_MARKET);
+                (market, matched.into_boxed_slice())
+            })
+            .collect();
+        Snapshot {
+            revision,
+            markets,
+            events,
+            matches,
+        }
+    }
+
+    pub fn revision(&self) -> i64 {
+        self.revision
+    }
+
+    pub fn market_count(&self) -> usize {
+        self.markets.len()
+    }
+}
+
+#[async_trait]
+impl CatalogReader for Snapshot {
+    async fn list_markets(&self, query: &MarketQuery) -> Result<Page<Arc<MarketSummary>>, StoreError> {
+        Ok(self.markets.list(query))
+    }
+
+    async fn matched_markets(&self, id: Uuid) -> Result<Vec<MatchedMarket>, StoreError> {
+        let Some(matched) = self.markets.doc_of(id).and_then(|doc| self.matches.get(&doc)) else {
+            return Ok(Vec::new());
+        };
+        Ok(matched
+            .iter()
+            .map(|(doc, similarity)| {
+                let summary = self.markets.summary(*doc);
+                MatchedMarket {
+                    id: summary.id,
+                    exchange: summary.exchange,
+                    question: summary.question.to_string(),
+                    similarity: *similarity,
+                }
+            })
+            .collect())
+    }
+
+    async fn list_events(&self, query: &EventQuery) -> Result<Page<Arc<StoredEvent>>, StoreError> {
+        Ok(self.events.list(query))
+    }
+
+    async fn get_event(&self, id: Uuid) -> Result<Option<Arc<StoredEvent>>, StoreError> {
+        Ok(self.events.get(id))
+    }
+
+    async fn event_markets(&self, event_id: Uuid) -> Result<Vec<EventMarket>, StoreError> {
+        Ok(self
+            .events
+            .market_docs(event_id)
+            .iter()
+            .map(|doc| {
+                let summary = self.markets.summary(*doc);
+                EventMarket {
+                    id: summary.id,
+                    question: summary.question.to_string(),
+                    price: summary.headline_price(),
+                    volume_24h: summary.volume_24h,
+                }
+            })
+            .collect())
+    }
+
+    async fn search_any_words(&self, words: &SearchWords, limit: u32) -> Result<Vec<Arc<MarketSummary>>, StoreError> {
+        Ok(self
+            .markets
+            .words()
+            .best_matches(words.words(), self.markets.len(), limit as usize)
+            .into_iter()
+            .map(|doc| self.markets.summary(doc).clone())
+            .collect())
+    }
+}
