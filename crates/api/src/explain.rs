@@ -23,9 +23,9 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 /// How many candidates the index proposes for free words before they are ranked.
-const CANDIDATES: u32 = 200;
+const CANDIDATES: u32 = 50;
 /// How many of the best-covered candidates the matcher's reading of the query then ranks.
-const SCORED: usize = 40;
+const SCORED: usize = 20;
 
 /// The market `query` names, if any. `today` resolves dates the query writes without a
 /// year ("december"). A URL is looked up in the store by its keys; free words are searched in
@@ -35,15 +35,18 @@ pub async fn find_market(
     catalog: &dyn CatalogReader,
     query: &str,
     today: NaiveDate,
-) -> Result<Option<StoredMarket>, StoreError> {
+) -> Result<Option<Arc<StoredMarket>>, StoreError> {
     if let Some(url) = market_url::parse(query) {
         let markets = store.markets_by_url(&url).await?;
-        return Ok(markets.into_iter().min_by(|left, right| {
-            status_then_volume(
-                (left.market.status, left.market.volume, &left.market.external_id),
-                (right.market.status, right.market.volume, &right.market.external_id),
-            )
-        }));
+        return Ok(markets
+            .into_iter()
+            .min_by(|left, right| {
+                status_then_volume(
+                    (left.market.status, left.market.volume, &left.market.external_id),
+                    (right.market.status, right.market.volume, &right.market.external_id),
+                )
+            })
+            .map(Arc::new));
     }
     let informative: Vec<String> = {
         let all: Vec<String> = words(query).collect();
@@ -57,7 +60,7 @@ pub async fn find_market(
         return Ok(None);
     };
     let required = informative.len().div_ceil(2);
-    let mut candidates: Vec<(usize, Arc<MarketSummary>)> = catalog
+    let mut candidates: Vec<(usize, MarketSummary)> = catalog
         .search_any_words(&search, CANDIDATES)
         .await?
         .into_iter()
@@ -88,7 +91,7 @@ pub async fn find_market(
             },
         );
     match best {
-        Some((_, summary)) => store.get_market(summary.id).await,
+        Some((_, summary)) => catalog.get_market(summary.id).await,
         None => Ok(None),
     }
 }

@@ -9,6 +9,7 @@ use std::time::Duration;
 use crate::billing::Charger;
 use crate::key_cache::KeyCache;
 use crate::rate_limit::{InProcessRateLimiter, RateLimiter};
+use crate::routes::benchmark::CeilingBodies;
 
 /// What the API takes from configuration.
 #[derive(Debug, Clone)]
@@ -18,6 +19,8 @@ pub struct ApiSettings {
     /// The longest a call's work may take before it is answered 503 (uncharged). The whole
     /// request gets [`REQUEST_TIMEOUT_MARGIN`] more, as a backstop.
     pub request_timeout: Duration,
+    /// Whether `GET /benchmark/ceiling` is served (`serve --benchmark`).
+    pub benchmark: bool,
 }
 
 impl Default for ApiSettings {
@@ -25,6 +28,7 @@ impl Default for ApiSettings {
         ApiSettings {
             tiers: TierTable::default(),
             request_timeout: Duration::from_secs(30),
+            benchmark: false,
         }
     }
 }
@@ -42,6 +46,8 @@ pub struct AppState {
     pub keys: Arc<KeyCache>,
     pub charger: Charger,
     pub settings: Arc<ApiSettings>,
+    /// The constant bodies of `/benchmark/ceiling`.
+    pub(crate) benchmark_bodies: Arc<CeilingBodies>,
 }
 
 impl AppState {
@@ -63,6 +69,7 @@ impl AppState {
             rate_limiter,
             keys: Arc::new(KeyCache::default()),
             settings: Arc::new(settings),
+            benchmark_bodies: Arc::default(),
         }
     }
 }

@@ -2,6 +2,8 @@
 //! separate types so that the presence rules (which fields appear where) are checked by the
 //! compiler rather than by convention.
 
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use marketlens_domain::ids::outcome_id;
 use marketlens_domain::time::{Timestamp, to_iso8601};
 use marketlens_domain::{Outcome, ids};
@@ -40,13 +42,31 @@ impl Pagination {
     }
 }
 
+/// `value` as a JSON response, serialized into a buffer of about `expected_bytes` (axum's
+/// `Json` starts at 128 bytes and doubles its way up to a list page's 20 KB).
+pub fn json_response(value: &impl Serialize, expected_bytes: usize) -> Response {
+    let mut body = Vec::with_capacity(expected_bytes);
+    match serde_json::to_writer(&mut body, value) {
+        Ok(()) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
+        Err(error) => {
+            tracing::error!(%error, "a response did not serialize");
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+        }
+    }
+}
+
+/// About how many bytes one market or event of a list page takes in JSON.
+pub const BYTES_PER_LIST_ITEM: usize = 400;
+
 /// A time as ISO 8601 in UTC with milliseconds (`2025-06-24T23:58:33.606Z`), written straight
 /// into the response.
 pub struct Iso8601(pub Timestamp);
 
 impl Serialize for Iso8601 {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(&self.0.format("%Y-%m-%dT%H:%M:%S%.3fZ"))
+        // chrono's RFC 3339 writer, not `format()`: parsing a format string for every time
+        // took a tenth of a list page's CPU (measured with `perf`).
+        serializer.serialize_str(&to_iso8601(self.0))
     }
 }
 

@@ -8,13 +8,21 @@
 //! [`CatalogSettings::min_interval`] (a long sync raises it with every page). A new snapshot
 //! replaces the old one in a single atomic swap: a request sees one picture or the other,
 //! never half of each.
+//!
+//! Single markets and events in full (with descriptions) stay in the store, which finds them
+//! by primary key; the ones read are kept in bounded caches that live and die with the
+//! snapshot, so they are exactly as fresh as the lists. (Reading the store on every call is
+//! costly under load: each commit of a batch of charges makes every SQLite reader drop its
+//! page cache, and a page of events read cold took milliseconds, measured.)
 
 use arc_swap::ArcSwapOption;
 use async_trait::async_trait;
 use marketlens_storage::{
     EventMarket, EventQuery, MarketQuery, MarketSummary, MatchedMarket, Page, SearchWords, Store, StoreError,
-    StoredEvent,
+    StoredEvent, StoredMarket,
 };
+use moka::sync::Cache;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use uuid::Uuid;
@@ -61,6 +69,40 @@ pub struct LiveCatalog {
 struct Loaded {
     snapshot: Snapshot,
     at: Instant,
+    markets: Cache<Uuid, Arc<StoredMarket>>,
+    events: Cache<Uuid, Arc<StoredEvent>>,
+}
+
+/// Bytes of full records each cache holds at most.
+const MARKET_CACHE_BYTES: u64 = 64 << 20;
+const EVENT_CACHE_BYTES: u64 = 32 << 20;
+
+/// About how many bytes a record takes in memory.
+fn weight(text_bytes: usize) -> u32 {
+    u32::try_from(text_bytes + 400).unwrap_or(u32::MAX)
+}
+
+impl Loaded {
+    fn new(snapshot: Snapshot) -> Loaded {
+        Loaded {
+            snapshot,
+            at: Instant::now(),
+            markets: Cache::builder()
+                .max_capacity(MARKET_CACHE_BYTES)
+                .weigher(|_, stored: &Arc<StoredMarket>| {
+                    let market = &stored.market;
+                    weight(market.question.len() + market.description.len() + market.url.len() + market.image_url.len())
+                })
+                .build(),
+            events: Cache::builder()
+                .max_capacity(EVENT_CACHE_BYTES)
+                .weigher(|_, stored: &Arc<StoredEvent>| {
+                    let event = &stored.event;
+                    weight(event.title.len() + event.description.len() + event.image_url.len())
+                })
+                .build(),
+        }
+    }
 }
 
 impl LiveCatalog {
@@ -94,10 +136,7 @@ impl LiveCatalog {
             seconds = started.elapsed().as_secs_f64(),
             "catalogue loaded into memory"
         );
-        self.current.store(Some(Arc::new(Loaded {
-            snapshot,
-            at: Instant::now(),
-        })));
+        self.current.store(Some(Arc::new(Loaded::new(snapshot))));
         Ok(true)
     }
 
@@ -149,45 +188,97 @@ impl LiveCatalog {
 /// Answers from the current snapshot, or from the store while none is loaded.
 #[async_trait]
 impl CatalogReader for LiveCatalog {
-    async fn list_markets(&self, query: &MarketQuery) -> Result<Page<Arc<MarketSummary>>, StoreError> {
+    async fn get_market(&self, id: Uuid) -> Result<Option<Arc<StoredMarket>>, StoreError> {
+        let Some(loaded) = self.snapshot() else {
+            return self.store_reader.get_market(id).await;
+        };
+        if let Some(stored) = loaded.markets.get(&id) {
+            return Ok(Some(stored));
+        }
+        let stored = self.store.get_market(id).await?.map(Arc::new);
+        if let Some(stored) = &stored {
+            loaded.markets.insert(id, stored.clone());
+        }
+        Ok(stored)
+    }
+
+    async fn get_event(&self, id: Uuid) -> Result<Option<Arc<StoredEvent>>, StoreError> {
+        let Some(loaded) = self.snapshot() else {
+            return self.store_reader.get_event(id).await;
+        };
+        Ok(self.events_by_ids(&loaded, &[id]).await?.pop())
+    }
+
+    async fn list_markets(&self, query: &MarketQuery) -> Result<Page<MarketSummary>, StoreError> {
         match self.snapshot() {
-            Some(loaded) => loaded.snapshot.list_markets(query).await,
+            Some(loaded) => Ok(loaded.snapshot.list_markets(query)),
             None => self.store_reader.list_markets(query).await,
         }
     }
 
     async fn matched_markets(&self, id: Uuid) -> Result<Vec<MatchedMarket>, StoreError> {
         match self.snapshot() {
-            Some(loaded) => loaded.snapshot.matched_markets(id).await,
+            Some(loaded) => Ok(loaded.snapshot.matched_markets(id)),
             None => self.store_reader.matched_markets(id).await,
         }
     }
 
     async fn list_events(&self, query: &EventQuery) -> Result<Page<Arc<StoredEvent>>, StoreError> {
         match self.snapshot() {
-            Some(loaded) => loaded.snapshot.list_events(query).await,
+            Some(loaded) => {
+                let page = loaded.snapshot.list_events(query);
+                Ok(Page {
+                    items: self.events_by_ids(&loaded, &page.items).await?,
+                    total: page.total,
+                })
+            }
             None => self.store_reader.list_events(query).await,
-        }
-    }
-
-    async fn get_event(&self, id: Uuid) -> Result<Option<Arc<StoredEvent>>, StoreError> {
-        match self.snapshot() {
-            Some(loaded) => loaded.snapshot.get_event(id).await,
-            None => self.store_reader.get_event(id).await,
         }
     }
 
     async fn event_markets(&self, event_id: Uuid) -> Result<Vec<EventMarket>, StoreError> {
         match self.snapshot() {
-            Some(loaded) => loaded.snapshot.event_markets(event_id).await,
+            Some(loaded) => Ok(loaded.snapshot.event_markets(event_id)),
             None => self.store_reader.event_markets(event_id).await,
         }
     }
 
-    async fn search_any_words(&self, words: &SearchWords, limit: u32) -> Result<Vec<Arc<MarketSummary>>, StoreError> {
+    async fn search_any_words(&self, words: &SearchWords, limit: u32) -> Result<Vec<MarketSummary>, StoreError> {
         match self.snapshot() {
-            Some(loaded) => loaded.snapshot.search_any_words(words, limit).await,
+            Some(loaded) => Ok(loaded.snapshot.search_any_words(words, limit)),
             None => self.store_reader.search_any_words(words, limit).await,
         }
+    }
+}
+
+impl LiveCatalog {
+    /// The events with these ids that exist, in that order: from the snapshot's cache, the
+    /// others read from the store in one query and cached.
+    async fn events_by_ids(&self, loaded: &Loaded, ids: &[Uuid]) -> Result<Vec<Arc<StoredEvent>>, StoreError> {
+        let mut found: Vec<Option<Arc<StoredEvent>>> = ids.iter().map(|id| loaded.events.get(id)).collect();
+        let missing: Vec<Uuid> = ids
+            .iter()
+            .zip(&found)
+            .filter(|(_, cached)| cached.is_none())
+            .map(|(id, _)| *id)
+            .collect();
+        if !missing.is_empty() {
+            let read: HashMap<Uuid, Arc<StoredEvent>> = self
+                .store
+                .events_by_ids(&missing)
+                .await?
+                .into_iter()
+                .map(|stored| (stored.id, Arc::new(stored)))
+                .collect();
+            for (id, slot) in ids.iter().zip(found.iter_mut()) {
+                if slot.is_none()
+                    && let Some(stored) = read.get(id)
+                {
+                    loaded.events.insert(*id, stored.clone());
+                    *slot = Some(stored.clone());
+                }
+            }
+        }
+        Ok(found.into_iter().flatten().collect())
     }
 }

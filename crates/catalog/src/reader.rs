@@ -3,31 +3,32 @@
 use async_trait::async_trait;
 use marketlens_storage::{
     EventMarket, EventQuery, MarketQuery, MarketSummary, MatchedMarket, Page, SearchWords, Store, StoreError,
-    StoredEvent,
+    StoredEvent, StoredMarket,
 };
 use std::sync::Arc;
 use uuid::Uuid;
 
-/// The catalogue's read side: lists with their counts, search, and what a market's or an
-/// event's page adds (matches, an event's markets). A single market in full comes from the
-/// store (`Store::get_market`), which answers that by its primary key.
+/// The catalogue's read side: lists with their counts, search, single markets and events in
+/// full, and what a market's or an event's page adds (matches, an event's markets).
 #[async_trait]
 pub trait CatalogReader: Send + Sync {
-    async fn list_markets(&self, query: &MarketQuery) -> Result<Page<Arc<MarketSummary>>, StoreError>;
+    async fn get_market(&self, id: Uuid) -> Result<Option<Arc<StoredMarket>>, StoreError>;
+
+    async fn get_event(&self, id: Uuid) -> Result<Option<Arc<StoredEvent>>, StoreError>;
+
+    async fn list_markets(&self, query: &MarketQuery) -> Result<Page<MarketSummary>, StoreError>;
 
     /// The market's matches, best first, at most `marketlens_domain::matching::MAX_MATCHES_PER_MARKET`.
     async fn matched_markets(&self, id: Uuid) -> Result<Vec<MatchedMarket>, StoreError>;
 
     async fn list_events(&self, query: &EventQuery) -> Result<Page<Arc<StoredEvent>>, StoreError>;
 
-    async fn get_event(&self, id: Uuid) -> Result<Option<Arc<StoredEvent>>, StoreError>;
-
     /// The event's markets, highest price first, ties by id.
     async fn event_markets(&self, event_id: Uuid) -> Result<Vec<EventMarket>, StoreError>;
 
     /// Up to `limit` markets whose question holds any of `words` (as word prefixes), those
     /// holding more and rarer words first. Explain ranks these further.
-    async fn search_any_words(&self, words: &SearchWords, limit: u32) -> Result<Vec<Arc<MarketSummary>>, StoreError>;
+    async fn search_any_words(&self, words: &SearchWords, limit: u32) -> Result<Vec<MarketSummary>, StoreError>;
 }
 
 /// The catalogue read straight from the store: what serves while the in-memory catalogue
@@ -36,14 +37,18 @@ pub struct StoreReader(pub Arc<dyn Store>);
 
 #[async_trait]
 impl CatalogReader for StoreReader {
-    async fn list_markets(&self, query: &MarketQuery) -> Result<Page<Arc<MarketSummary>>, StoreError> {
+    async fn get_market(&self, id: Uuid) -> Result<Option<Arc<StoredMarket>>, StoreError> {
+        Ok(self.0.get_market(id).await?.map(Arc::new))
+    }
+
+    async fn get_event(&self, id: Uuid) -> Result<Option<Arc<StoredEvent>>, StoreError> {
+        Ok(self.0.get_event(id).await?.map(Arc::new))
+    }
+
+    async fn list_markets(&self, query: &MarketQuery) -> Result<Page<MarketSummary>, StoreError> {
         let page = self.0.list_markets(query).await?;
         Ok(Page {
-            items: page
-                .items
-                .iter()
-                .map(|stored| Arc::new(MarketSummary::from(stored)))
-                .collect(),
+            items: page.items.iter().map(MarketSummary::from).collect(),
             total: page.total,
         })
     }
@@ -60,19 +65,12 @@ impl CatalogReader for StoreReader {
         })
     }
 
-    async fn get_event(&self, id: Uuid) -> Result<Option<Arc<StoredEvent>>, StoreError> {
-        Ok(self.0.get_event(id).await?.map(Arc::new))
-    }
-
     async fn event_markets(&self, event_id: Uuid) -> Result<Vec<EventMarket>, StoreError> {
         self.0.event_markets(event_id).await
     }
 
-    async fn search_any_words(&self, words: &SearchWords, limit: u32) -> Result<Vec<Arc<MarketSummary>>, StoreError> {
+    async fn search_any_words(&self, words: &SearchWords, limit: u32) -> Result<Vec<MarketSummary>, StoreError> {
         let markets = self.0.search_any_words(words, limit).await?;
-        Ok(markets
-            .iter()
-            .map(|stored| Arc::new(MarketSummary::from(stored)))
-            .collect())
+        Ok(markets.iter().map(MarketSummary::from).collect())
     }
 }

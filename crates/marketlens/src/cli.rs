@@ -94,6 +94,10 @@ pub struct ServeArgs {
     #[arg(long, env = "MARKETLENS_REQUEST_TIMEOUT_SECS", default_value_t = 30)]
     pub request_timeout_secs: u64,
 
+    /// Also serve GET /benchmark/ceiling?bytes=N, a constant body with no work (bench/run.sh).
+    #[arg(long, env = "MARKETLENS_BENCHMARK")]
+    pub benchmark: bool,
+
     /// The least seconds between two loads of the in-memory catalogue when the store changes
     /// (a long sync changes it with every page).
     #[arg(long, env = "MARKETLENS_CATALOG_REFRESH_SECS", default_value_t = 10)]

@@ -43,6 +43,7 @@ impl ServerConfig {
             api: ApiSettings {
                 tiers,
                 request_timeout: Duration::from_secs(args.request_timeout_secs),
+                benchmark: args.benchmark,
             },
             redis_url: args.redis_url.clone(),
             catalog: CatalogSettings {

@@ -162,6 +162,16 @@ impl MarketSummary {
     }
 }
 
+/// What the in-memory catalogue keeps of an event: enough to order, filter and count the
+/// events list; a page's events are then read in full from the store.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EventSummary {
+    pub id: Uuid,
+    pub exchange: Exchange,
+    pub category: Category,
+    pub total_volume: f64,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredEvent {
     pub id: Uuid,
@@ -244,6 +254,16 @@ pub trait CatalogStore: Send + Sync {
     async fn list_events(&self, query: &EventQuery) -> Result<Page<StoredEvent>, StoreError>;
 
     async fn get_event(&self, id: Uuid) -> Result<Option<StoredEvent>, StoreError>;
+
+    /// The events with these ids that exist, in the order of `ids`.
+    async fn events_by_ids(&self, ids: &[Uuid]) -> Result<Vec<StoredEvent>, StoreError>;
+
+    /// Up to `limit` market summaries whose ids come after `after` (from the first when
+    /// `None`), by id: how the in-memory catalogue loads.
+    async fn market_summaries(&self, after: Option<Uuid>, limit: u32) -> Result<Vec<MarketSummary>, StoreError>;
+
+    /// Up to `limit` event summaries whose ids come after `after`, by id.
+    async fn event_summaries(&self, after: Option<Uuid>, limit: u32) -> Result<Vec<EventSummary>, StoreError>;
 
     /// The event's markets, highest price first, ties by id.
     async fn event_markets(&self, event_id: Uuid) -> Result<Vec<EventMarket>, StoreError>;

@@ -29,8 +29,8 @@ use std::sync::Arc;
 
 pub use accounts::{AccountStore, ChargeOutcome, ChargeRequest, LedgerTotals, NewAccount};
 pub use catalog::{
-    CatalogCounts, CatalogStore, EventMarket, EventQuery, MarketFilter, MarketQuery, MarketSort, MarketSummary,
-    MatchedMarket, Page, SearchWords, SortOrder, StoredEvent, StoredMarket, UpsertCounts,
+    CatalogCounts, CatalogStore, EventMarket, EventQuery, EventSummary, MarketFilter, MarketQuery, MarketSort,
+    MarketSummary, MatchedMarket, Page, SearchWords, SortOrder, StoredEvent, StoredMarket, UpsertCounts,
 };
 pub use error::StoreError;
 pub use sync_runs::{SyncKind, SyncRun, SyncStatus, SyncStore};

@@ -16,7 +16,7 @@ use std::fmt::Display;
 use std::str::FromStr;
 use uuid::Uuid;
 
-use crate::catalog::{EventMarket, MatchedMarket, StoredEvent, StoredMarket};
+use crate::catalog::{EventMarket, EventSummary, MarketSummary, MatchedMarket, StoredEvent, StoredMarket};
 use crate::sync_runs::SyncRun;
 use crate::{StoreError, UpsertCounts};
 
@@ -25,6 +25,13 @@ pub const MARKET_COLUMNS: &str = "m.id, m.exchange, m.external_id, m.event_exter
     m.description, m.status, m.category, m.liquidity, m.volume, m.volume_24h, m.start_date, m.end_date, \
     m.source_created_at, m.created_at, m.updated_at, m.source_updated_at, m.outcomes, m.url_market, \
     m.url_event, m.url_series, m.url, m.image_url";
+
+/// The columns [`market_summary`] reads (table alias `m`).
+pub const SUMMARY_COLUMNS: &str = "m.id, m.exchange, m.external_id, m.question, m.status, m.category, m.liquidity, \
+    m.volume, m.volume_24h, m.created_at, m.end_date, m.outcomes, m.event_id";
+
+/// The columns [`event_summary`] reads (table alias `e`).
+pub const EVENT_SUMMARY_COLUMNS: &str = "e.id, e.exchange, e.category, e.total_volume";
 
 /// The columns [`stored_event`] reads (table alias `e`).
 pub const EVENT_COLUMNS: &str = "e.id, e.exchange, e.external_id, e.title, e.description, e.category, \
@@ -109,6 +116,33 @@ pub fn stored_market(row: &impl RecordRow) -> Result<StoredMarket, StoreError> {
         market,
         created_at: row.timestamp("created_at")?,
         updated_at: row.timestamp("updated_at")?,
+    })
+}
+
+pub fn market_summary(row: &impl RecordRow) -> Result<MarketSummary, StoreError> {
+    Ok(MarketSummary {
+        id: row.uuid("id")?,
+        exchange: row.parsed("exchange")?,
+        external_id: row.text("external_id")?.into_boxed_str(),
+        question: row.text("question")?.into_boxed_str(),
+        status: row.parsed("status")?,
+        category: row.parsed("category")?,
+        liquidity: row.real("liquidity")?,
+        volume: row.real("volume")?,
+        volume_24h: row.real("volume_24h")?,
+        created_at: row.timestamp("created_at")?,
+        end_date: row.optional_timestamp("end_date")?,
+        outcomes: row.outcomes("outcomes")?.into_boxed_slice(),
+        event_id: row.optional_uuid("event_id")?,
+    })
+}
+
+pub fn event_summary(row: &impl RecordRow) -> Result<EventSummary, StoreError> {
+    Ok(EventSummary {
+        id: row.uuid("id")?,
+        exchange: row.parsed("exchange")?,
+        category: row.parsed("category")?,
+        total_volume: row.real("total_volume")?,
     })
 }
 
@@ -245,6 +279,13 @@ pub fn sync_run(row: &impl RecordRow) -> Result<SyncRun, StoreError> {
         errors: row.count("errors")?,
         error: row.optional_text("error")?,
     })
+}
+
+/// `events` (each with its id) in the order of `ids`, those missing left out.
+pub fn in_order_of(ids: &[Uuid], events: Vec<StoredEvent>) -> Result<Vec<StoredEvent>, StoreError> {
+    let mut by_id: std::collections::HashMap<Uuid, StoredEvent> =
+        events.into_iter().map(|event| (event.id, event)).collect();
+    Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
 }
 
 /// A count or size for a signed integer column.

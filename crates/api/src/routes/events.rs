@@ -13,7 +13,9 @@ use crate::error::ApiError;
 use crate::params;
 use crate::request_id::RequestId;
 use crate::state::AppState;
-use crate::views::{DataEnvelope, EventDetail, EventListItem, ListEnvelope, Pagination};
+use crate::views::{
+    BYTES_PER_LIST_ITEM, DataEnvelope, EventDetail, EventListItem, ListEnvelope, Pagination, json_response,
+};
 
 pub async fn list(
     State(state): State<AppState>,
@@ -28,7 +30,10 @@ pub async fn list(
             pagination: Pagination::of(&page, event_query.limit, event_query.offset),
             data: page.items.iter().map(|stored| EventListItem::from(&**stored)).collect(),
         };
-        Ok(Json(&envelope).into_response())
+        Ok(json_response(
+            &envelope,
+            (envelope.data.len() + 1) * BYTES_PER_LIST_ITEM,
+        ))
     })
     .await
 }

@@ -27,6 +27,7 @@ pub async fn ready(State(state): State<AppState>) -> Result<Json<Value>, ApiErro
     };
     let counts = state.store.catalog_counts().await.map_err(not_ready)?;
     let limiter = state.rate_limiter.health();
+    let catalog = state.catalog.status();
     let mut sync = Map::new();
     for exchange in Exchange::ALL {
         let status = state.store.sync_status(exchange).await.map_err(not_ready)?;
@@ -39,6 +40,12 @@ pub async fn ready(State(state): State<AppState>) -> Result<Json<Value>, ApiErro
         "events": counts.events,
         "matchedPairs": counts.match_pairs,
         "sync": sync,
+        "catalog": {
+            "inMemory": catalog.in_memory,
+            "markets": catalog.markets,
+            "revision": catalog.revision,
+            "ageSeconds": catalog.age.map(|age| age.as_secs()),
+        },
         "rateLimiter": {
             "kind": limiter.kind,
             "shared": limiter.shared,

@@ -1,5 +1,4 @@
-//! List markets (from the in-memory catalogue) and get one (from the store, with its matches
-//! from the catalogue).
+//! List markets and get one with its matches, from the in-memory catalogue.
 
 use axum::Json;
 use axum::extract::{Path, RawQuery, State};
@@ -14,7 +13,9 @@ use crate::error::ApiError;
 use crate::params;
 use crate::request_id::RequestId;
 use crate::state::AppState;
-use crate::views::{DataEnvelope, ListEnvelope, MarketDetail, MarketListItem, Pagination};
+use crate::views::{
+    BYTES_PER_LIST_ITEM, DataEnvelope, ListEnvelope, MarketDetail, MarketListItem, Pagination, json_response,
+};
 
 pub async fn list(
     State(state): State<AppState>,
@@ -33,7 +34,10 @@ pub async fn list(
                 .map(|summary| MarketListItem::new(summary, include_outcomes))
                 .collect(),
         };
-        Ok(Json(&envelope).into_response())
+        Ok(json_response(
+            &envelope,
+            (envelope.data.len() + 1) * BYTES_PER_LIST_ITEM,
+        ))
     })
     .await
 }
@@ -49,7 +53,7 @@ pub async fn get(
     charged(&state, &caller, Operation::GetMarket, &request_id, async {
         let unknown = || ApiError::not_found(format!("No market has id {id:?}."));
         let market_id = Uuid::parse_str(&id).map_err(|_| unknown())?;
-        let stored = state.store.get_market(market_id).await?.ok_or_else(unknown)?;
+        let stored = state.catalog.get_market(market_id).await?.ok_or_else(unknown)?;
         let matched = state.catalog.matched_markets(market_id).await?;
         Ok(Json(&DataEnvelope {
             data: MarketDetail::new(&stored, &matched),

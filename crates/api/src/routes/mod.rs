@@ -2,6 +2,7 @@
 //! handlers; this module only assembles them.
 
 mod account;
+pub mod benchmark;
 mod events;
 mod explain;
 mod health;
@@ -24,10 +25,16 @@ pub fn router(state: AppState) -> Router {
         .route("/explain", get(explain::get).post(explain::post))
         .route("/account", get(account::get))
         .route_layer(middleware::from_fn_with_state(state.clone(), auth::authenticate));
-    Router::new()
+    let router = Router::new()
         .nest("/api/v1", api)
         .route("/healthz", get(health::alive))
-        .route("/readyz", get(health::ready))
+        .route("/readyz", get(health::ready));
+    let router = if state.settings.benchmark {
+        router.route("/benchmark/ceiling", get(benchmark::ceiling))
+    } else {
+        router
+    };
+    router
         .fallback(|| async { ApiError::not_found("No such path.") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .with_state(state)

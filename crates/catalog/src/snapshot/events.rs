@@ -1,17 +1,17 @@
-//! Events in memory: every event in id order, their list order (total volume descending, id
-//! descending) with the filters as bitmaps of ranks, and each event's markets in the order its
-//! page lists them.
+//! Events in memory: every event's summary in id order, their list order (total volume
+//! descending, id descending) with the filters as bitmaps of ranks, and each event's markets
+//! in the order its page lists them. A list page is a page of ids; the events themselves are
+//! read from the store (few, and by primary key), so memory holds no titles or descriptions.
 
 use marketlens_domain::{Category, Exchange};
-use marketlens_storage::{EventQuery, Page, SortOrder, StoredEvent};
+use marketlens_storage::{EventQuery, EventSummary, Page, SortOrder};
 use roaring::{MultiOps, RoaringBitmap};
-use std::sync::Arc;
 use uuid::Uuid;
 
 use super::markets::page_ranks;
 
 pub struct EventIndex {
-    events: Vec<Arc<StoredEvent>>,
+    events: Vec<EventSummary>,
     /// Docs ascending by (total volume, id): the list reads it from the end.
     order: Vec<u32>,
     by_exchange: Vec<RoaringBitmap>,
@@ -25,7 +25,7 @@ pub struct EventIndex {
 impl EventIndex {
     /// Indexes `events` (in id order); `markets_of` gives each event's market docs in page
     /// order.
-    pub fn build(events: Vec<Arc<StoredEvent>>, mut markets_of: impl FnMut(Uuid) -> Vec<u32>) -> EventIndex {
+    pub fn build(events: Vec<EventSummary>, mut markets_of: impl FnMut(Uuid) -> Vec<u32>) -> EventIndex {
         debug_assert!(events.windows(2).all(|pair| pair[0].id < pair[1].id));
         let mut order: Vec<u32> = (0..events.len() as u32).collect();
         // Stable over id order: ties stay in id order.
@@ -37,7 +37,7 @@ impl EventIndex {
         let mut by_exchange: Vec<RoaringBitmap> = Exchange::ALL.iter().map(|_| RoaringBitmap::new()).collect();
         let mut by_category: Vec<RoaringBitmap> = Category::ALL.iter().map(|_| RoaringBitmap::new()).collect();
         for (rank, doc) in order.iter().enumerate() {
-            let event = &events[*doc as usize].event;
+            let event = &events[*doc as usize];
             by_exchange[event.exchange as usize].insert(rank as u32);
             by_category[event.category as usize].insert(rank as u32);
         }
@@ -59,11 +59,7 @@ impl EventIndex {
     }
 
     fn doc_of(&self, id: Uuid) -> Option<usize> {
-        self.events.binary_search_by_key(&id, |stored| stored.id).ok()
-    }
-
-    pub fn get(&self, id: Uuid) -> Option<Arc<StoredEvent>> {
-        self.doc_of(id).map(|doc| self.events[doc].clone())
+        self.events.binary_search_by_key(&id, |event| event.id).ok()
     }
 
     /// The market docs of the event, in page order.
@@ -74,7 +70,8 @@ impl EventIndex {
         }
     }
 
-    pub fn list(&self, query: &EventQuery) -> Page<Arc<StoredEvent>> {
+    /// The ids of a page of the events list, and its total.
+    pub fn list(&self, query: &EventQuery) -> Page<Uuid> {
         let mut filters: Vec<&RoaringBitmap> = Vec::new();
         filters.extend(query.exchange.map(|exchange| &self.by_exchange[exchange as usize]));
         filters.extend(query.category.map(|category| &self.by_category[category as usize]));
@@ -104,7 +101,7 @@ impl EventIndex {
         Page {
             items: ranks
                 .into_iter()
-                .map(|rank| self.events[self.order[rank as usize] as usize].clone())
+                .map(|rank| self.events[self.order[rank as usize] as usize].id)
                 .collect(),
             total,
         }

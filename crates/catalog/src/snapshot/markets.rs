@@ -2,7 +2,7 @@
 //! so that a list page and its total cost a few bitmap operations whatever the catalogue's
 //! size.
 //!
-//! A market is a *doc*: its position in `summaries`, which are in id order. For each sort key
+//! A market is a *doc*: its position in `markets`, which are in id order. For each sort key
 //! there is the order of the docs by (key, id) and, for each filter value (an exchange, a
 //! status, a category), the bitmap of the *ranks* in that order of the markets it keeps. A page
 //! of a filtered list is then the intersection of the filters' bitmaps for the sort key (its
@@ -16,9 +16,9 @@
 use marketlens_domain::{Category, Exchange, MarketStatus};
 use marketlens_storage::{MarketFilter, MarketQuery, MarketSort, MarketSummary, Page, SortOrder};
 use roaring::{MultiOps, RoaringBitmap};
-use std::sync::Arc;
 use uuid::Uuid;
 
+use super::compact::{CompactMarket, OutcomeNames};
 use super::words::WordIndex;
 
 const SORTS: usize = MarketSort::ALL.len();
@@ -33,12 +33,12 @@ fn sort_position(sort: MarketSort) -> usize {
 }
 
 /// The value a sort key orders by, as a totally ordered number (times as milliseconds).
-fn sort_key(summary: &MarketSummary, sort: MarketSort) -> f64 {
+fn sort_key(market: &CompactMarket, sort: MarketSort) -> f64 {
     let value = match sort {
-        MarketSort::Volume => summary.volume,
-        MarketSort::Volume24h => summary.volume_24h,
-        MarketSort::Liquidity => summary.liquidity,
-        MarketSort::CreatedAt => summary.created_at.timestamp_millis() as f64,
+        MarketSort::Volume => market.volume,
+        MarketSort::Volume24h => market.volume_24h,
+        MarketSort::Liquidity => market.liquidity,
+        MarketSort::CreatedAt => market.created_at_millis as f64,
     };
     // SQL compares -0.0 and 0.0 as equal; total_cmp would not.
     if value == 0.0 { 0.0 } else { value }
@@ -52,7 +52,8 @@ struct FilterBitmaps {
 }
 
 pub struct MarketIndex {
-    summaries: Vec<Arc<MarketSummary>>,
+    markets: Vec<CompactMarket>,
+    names: OutcomeNames,
     /// Per sort key: docs ascending by (key, id).
     orders: [Vec<u32>; SORTS],
     /// Per sort key: each doc's position in `orders`.
@@ -64,12 +65,12 @@ pub struct MarketIndex {
 }
 
 impl MarketIndex {
-    /// Indexes `summaries`, which must be in id order.
-    pub fn build(summaries: Vec<Arc<MarketSummary>>) -> MarketIndex {
-        debug_assert!(summaries.windows(2).all(|pair| pair[0].id < pair[1].id));
-        let count = summaries.len();
+    /// Indexes `markets`, which must be in id order, their outcome names in `names`.
+    pub fn build(markets: Vec<CompactMarket>, names: OutcomeNames) -> MarketIndex {
+        debug_assert!(markets.windows(2).all(|pair| pair[0].id < pair[1].id));
+        let count = markets.len();
         let orders: [Vec<u32>; SORTS] = MarketSort::ALL.map(|sort| {
-            let keys: Vec<f64> = summaries.iter().map(|summary| sort_key(summary, sort)).collect();
+            let keys: Vec<f64> = markets.iter().map(|market| sort_key(market, sort)).collect();
             let mut order: Vec<u32> = (0..count as u32).collect();
             // Stable, and docs start in id order: ties stay in id order.
             order.sort_by(|left, right| keys[*left as usize].total_cmp(&keys[*right as usize]));
@@ -82,24 +83,25 @@ impl MarketIndex {
             }
             rank
         });
-        let filter = |value_of: &dyn Fn(&MarketSummary) -> usize, values: usize| {
+        let filter = |value_of: &dyn Fn(&CompactMarket) -> usize, values: usize| {
             let mut bitmaps: Vec<FilterBitmaps> = (0..values).map(|_| FilterBitmaps::default()).collect();
-            for (doc, summary) in summaries.iter().enumerate() {
-                bitmaps[value_of(summary)].docs.insert(doc as u32);
+            for (doc, market) in markets.iter().enumerate() {
+                bitmaps[value_of(market)].docs.insert(doc as u32);
             }
             for (sort, order) in orders.iter().enumerate() {
                 for (rank, doc) in order.iter().enumerate() {
-                    bitmaps[value_of(&summaries[*doc as usize])].ranks[sort].insert(rank as u32);
+                    bitmaps[value_of(&markets[*doc as usize])].ranks[sort].insert(rank as u32);
                 }
             }
             bitmaps
         };
-        let by_exchange = filter(&|summary| summary.exchange as usize, Exchange::ALL.len());
-        let by_status = filter(&|summary| summary.status as usize, MarketStatus::ALL.len());
-        let by_category = filter(&|summary| summary.category as usize, Category::ALL.len());
-        let words = WordIndex::build(summaries.iter().map(|summary| &*summary.question));
+        let by_exchange = filter(&|market| market.exchange as usize, Exchange::ALL.len());
+        let by_status = filter(&|market| market.status as usize, MarketStatus::ALL.len());
+        let by_category = filter(&|market| market.category as usize, Category::ALL.len());
+        let words = WordIndex::build(markets.iter().map(CompactMarket::question));
         MarketIndex {
-            summaries,
+            markets,
+            names,
             orders,
             ranks,
             by_exchange,
@@ -110,18 +112,23 @@ impl MarketIndex {
     }
 
     pub fn len(&self) -> usize {
-        self.summaries.len()
+        self.markets.len()
     }
 
     pub fn doc_of(&self, id: Uuid) -> Option<u32> {
-        self.summaries
-            .binary_search_by_key(&id, |summary| summary.id)
+        self.markets
+            .binary_search_by_key(&id, |market| market.id)
             .ok()
             .map(|doc| doc as u32)
     }
 
-    pub fn summary(&self, doc: u32) -> &Arc<MarketSummary> {
-        &self.summaries[doc as usize]
+    pub fn market(&self, doc: u32) -> &CompactMarket {
+        &self.markets[doc as usize]
+    }
+
+    /// The market's summary, as lists show it.
+    pub fn summary(&self, doc: u32) -> MarketSummary {
+        self.markets[doc as usize].summary(&self.names)
     }
 
     pub fn words(&self) -> &WordIndex {
@@ -136,7 +143,7 @@ impl MarketIndex {
         chosen
     }
 
-    pub fn list(&self, query: &MarketQuery) -> Page<Arc<MarketSummary>> {
+    pub fn list(&self, query: &MarketQuery) -> Page<MarketSummary> {
         let sort = sort_position(query.sort);
         let filters = self.filters(&query.filter);
         let (docs, total) = match &query.filter.search {
@@ -175,10 +182,7 @@ impl MarketIndex {
             }
         };
         Page {
-            items: docs
-                .into_iter()
-                .map(|doc: u32| self.summaries[doc as usize].clone())
-                .collect(),
+            items: docs.into_iter().map(|doc: u32| self.summary(doc)).collect(),
             total,
         }
     }

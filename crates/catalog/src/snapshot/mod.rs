@@ -1,28 +1,26 @@
 //! One immutable picture of the whole catalogue in memory, loaded from the store and then
-//! only read: lists, totals, sorts, search, matches and events' markets are answered from it
-//! without a query. A newer picture replaces it whole (see `live`); none is ever changed in
+//! only read: lists' orders and totals, search, matches and events' markets are answered from
+//! it without a query. A newer picture replaces it whole (see `live`); none is ever changed in
 //! place, so readers need no lock.
 
+mod compact;
 mod events;
 mod markets;
 mod words;
 
-use async_trait::async_trait;
 use marketlens_domain::matching::MAX_MATCHES_PER_MARKET;
 use marketlens_storage::{
     EventMarket, EventQuery, MarketQuery, MarketSummary, MatchedMarket, Page, SearchWords, Store, StoreError,
-    StoredEvent,
 };
 use std::collections::HashMap;
-use std::sync::Arc;
 use uuid::Uuid;
 
-use crate::CatalogReader;
+use compact::{CompactMarket, OutcomeNames};
 use events::EventIndex;
 use markets::MarketIndex;
 
 /// Records read from the store per query while loading.
-const SCAN_PAGE: u32 = 5_000;
+const SCAN_PAGE: u32 = 10_000;
 
 pub struct Snapshot {
     /// The store's catalogue revision this picture was loaded at (or after).
@@ -37,21 +35,22 @@ impl Snapshot {
     /// Reads the whole catalogue from `store` and indexes it.
     pub async fn load(store: &dyn Store) -> Result<Snapshot, StoreError> {
         let revision = store.catalog_revision().await?;
-        let mut summaries = Vec::new();
+        let mut markets = Vec::new();
+        let mut names = OutcomeNames::default();
         let mut after = None;
         loop {
-            let page = store.scan_markets(after, SCAN_PAGE).await?;
+            let page = store.market_summaries(after, SCAN_PAGE).await?;
             let Some(last) = page.last() else { break };
             after = Some(last.id);
-            summaries.extend(page.iter().map(|stored| Arc::new(MarketSummary::from(stored))));
+            markets.extend(page.iter().map(|summary| CompactMarket::new(summary, &mut names)));
         }
         let mut events = Vec::new();
         let mut after = None;
         loop {
-            let page = store.scan_events(after, SCAN_PAGE).await?;
+            let page = store.event_summaries(after, SCAN_PAGE).await?;
             let Some(last) = page.last() else { break };
             after = Some(last.id);
-            events.extend(page.into_iter().map(Arc::new));
+            events.extend(page);
         }
         let pairs: Vec<(Uuid, Uuid, f64)> = store
             .match_pairs()
@@ -59,22 +58,22 @@ impl Snapshot {
             .into_iter()
             .map(|pair| (pair.market_id, pair.matched_id, pair.similarity))
             .collect();
-        tokio::task::spawn_blocking(move || Snapshot::build(revision, summaries, events, pairs))
-            .await
-            .map_err(|error| StoreError::Internal(format!("indexing the catalogue stopped: {error}")))
+        tokio::task::spawn_blocking(move || {
+            Snapshot::build(revision, MarketIndex::build(markets, names), events, pairs)
+        })
+        .await
+        .map_err(|error| StoreError::Internal(format!("indexing the catalogue stopped: {error}")))
     }
 
-    /// Indexes markets (in id order), events (in id order) and match pairs.
     fn build(
         revision: i64,
-        summaries: Vec<Arc<MarketSummary>>,
-        events: Vec<Arc<StoredEvent>>,
+        markets: MarketIndex,
+        events: Vec<marketlens_storage::EventSummary>,
         pairs: Vec<(Uuid, Uuid, f64)>,
     ) -> Snapshot {
-        let markets = MarketIndex::build(summaries);
         let mut by_event: HashMap<Uuid, Vec<u32>> = HashMap::new();
         for doc in 0..markets.len() as u32 {
-            if let Some(event_id) = markets.summary(doc).event_id {
+            if let Some(event_id) = markets.market(doc).event_id() {
                 by_event.entry(event_id).or_default().push(doc);
             }
         }
@@ -82,7 +81,7 @@ impl Snapshot {
             let mut docs = by_event.remove(&event_id).unwrap_or_default();
             // Docs are in id order and the sort is stable: ties stay in id order.
             docs.sort_by(|left, right| {
-                let price = |doc: &u32| markets.summary(*doc).headline_price();
+                let price = |doc: &u32| markets.market(*doc).headline_price();
                 price(right).total_cmp(&price(left))
             });
             docs
@@ -116,64 +115,56 @@ impl Snapshot {
     pub fn market_count(&self) -> usize {
         self.markets.len()
     }
-}
 
-#[async_trait]
-impl CatalogReader for Snapshot {
-    async fn list_markets(&self, query: &MarketQuery) -> Result<Page<Arc<MarketSummary>>, StoreError> {
-        Ok(self.markets.list(query))
+    pub fn list_markets(&self, query: &MarketQuery) -> Page<MarketSummary> {
+        self.markets.list(query)
     }
 
-    async fn matched_markets(&self, id: Uuid) -> Result<Vec<MatchedMarket>, StoreError> {
+    /// The ids of a page of the events list, and its total.
+    pub fn list_events(&self, query: &EventQuery) -> Page<Uuid> {
+        self.events.list(query)
+    }
+
+    pub fn matched_markets(&self, id: Uuid) -> Vec<MatchedMarket> {
         let Some(matched) = self.markets.doc_of(id).and_then(|doc| self.matches.get(&doc)) else {
-            return Ok(Vec::new());
+            return Vec::new();
         };
-        Ok(matched
+        matched
             .iter()
             .map(|(doc, similarity)| {
-                let summary = self.markets.summary(*doc);
+                let market = self.markets.market(*doc);
                 MatchedMarket {
-                    id: summary.id,
-                    exchange: summary.exchange,
-                    question: summary.question.to_string(),
+                    id: market.id,
+                    exchange: market.exchange,
+                    question: market.question().to_owned(),
                     similarity: *similarity,
                 }
             })
-            .collect())
+            .collect()
     }
 
-    async fn list_events(&self, query: &EventQuery) -> Result<Page<Arc<StoredEvent>>, StoreError> {
-        Ok(self.events.list(query))
-    }
-
-    async fn get_event(&self, id: Uuid) -> Result<Option<Arc<StoredEvent>>, StoreError> {
-        Ok(self.events.get(id))
-    }
-
-    async fn event_markets(&self, event_id: Uuid) -> Result<Vec<EventMarket>, StoreError> {
-        Ok(self
-            .events
+    pub fn event_markets(&self, event_id: Uuid) -> Vec<EventMarket> {
+        self.events
             .market_docs(event_id)
             .iter()
             .map(|doc| {
-                let summary = self.markets.summary(*doc);
+                let market = self.markets.market(*doc);
                 EventMarket {
-                    id: summary.id,
-                    question: summary.question.to_string(),
-                    price: summary.headline_price(),
-                    volume_24h: summary.volume_24h,
+                    id: market.id,
+                    question: market.question().to_owned(),
+                    price: market.headline_price(),
+                    volume_24h: market.volume_24h,
                 }
             })
-            .collect())
+            .collect()
     }
 
-    async fn search_any_words(&self, words: &SearchWords, limit: u32) -> Result<Vec<Arc<MarketSummary>>, StoreError> {
-        Ok(self
-            .markets
+    pub fn search_any_words(&self, words: &SearchWords, limit: u32) -> Vec<MarketSummary> {
+        self.markets
             .words()
             .best_matches(words.words(), self.markets.len(), limit as usize)
             .into_iter()
-            .map(|doc| self.markets.summary(doc).clone())
-            .collect())
+            .map(|doc| self.markets.summary(doc))
+            .collect()
     }
 }

@@ -5,13 +5,22 @@
 //! start with it.
 
 use marketlens_domain::text;
+use moka::sync::Cache;
 use roaring::{MultiOps, RoaringBitmap};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 pub struct WordIndex {
     /// Sorted by word.
-    words: Vec<(Box<str>, RoaringBitmap)>,
+    words: Vec<(Box<str>, Arc<RoaringBitmap>)>,
+    /// The unions of prefixes that begin several words, as searched lately: a short or common
+    /// search word ("win" begins win, wins, winner, winning, windows...) would otherwise union
+    /// dozens of bitmaps on every call.
+    prefix_unions: Cache<Box<str>, Arc<RoaringBitmap>>,
 }
+
+/// Prefix unions remembered, at most.
+const PREFIX_UNIONS: u64 = 4_096;
 
 impl WordIndex {
     /// Indexes questions in doc order.
@@ -25,97 +34,111 @@ impl WordIndex {
                 postings.entry(word).or_default().push(doc as u32);
             }
         }
-        let mut words: Vec<(Box<str>, RoaringBitmap)> = postings
+        let mut words: Vec<(Box<str>, Arc<RoaringBitmap>)> = postings
             .into_iter()
             .map(|(word, docs)| {
                 // Docs were pushed in increasing order.
                 let bitmap = RoaringBitmap::from_sorted_iter(docs).expect("docs are pushed in order");
-                (word.into_boxed_str(), bitmap)
+                (word.into_boxed_str(), Arc::new(bitmap))
             })
             .collect();
         words.sort_unstable_by(|left, right| left.0.cmp(&right.0));
-        WordIndex { words }
-    }
-
-    /// The words that begin with `prefix`, with their docs.
-    fn starting_with<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = &'a (Box<str>, RoaringBitmap)> + 'a {
-        let first = self.words.partition_point(|(word, _)| &**word < prefix);
-        self.words[first..]
-            .iter()
-            .take_while(move |(word, _)| word.starts_with(prefix))
+        WordIndex {
+            words,
+            prefix_unions: Cache::new(PREFIX_UNIONS),
+        }
     }
 
     /// The docs holding a word that begins with `prefix`.
-    pub fn docs_of_prefix(&self, prefix: &str) -> RoaringBitmap {
-        self.starting_with(prefix).map(|(_, docs)| docs).union()
-    }
-
-    /// How many docs hold a word beginning with `prefix`, at least (the largest word's count):
-    /// cheap, for ordering search words from rarest.
-    pub fn rough_frequency(&self, prefix: &str) -> u64 {
-        self.starting_with(prefix)
-            .map(|(_, docs)| docs.len())
-            .max()
-            .unwrap_or(0)
+    pub fn docs_of_prefix(&self, prefix: &str) -> Arc<RoaringBitmap> {
+        let first = self.words.partition_point(|(word, _)| &**word < prefix);
+        let run = self.words[first..]
+            .iter()
+            .take_while(|(word, _)| word.starts_with(prefix))
+            .count();
+        match &self.words[first..first + run] {
+            [] => Arc::new(RoaringBitmap::new()),
+            [(_, docs)] => docs.clone(),
+            several => self.prefix_unions.get_with(prefix.into(), || {
+                Arc::new(several.iter().map(|(_, docs)| &**docs).union())
+            }),
+        }
     }
 
     /// The docs that hold every word (each as a prefix), or `None` when some word matches
     /// nothing. Intersects rarest first, so that the bitmaps handled stay small.
     pub fn all_of(&self, prefixes: &[String]) -> Option<RoaringBitmap> {
-        let mut by_rarity: Vec<&String> = prefixes.iter().collect();
-        by_rarity.sort_by_key(|prefix| self.rough_frequency(prefix));
-        let mut found: Option<RoaringBitmap> = None;
-        for prefix in by_rarity {
-            let docs = self.docs_of_prefix(prefix);
-            let narrowed = match found {
-                None => docs,
-                Some(found) => found & docs,
-            };
-            if narrowed.is_empty() {
-                return None;
-            }
-            found = Some(narrowed);
+        let mut sets: Vec<Arc<RoaringBitmap>> = prefixes.iter().map(|prefix| self.docs_of_prefix(prefix)).collect();
+        sets.sort_by_key(|docs| docs.len());
+        let mut found = match sets.as_slice() {
+            [] => return None,
+            [only] => (**only).clone(),
+            [rarest, next, ..] => &**rarest & &**next,
+        };
+        for docs in sets.iter().skip(2) {
+            found &= &**docs;
         }
-        found
+        (!found.is_empty()).then_some(found)
     }
 }
 
-/// Docs scored at most while ranking [`WordIndex::best_matches`]: beyond it, common words only
-/// add to the docs the rarer ones found.
-const CANDIDATE_POOL: usize = 20_000;
+/// Docs scored at most while ranking [`WordIndex::best_matches`].
+const CANDIDATE_POOL: u64 = 500;
 
 impl WordIndex {
     /// Up to `limit` docs holding any of the words (as prefixes), those holding more of them and
     /// rarer ones first (each word weighs its inverse document frequency), then in doc order.
-    /// Rarest first: every doc of the rarer words is scored; once the pool is full, a common
-    /// word only adds to docs already in it, so a query's common words cannot flood the
-    /// ranking with docs that hold nothing else.
+    ///
+    /// Scoring every doc that holds some word would read hundreds of thousands of docs for a
+    /// common word; instead candidates are drawn from the intersections of the rarest words
+    /// first (the docs holding all the words, then all but the commonest, and so on, down to
+    /// the rarest word alone, then each other word) until the pool is full, and only those are
+    /// scored.
     pub fn best_matches(&self, prefixes: &[String], doc_count: usize, limit: usize) -> Vec<u32> {
-        let mut words: Vec<RoaringBitmap> = prefixes.iter().map(|prefix| self.docs_of_prefix(prefix)).collect();
-        words.sort_by_key(RoaringBitmap::len);
-        let mut scores: HashMap<u32, f64> = HashMap::new();
-        for docs in words.iter().filter(|docs| !docs.is_empty()) {
-            let weight = (1.0 + doc_count as f64 / docs.len() as f64).ln();
-            if scores.len() + docs.len() as usize <= CANDIDATE_POOL {
-                for doc in docs {
-                    *scores.entry(doc).or_default() += weight;
-                }
-                continue;
-            }
-            for (doc, score) in scores.iter_mut() {
-                if docs.contains(*doc) {
-                    *score += weight;
-                }
-            }
-            let room = CANDIDATE_POOL.saturating_sub(scores.len());
-            let newcomers: Vec<u32> = docs.iter().filter(|doc| !scores.contains_key(doc)).take(room).collect();
-            for doc in newcomers {
-                scores.insert(doc, weight);
-            }
+        let mut words: Vec<Arc<RoaringBitmap>> = prefixes
+            .iter()
+            .map(|prefix| self.docs_of_prefix(prefix))
+            .filter(|docs| !docs.is_empty())
+            .collect();
+        words.sort_by_key(|docs| docs.len());
+        let weights: Vec<f64> = words
+            .iter()
+            .map(|docs| (1.0 + doc_count as f64 / docs.len() as f64).ln())
+            .collect();
+        // narrowing[k]: the docs holding the k + 1 rarest words.
+        let mut narrowing: Vec<RoaringBitmap> = Vec::with_capacity(words.len());
+        for docs in &words {
+            let next = match narrowing.last() {
+                Some(previous) => previous & &**docs,
+                None => (**docs).clone(),
+            };
+            narrowing.push(next);
         }
-        let mut ranked: Vec<(u32, f64)> = scores.into_iter().collect();
-        ranked.sort_unstable_by(|left, right| right.1.total_cmp(&left.1).then(left.0.cmp(&right.0)));
-        ranked.into_iter().take(limit).map(|(doc, _)| doc).collect()
+        // The docs of all the words, then of fewer and fewer of the rarest, then of each other
+        // word on its own, rarest first: as many as the pool holds.
+        let mut pool = RoaringBitmap::new();
+        for docs in narrowing.iter().rev().chain(words.iter().skip(1).map(|docs| &**docs)) {
+            let room = CANDIDATE_POOL.saturating_sub(pool.len());
+            if room == 0 {
+                break;
+            }
+            let fresh = docs - &pool;
+            pool.extend(fresh.iter().take(room as usize));
+        }
+        let mut scored: Vec<(u32, f64)> = pool
+            .iter()
+            .map(|doc| {
+                let score = words
+                    .iter()
+                    .zip(&weights)
+                    .filter(|(docs, _)| docs.contains(doc))
+                    .map(|(_, weight)| weight)
+                    .sum();
+                (doc, score)
+            })
+            .collect();
+        scored.sort_unstable_by(|left, right| right.1.total_cmp(&left.1).then(left.0.cmp(&right.0)));
+        scored.into_iter().take(limit).map(|(doc, _)| doc).collect()
     }
 }
 
@@ -145,5 +168,24 @@ mod tests {
         assert_eq!(docs(&["will", "100k"]), Some(vec![0]));
         assert_eq!(docs(&["will", "ethereum"]), None);
         assert_eq!(docs(&["zzz"]), None);
+    }
+
+    #[test]
+    fn best_matches_rank_docs_holding_more_and_rarer_words_first() {
+        let questions = [
+            "Will Bitcoin reach $100k in December?",
+            "Will Bitcoin reach $100k?",
+            "Will it rain?",
+            "Will Ethereum reach $10k in December?",
+            "Bitcoin December",
+        ];
+        let index = WordIndex::build(questions.into_iter());
+        let words: Vec<String> = ["bitcoin", "100k", "december"]
+            .iter()
+            .map(|word| word.to_string())
+            .collect();
+        assert_eq!(index.best_matches(&words, questions.len(), 10), [0, 1, 4, 3]);
+        assert_eq!(index.best_matches(&words, questions.len(), 2), [0, 1]);
+        assert!(index.best_matches(&["zzz".to_owned()], questions.len(), 10).is_empty());
     }
 }

@@ -15,10 +15,12 @@ use super::PgStore;
 use super::upsert::PgWriter;
 use crate::StoreError;
 use crate::catalog::{
-    CatalogCounts, CatalogStore, EventMarket, EventQuery, MarketFilter, MarketQuery, MarketSort, MatchedMarket, Page,
-    SearchWords, SortOrder, StoredEvent, StoredMarket, UpsertCounts,
+    CatalogCounts, CatalogStore, EventMarket, EventQuery, EventSummary, MarketFilter, MarketQuery, MarketSort,
+    MarketSummary, MatchedMarket, Page, SearchWords, SortOrder, StoredEvent, StoredMarket, UpsertCounts,
 };
-use crate::records::{self, EVENT_COLUMNS, MARKET_COLUMNS, to_i64};
+use crate::records::{
+    self, EVENT_COLUMNS, EVENT_SUMMARY_COLUMNS, MARKET_COLUMNS, SUMMARY_COLUMNS, in_order_of, to_i64,
+};
 use crate::upsert::CatalogWriter;
 
 /// Match rows per insert statement (three arrays of this length).
@@ -194,6 +196,41 @@ impl CatalogStore for PgStore {
         .fetch_optional(&self.pool)
         .await?;
         row.as_ref().map(records::stored_event).transpose()
+    }
+
+    async fn events_by_ids(&self, ids: &[Uuid]) -> Result<Vec<StoredEvent>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {EVENT_COLUMNS} FROM events e WHERE e.id = ANY($1)"
+        )))
+        .bind(ids)
+        .fetch_all(&self.pool)
+        .await?;
+        in_order_of(ids, rows.iter().map(records::stored_event).collect::<Result<_, _>>()?)
+    }
+
+    async fn market_summaries(&self, after: Option<Uuid>, limit: u32) -> Result<Vec<MarketSummary>, StoreError> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {SUMMARY_COLUMNS} FROM markets m WHERE m.id > $1 ORDER BY m.id LIMIT $2"
+        )))
+        .bind(after.unwrap_or(Uuid::nil()))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(records::market_summary).collect()
+    }
+
+    async fn event_summaries(&self, after: Option<Uuid>, limit: u32) -> Result<Vec<EventSummary>, StoreError> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {EVENT_SUMMARY_COLUMNS} FROM events e WHERE e.id > $1 ORDER BY e.id LIMIT $2"
+        )))
+        .bind(after.unwrap_or(Uuid::nil()))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(records::event_summary).collect()
     }
 
     async fn event_markets(&self, event_id: Uuid) -> Result<Vec<EventMarket>, StoreError> {

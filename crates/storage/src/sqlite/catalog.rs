@@ -13,10 +13,12 @@ use super::SqliteStore;
 use super::upsert::SqliteWriter;
 use crate::StoreError;
 use crate::catalog::{
-    CatalogCounts, CatalogStore, EventMarket, EventQuery, MarketFilter, MarketQuery, MarketSort, MatchedMarket, Page,
-    SearchWords, StoredEvent, StoredMarket, UpsertCounts,
+    CatalogCounts, CatalogStore, EventMarket, EventQuery, EventSummary, MarketFilter, MarketQuery, MarketSort,
+    MarketSummary, MatchedMarket, Page, SearchWords, StoredEvent, StoredMarket, UpsertCounts,
 };
-use crate::records::{self, EVENT_COLUMNS, MARKET_COLUMNS, to_i64};
+use crate::records::{
+    self, EVENT_COLUMNS, EVENT_SUMMARY_COLUMNS, MARKET_COLUMNS, SUMMARY_COLUMNS, in_order_of, to_i64,
+};
 use crate::upsert::CatalogWriter;
 
 fn sort_column(sort: MarketSort) -> &'static str {
@@ -172,6 +174,42 @@ impl CatalogStore for SqliteStore {
         .fetch_optional(&self.reader)
         .await?;
         row.as_ref().map(records::stored_event).transpose()
+    }
+
+    async fn events_by_ids(&self, ids: &[Uuid]) -> Result<Vec<StoredEvent>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut builder = QueryBuilder::new(format!("SELECT {EVENT_COLUMNS} FROM events e WHERE e.id IN ("));
+        let mut separated = builder.separated(", ");
+        for id in ids {
+            separated.push_bind(id.to_string());
+        }
+        builder.push(")");
+        let rows = builder.build().fetch_all(&self.reader).await?;
+        in_order_of(ids, rows.iter().map(records::stored_event).collect::<Result<_, _>>()?)
+    }
+
+    async fn market_summaries(&self, after: Option<Uuid>, limit: u32) -> Result<Vec<MarketSummary>, StoreError> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {SUMMARY_COLUMNS} FROM markets m WHERE m.id > ?1 ORDER BY m.id LIMIT ?2"
+        )))
+        .bind(after.map(|id| id.to_string()).unwrap_or_default())
+        .bind(i64::from(limit))
+        .fetch_all(&self.reader)
+        .await?;
+        rows.iter().map(records::market_summary).collect()
+    }
+
+    async fn event_summaries(&self, after: Option<Uuid>, limit: u32) -> Result<Vec<EventSummary>, StoreError> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {EVENT_SUMMARY_COLUMNS} FROM events e WHERE e.id > ?1 ORDER BY e.id LIMIT ?2"
+        )))
+        .bind(after.map(|id| id.to_string()).unwrap_or_default())
+        .bind(i64::from(limit))
+        .fetch_all(&self.reader)
+        .await?;
+        rows.iter().map(records::event_summary).collect()
     }
 
     async fn event_markets(&self, event_id: Uuid) -> Result<Vec<EventMarket>, StoreError> {

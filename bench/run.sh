@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# The benchmark of issue 7: every call of the API over N synthetic markets (default 1,000,000)
+# on SQLite, driven by wrk at a stated concurrency, with the server's peak memory and, for
+# each call, its throughput as a share of the ceiling: a constant response of the size of a
+# default list page served by the same server with no work (GET /benchmark/ceiling).
+#
+# Usage: bench/run.sh [MARKETS] [SECONDS] [CONCURRENCY]     (defaults: 1000000, 10, 32)
+# Needs: wrk (installed from Debian's packages if missing), curl, python3.
+#
+# The seeded store is kept in target/bench/ and reused by later runs of the same size. wrk and
+# the server share this machine's cores, so every figure is a floor for the server alone.
+set -euo pipefail
+markets=${1:-1000000}
+duration=${2:-10}
+concurrency=${3:-32}
+seed=${MARKETLENS_BENCH_SEED:-1}
+port=${MARKETLENS_BENCH_PORT:-18090}
+cd "$(dirname "$0")/.."
+
+if ! command -v wrk >/dev/null; then
+  echo "bench: installing wrk" >&2
+  if [ "$(id -u)" -eq 0 ]; then apt-get install -y -qq wrk >/dev/null; else sudo apt-get install -y -qq wrk >/dev/null; fi
+fi
+cargo build --release --quiet --bin marketlens
+bin=target/release/marketlens
+mkdir -p target/bench
+store="target/bench/synthetic-$markets-seed$seed.db"
+export MARKETLENS_DATABASE_URL="sqlite://$store"
+export MARKETLENS_TIER_LIMITS="bench=1000000000"
+export RUST_LOG=warn
+if [ ! -f "$store.seeded" ]; then
+  rm -f "$store" "$store-wal" "$store-shm"
+  "$bin" seed --synthetic "$markets" --seed "$seed"
+  touch "$store.seeded"
+fi
+key=$("$bin" accounts create --tier bench --credits 1000000000 --label bench | awk '/^api key/ {print $3}')
+
+workdir=$(mktemp -d)
+server=""
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$workdir"; }
+trap cleanup EXIT
+"$bin" serve --no-sync --benchmark --bind "127.0.0.1:$port" &
+server=$!
+base="http://127.0.0.1:$port"
+started=$(date +%s.%N)
+until curl -sf "$base/readyz" | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["catalog"]["inMemory"] else 1)' 2>/dev/null; do
+  kill -0 "$server" 2>/dev/null || { echo "bench: the server stopped" >&2; exit 1; }
+  sleep 0.5
+done
+loaded=$(python3 -c "print(round($(date +%s.%N) - $started, 1))")
+
+auth="Authorization: Bearer $key"
+api() { curl -sf -H "$auth" "$base$1"; }
+# Random ids of markets and events, and explain queries, for the calls that take one.
+python3 - "$base" "$key" "$workdir" <<'PY'
+import json, random, sys, urllib.request
+base, key, workdir = sys.argv[1:4]
+def get(path):
+    request = urllib.request.Request(base + path, headers={"Authorization": "Bearer " + key})
+    return json.load(urllib.request.urlopen(request))
+random.seed(7)
+for kind, limit in (("markets", 200), ("events", 100)):
+    total = get(f"/api/v1/{kind}?limit=1")["pagination"]["total"]
+    ids = set()
+    for _ in range(10):
+        offset = random.randrange(max(total - limit, 1))
+        ids.update(item["id"] for item in get(f"/api/v1/{kind}?limit={limit}&offset={offset}")["data"])
+    open(f"{workdir}/{kind}.txt", "w").write("\n".join(sorted(ids)) + "\n")
+questions = [item["question"] for item in get("/api/v1/markets?limit=200&sortBy=volume")["data"]]
+queries = []
+for question in questions[:50]:
+    words = [word.strip("?,.").lower() for word in question.split() if len(word) > 3][:3]
+    if words:
+        queries.append(urllib.parse.quote(" ".join(words)))
+open(f"{workdir}/queries.txt", "w").write("\n".join(queries) + "\n")
+# A rare word: the word of the sampled questions that the fewest markets hold.
+rare, fewest = None, None
+for question in questions[50:120]:
+    for word in question.split():
+        word = word.strip("?,.'\"()$").lower()
+        if len(word) > 4 and word.isalpha():
+            total = get(f"/api/v1/markets?limit=1&search={word}")["pagination"]["total"]
+            if total and (fewest is None or total < fewest):
+                rare, fewest = word, total
+open(f"{workdir}/rare.txt", "w").write(rare or "will")
+PY
+cat > "$workdir/random.lua" <<'LUA'
+local items = {}
+for line in io.lines(os.getenv("BENCH_ITEMS")) do items[#items + 1] = line end
+local prefix = os.getenv("BENCH_PREFIX")
+math.randomseed(7)
+request = function()
+  return wrk.format("GET", prefix .. items[math.random(#items)])
+end
+LUA
+rare=$(cat "$workdir/rare.txt")
+page_bytes=$(api "/api/v1/markets" | wc -c)
+
+measure() { # name path [items-file]: prints "name|rps|p50|p99|errors"
+  local name=$1 path=$2 items=${3:-}
+  local script=()
+  if [ -n "$items" ]; then script=(-s "$workdir/random.lua"); fi
+  BENCH_ITEMS="$items" BENCH_PREFIX="$path" \
+    wrk -t2 -c"$concurrency" -d"${duration}s" --latency -H "$auth" "${script[@]}" "$base$path" 2>&1 |
+    python3 -c '
+import re, sys
+text = sys.stdin.read()
+def ms(label):
+    match = re.search(r"^\s*" + label + r"%\s+([\d.]+)(us|ms|s)\s*$", text, re.M)
+    value, unit = float(match.group(1)), match.group(2)
+    return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
+print("%s|%.0f|%.2f|%.2f|%s" % (sys.argv[1], rps, ms("50"), ms("99"), errors.group(1) if errors else "0"))
+' "$name"
+}
+
+ceiling=$(measure "ceiling: constant $page_bytes-byte body, no work" "/benchmark/ceiling?bytes=$page_bytes")
+results=("$ceiling")
+for sort in volume volume24h liquidity createdAt; do
+  for order in desc asc; do
+    results+=("$(measure "list: exchange+status+category, $sort $order" "/api/v1/markets?exchange=POLYMARKET&status=OPEN&category=politics&sortBy=$sort&sortOrder=$order")")
+  done
+done
+results=(
+  "${results[0]}"
+  "$(measure "list markets (default)" "/api/v1/markets")"
+  "$(measure "list markets include=outcomes limit=200" "/api/v1/markets?include=outcomes&limit=200")"
+  "${results[@]:1}"
+  "$(measure "list markets offset=100000" "/api/v1/markets?offset=100000")"
+  "$(measure "search: common word (will)" "/api/v1/markets?search=will")"
+  "$(measure "search: rare word ($rare)" "/api/v1/markets?search=$rare")"
+  "$(measure "search: three words (will trump win)" "/api/v1/markets?search=will%20trump%20win")"
+  "$(measure "get market (random ids, with matches)" "/api/v1/markets/" "$workdir/markets.txt")"
+  "$(measure "list events" "/api/v1/events")"
+  "$(measure "get event (random ids)" "/api/v1/events/" "$workdir/events.txt")"
+  "$(measure "explain by keyword (50 queries)" "/api/v1/explain?query=" "$workdir/queries.txt")"
+  "$(measure "account" "/api/v1/account")"
+)
+peak_kib=$(awk '/VmHWM/ {print $2}' "/proc/$server/status")
+
+ceiling_rps=$(echo "$ceiling" | cut -d'|' -f2)
+echo
+echo "Marketlens benchmark: $markets synthetic markets (seed $seed) on SQLite, $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)),"
+echo "wrk with $concurrency connections for ${duration}s per call on the same machine; catalogue loaded in ${loaded}s; server peak memory $((peak_kib / 1024)) MiB."
+echo
+echo "| call | req/s | p50 ms | p99 ms | non-2xx | share of ceiling |"
+echo "|---|---:|---:|---:|---:|---:|"
+for line in "${results[@]}"; do
+  IFS='|' read -r name rps p50 p99 errors <<<"$line"
+  share=$(python3 -c "print('%.0f%%' % (100 * $rps / $ceiling_rps))")
+  echo "| $name | $rps | $p50 | $p99 | $errors | $share |"
+done
