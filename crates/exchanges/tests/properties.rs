@@ -167,11 +167,11 @@ fn nested_markets(record: &Value) -> usize {
 /// records, plus the markets nested in (or beside) events.
 fn input_records(kind: PayloadKind, payload: &Value) -> usize {
     let list = |key: &str| payload.get(key).and_then(Value::as_array).cloned().unwrap_or_default();
+    // Gamma lists come bare, or inside the keyset envelope `{"events": [...], "next_cursor": ...}`.
+    let gamma_list = |key: &str| payload.as_array().cloned().unwrap_or_else(|| list(key));
     match kind {
-        PayloadKind::PolymarketEvents => payload
-            .as_array()
-            .map_or(0, |events| events.iter().map(|event| 1 + nested_markets(event)).sum()),
-        PayloadKind::PolymarketMarkets => payload.as_array().map_or(0, Vec::len),
+        PayloadKind::PolymarketEvents => gamma_list("events").iter().map(|event| 1 + nested_markets(event)).sum(),
+        PayloadKind::PolymarketMarkets => gamma_list("markets").len(),
         PayloadKind::PolymarketEvent => 1 + nested_markets(payload),
         PayloadKind::PolymarketMarket | PayloadKind::KalshiMarket => 1,
         PayloadKind::KalshiEvents => list("events").iter().map(|event| 1 + nested_markets(event)).sum(),
