@@ -5,6 +5,8 @@
 # default list page served by the same server with no work (GET /benchmark/ceiling).
 #
 # Usage: bench/run.sh [MARKETS] [SECONDS] [CONCURRENCY]     (defaults: 1000000, 10, 32)
+# MARKETLENS_BENCH_ARTICLES (default 100000) news articles are stored beside the markets, so
+# that explain searches a full news index; the server counts them all as recent.
 # Needs: wrk (installed from Debian's packages if missing), curl, python3.
 #
 # The seeded store is kept in target/bench/ and reused by later runs of the same size. wrk and
@@ -14,12 +16,15 @@ markets=${1:-1000000}
 duration=${2:-10}
 concurrency=${3:-32}
 seed=${MARKETLENS_BENCH_SEED:-1}
+articles=${MARKETLENS_BENCH_ARTICLES:-100000}
 port=${MARKETLENS_BENCH_PORT:-18090}
 cd "$(dirname "$0")/.."
 
 if ! command -v wrk >/dev/null; then
-  echo "bench: installing wrk" >&2
-  if [ "$(id -u)" -eq 0 ]; then apt-get install -y -qq wrk >/dev/null; else sudo apt-get install -y -qq wrk >/dev/null; fi
+  echo "bench: installing wrk from Debian's packages" >&2
+  as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
 fi
 cargo build --release --quiet --bin marketlens
 bin=target/release/marketlens
@@ -33,17 +38,21 @@ if [ ! -f "$store.seeded" ]; then
   "$bin" seed --synthetic "$markets" --seed "$seed"
   touch "$store.seeded"
 fi
+if [ ! -f "$store.articles-$articles" ]; then
+  "$bin" seed --articles "$articles" --seed "$seed"
+  touch "$store.articles-$articles"
+fi
 key=$("$bin" accounts create --tier bench --credits 1000000000 --label bench | awk '/^api key/ {print $3}')
 
 workdir=$(mktemp -d)
 server=""
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$workdir"; }
 trap cleanup EXIT
-"$bin" serve --no-sync --benchmark --bind "127.0.0.1:$port" &
+"$bin" serve --no-sync --benchmark --news-window-days 36525 --bind "127.0.0.1:$port" &
 server=$!
 base="http://127.0.0.1:$port"
 started=$(date +%s.%N)
-until curl -sf "$base/readyz" | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["catalog"]["inMemory"] else 1)' 2>/dev/null; do
+until curl -sf "$base/readyz" | BENCH_ARTICLES=$articles python3 -c 'import json, os, sys; r = json.load(sys.stdin); news = r["news"]["articlesInMemory"] >= min(1, int(os.environ["BENCH_ARTICLES"])); sys.exit(0 if r["catalog"]["inMemory"] and news else 1)' 2>/dev/null; do
   kill -0 "$server" 2>/dev/null || { echo "bench: the server stopped" >&2; exit 1; }
   sleep 0.5
 done
@@ -79,6 +88,7 @@ for question in questions[50:120]:
     for word in question.split():
         word = word.strip("?,.'\"()$").lower()
         if len(word) > 4 and word.isalpha():
+            word = urllib.parse.quote(word)
             total = get(f"/api/v1/markets?limit=1&search={word}")["pagination"]["total"]
             if total and (fewest is None or total < fewest):
                 rare, fewest = word, total
@@ -141,13 +151,19 @@ peak_kib=$(awk '/VmHWM/ {print $2}' "/proc/$server/status")
 
 ceiling_rps=$(echo "$ceiling" | cut -d'|' -f2)
 echo
-echo "Marketlens benchmark: $markets synthetic markets (seed $seed) on SQLite, $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)),"
+echo "Marketlens benchmark: $markets synthetic markets and $articles news articles (seed $seed) on SQLite, $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)),"
 echo "wrk with $concurrency connections for ${duration}s per call on the same machine; catalogue loaded in ${loaded}s; server peak memory $((peak_kib / 1024)) MiB."
 echo
 echo "| call | req/s | p50 ms | p99 ms | non-2xx | share of ceiling |"
 echo "|---|---:|---:|---:|---:|---:|"
+failed=0
 for line in "${results[@]}"; do
   IFS='|' read -r name rps p50 p99 errors <<<"$line"
   share=$(python3 -c "print('%.0f%%' % (100 * $rps / $ceiling_rps))")
   echo "| $name | $rps | $p50 | $p99 | $errors | $share |"
+  [ "$errors" = "0" ] || failed=1
 done
+if [ "$failed" = 1 ]; then
+  echo "bench: some calls were answered with errors (non-2xx above)" >&2
+  exit 1
+fi

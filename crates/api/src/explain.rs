@@ -9,13 +9,13 @@
 //! question. A market must match at least half of those words, so that one shared word
 //! ("trump") does not pass for an answer.
 //!
-//! Key factors from news are not gathered yet: `keyFactors` is empty and the summary says
-//! that no recent news was found, which is true.
+//! Key factors come from the news the service has gathered (`marketlens_catalog::LiveNews`);
+//! the summary says how many recent articles about the market were found.
 
 use chrono::NaiveDate;
 use marketlens_catalog::CatalogReader;
 use marketlens_domain::MarketStatus;
-use marketlens_domain::market_url;
+use marketlens_domain::market_url::{self, MarketUrl};
 use marketlens_domain::matching::query::QueryFeatures;
 use marketlens_domain::text::{is_stopword, words};
 use marketlens_storage::{MarketSummary, SearchWords, Store, StoreError, StoredMarket};
@@ -27,6 +27,18 @@ const CANDIDATES: u32 = 50;
 /// How many of the best-covered candidates the matcher's reading of the query then ranks.
 const SCORED: usize = 20;
 
+/// The market a parsed exchange URL names: of the stored markets its most specific key finds
+/// (an event page names several), the open one with the highest volume.
+pub async fn market_by_url(store: &dyn Store, url: &MarketUrl) -> Result<Option<StoredMarket>, StoreError> {
+    let markets = store.markets_by_url(url).await?;
+    Ok(markets.into_iter().min_by(|left, right| {
+        status_then_volume(
+            (left.market.status, left.market.volume, &left.market.external_id),
+            (right.market.status, right.market.volume, &right.market.external_id),
+        )
+    }))
+}
+
 /// The market `query` names, if any. `today` resolves dates the query writes without a
 /// year ("december"). A URL is looked up in the store by its keys; free words are searched in
 /// the catalogue, and only the chosen market is read in full from the store.
@@ -37,16 +49,7 @@ pub async fn find_market(
     today: NaiveDate,
 ) -> Result<Option<Arc<StoredMarket>>, StoreError> {
     if let Some(url) = market_url::parse(query) {
-        let markets = store.markets_by_url(&url).await?;
-        return Ok(markets
-            .into_iter()
-            .min_by(|left, right| {
-                status_then_volume(
-                    (left.market.status, left.market.volume, &left.market.external_id),
-                    (right.market.status, right.market.volume, &right.market.external_id),
-                )
-            })
-            .map(Arc::new));
+        return Ok(market_by_url(store, &url).await?.map(Arc::new));
     }
     let informative: Vec<String> = {
         let all: Vec<String> = words(query).collect();
@@ -115,8 +118,8 @@ fn status_then_volume(left: (MarketStatus, f64, &str), right: (MarketStatus, f64
 }
 
 /// The summary of a market's data: leading outcome and price, volumes, end date, and how
-/// much news was found (none yet).
-pub fn summary(stored: &StoredMarket, now: chrono::DateTime<chrono::Utc>) -> String {
+/// many recent news articles about it were found.
+pub fn summary(stored: &StoredMarket, now: chrono::DateTime<chrono::Utc>, articles_found: usize) -> String {
     let market = &stored.market;
     let mut sentences = Vec::new();
     let leader = market
@@ -165,7 +168,11 @@ pub fn summary(stored: &StoredMarket, now: chrono::DateTime<chrono::Utc>) -> Str
         (None, MarketStatus::Open) => "It has no set end date.".to_owned(),
         (None, status) => format!("It is {}.", status.as_str().to_lowercase()),
     });
-    sentences.push("No recent news articles about this market were found.".to_owned());
+    sentences.push(match articles_found {
+        0 => "No recent news articles about this market were found.".to_owned(),
+        1 => "1 recent news article about it was found.".to_owned(),
+        found => format!("{found} recent news articles about it were found."),
+    });
     sentences.join(" ")
 }
 
@@ -259,26 +266,34 @@ mod tests {
     #[test]
     fn summaries_state_leader_volumes_end_date_and_news() {
         let now = marketlens_domain::time::from_epoch_millis(1_767_225_600_000 + 10 * 86_400_000);
-        let open_future = summary(&stored(MarketStatus::Open, Some(40), 500.0), now);
+        let open_future = summary(&stored(MarketStatus::Open, Some(40), 500.0), now, 0);
         assert_eq!(
             open_future,
             "On Kalshi, \"Will it snow?\" is led by No at 73%. Volume is $12,346 in total and $99 in the last \
              24 hours, with $500 of liquidity. It ends on February 10, 2026. No recent news articles about this \
              market were found."
         );
-        let open_past = summary(&stored(MarketStatus::Open, Some(5), 0.0), now);
+        let open_past = summary(&stored(MarketStatus::Open, Some(5), 0.0), now, 0);
         assert!(
             open_past
                 .contains("24 hours. Its end date, January 6, 2026, has passed, but Kalshi still lists it as open."),
             "{open_past}"
         );
-        let resolved = summary(&stored(MarketStatus::Resolved, Some(5), 0.0), now);
+        let resolved = summary(&stored(MarketStatus::Resolved, Some(5), 0.0), now, 0);
         assert!(
             resolved.contains("It is resolved; its end date was January 6, 2026."),
             "{resolved}"
         );
-        assert!(summary(&stored(MarketStatus::Open, None, 0.0), now).contains("It has no set end date."));
-        assert!(summary(&stored(MarketStatus::Closed, None, 0.0), now).contains("It is closed."));
+        assert!(summary(&stored(MarketStatus::Open, None, 0.0), now, 0).contains("It has no set end date."));
+        assert!(summary(&stored(MarketStatus::Closed, None, 0.0), now, 0).contains("It is closed."));
+        assert!(
+            summary(&stored(MarketStatus::Open, None, 0.0), now, 1)
+                .ends_with("1 recent news article about it was found.")
+        );
+        assert!(
+            summary(&stored(MarketStatus::Open, None, 0.0), now, 12)
+                .ends_with("12 recent news articles about it were found.")
+        );
     }
 
     #[test]

@@ -261,6 +261,26 @@ pub fn explain(query: Option<&str>) -> Result<String, ApiError> {
     explain_query(parameters.text("query"))
 }
 
+/// `GET /api/v1/markets/lookup`: the exchange URL, required and bounded like explain's query.
+pub fn lookup(query: Option<&str>) -> Result<String, ApiError> {
+    let parameters = QueryParameters::parse(query, &["url"])?;
+    let url = parameters
+        .text("url")
+        .map(str::trim)
+        .filter(|url| !url.is_empty())
+        .ok_or_else(|| {
+            ApiError::invalid_parameter("url", "url is required: a Polymarket or Kalshi market URL.", json!({}))
+        })?;
+    if url.chars().count() > MAX_EXPLAIN_QUERY_LEN {
+        return Err(ApiError::invalid_parameter(
+            "url",
+            format!("url is longer than {MAX_EXPLAIN_QUERY_LEN} characters."),
+            json!({ "maximumLength": MAX_EXPLAIN_QUERY_LEN }),
+        ));
+    }
+    Ok(url.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,7 @@
 //! The state every handler shares: cheap-to-clone handles, built once at start-up.
 
-use marketlens_catalog::LiveCatalog;
+use chrono::TimeDelta;
+use marketlens_catalog::{LiveCatalog, LiveNews};
 use marketlens_domain::rate_limit::TierTable;
 use marketlens_storage::Store;
 use std::sync::Arc;
@@ -21,6 +22,8 @@ pub struct ApiSettings {
     pub request_timeout: Duration,
     /// Whether `GET /benchmark/ceiling` is served (`serve --benchmark`).
     pub benchmark: bool,
+    /// How old a news article may be and still count as recent for explain.
+    pub news_window: TimeDelta,
 }
 
 impl Default for ApiSettings {
@@ -29,6 +32,7 @@ impl Default for ApiSettings {
             tiers: TierTable::default(),
             request_timeout: Duration::from_secs(30),
             benchmark: false,
+            news_window: TimeDelta::days(14),
         }
     }
 }
@@ -42,6 +46,8 @@ pub struct AppState {
     pub store: Arc<dyn Store>,
     /// Lists, search, matches and events, from memory once loaded (see `marketlens_catalog`).
     pub catalog: Arc<LiveCatalog>,
+    /// Recent news, for explain's key factors.
+    pub news: Arc<LiveNews>,
     pub rate_limiter: Arc<dyn RateLimiter>,
     pub keys: Arc<KeyCache>,
     pub charger: Charger,
@@ -65,6 +71,7 @@ impl AppState {
         AppState {
             charger: Charger::start(store.clone()),
             catalog: LiveCatalog::new(store.clone()),
+            news: LiveNews::new(store.clone(), settings.news_window),
             store,
             rate_limiter,
             keys: Arc::new(KeyCache::default()),

@@ -380,7 +380,19 @@ pub struct ExplainOutcome {
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum ExplainSource {
-    MarketDb { name: String, url: String },
+    MarketDb {
+        name: String,
+        url: String,
+    },
+    /// An article a key factor is taken from.
+    #[serde(rename_all = "camelCase")]
+    NewsFeed {
+        title: String,
+        url: String,
+        publisher: String,
+        /// `null` when the feed gave no date.
+        published_at: Option<String>,
+    },
 }
 
 /// The explain view of a market's outcomes: ids as in get.

@@ -1,5 +1,6 @@
 //! Marketlens's in-memory catalogue: the lists, totals, sorts and search of the API answered
-//! from memory, whatever the catalogue's size, and kept in step with the store.
+//! from memory, whatever the catalogue's size, and kept in step with the store; and the news
+//! explain draws its key factors from, held the same way.
 //!
 //! Why not the store's own queries: at a million markets a list's `total` (a count over the
 //! filters), a deep page (an offset of 100,000) and a search on a common word each cost a
@@ -13,15 +14,18 @@
 //! - [`Snapshot`]: one immutable, indexed picture of the catalogue.
 //! - [`LiveCatalog`]: the current snapshot, reloaded when the store's revision moves, and the
 //!   store's queries until the first load finishes.
+//! - [`LiveNews`]: the recent news articles in a relevance index, for explain's key factors.
 //!
 //! Invariant: a snapshot answers every query exactly as the store does (the same items in the
 //! same order, the same totals); the tests hold both to it. Only search for explain
 //! ([`CatalogReader::search_any_words`]) may rank differently, as each store's index does.
 
 mod live;
+mod news;
 mod reader;
 mod snapshot;
 
 pub use live::{CatalogSettings, CatalogStatus, LiveCatalog};
+pub use news::{LiveNews, MarketNews};
 pub use reader::{CatalogReader, StoreReader};
 pub use snapshot::Snapshot;

@@ -1,7 +1,7 @@
 //! The command line. Every option that configures the service can also come from an
 //! environment variable, named beside it; the command line wins.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use uuid::Uuid;
 
@@ -61,11 +61,16 @@ pub enum Command {
     /// Manage credits.
     #[command(subcommand)]
     Credits(CreditsCommand),
-    /// Fill the store with synthetic markets and events drawn from the recorded ones (benchmarks).
+    /// Fill the store with synthetic markets and events drawn from the recorded ones, or news
+    /// articles drawn from the recorded feeds (benchmarks).
+    #[command(group(ArgGroup::new("what").required(true).multiple(true).args(["synthetic", "articles"])))]
     Seed {
         /// How many markets.
         #[arg(long)]
-        synthetic: u64,
+        synthetic: Option<u64>,
+        /// How many news articles, dated over the last 14 days.
+        #[arg(long)]
+        articles: Option<u64>,
         /// The random seed: the same seed and size give the same catalogue.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -107,6 +112,11 @@ pub struct ServeArgs {
     /// each node counts in-process, which is exact for one node.
     #[arg(long, env = "MARKETLENS_REDIS_URL")]
     pub redis_url: Option<String>,
+
+    /// Days an article counts as recent news for explain, and is kept (default 14; the demo
+    /// counts its recorded feeds whatever their age).
+    #[arg(long, env = "MARKETLENS_NEWS_WINDOW_DAYS")]
+    pub news_window_days: Option<u32>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -128,6 +138,22 @@ pub struct ServeCommandArgs {
     /// Seconds between full syncs (everything) of each exchange.
     #[arg(long, env = "MARKETLENS_FULL_SYNC_INTERVAL_SECS", default_value_t = 86_400)]
     pub full_sync_interval_secs: u64,
+
+    #[command(flatten)]
+    pub news: NewsFeedArgs,
+
+    /// Seconds between two polls of the news feeds.
+    #[arg(long, env = "MARKETLENS_NEWS_POLL_SECS", default_value_t = 900)]
+    pub news_poll_secs: u64,
+}
+
+/// Which news feeds to poll.
+#[derive(Debug, Clone, Args)]
+pub struct NewsFeedArgs {
+    /// RSS or Atom feed URLs, comma-separated, replacing the default list (public politics,
+    /// economics, crypto, sports and world-news feeds; see `marketlens_news::DEFAULT_FEEDS`).
+    #[arg(long, env = "MARKETLENS_NEWS_FEEDS")]
+    pub news_feeds: Option<String>,
 }
 
 /// Where the exchanges' APIs are and how hard to use them.
@@ -184,6 +210,17 @@ pub struct SyncCommandArgs {
     #[arg(long)]
     pub full: bool,
 
+    /// Poll the news feeds once instead of the exchanges.
+    #[arg(long, conflicts_with_all = ["exchange", "full"])]
+    pub news: bool,
+
+    #[command(flatten)]
+    pub feeds: NewsFeedArgs,
+
+    /// Days an article is kept (default 14); older ones are deleted.
+    #[arg(long, env = "MARKETLENS_NEWS_WINDOW_DAYS")]
+    pub news_window_days: Option<u32>,
+
     #[command(flatten)]
     pub sync: SyncArgs,
 }
@@ -204,12 +241,21 @@ impl ExchangeArg {
 }
 
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("source").required(true).args(["exchange", "news"])))]
 pub struct ImportArgs {
     /// Which exchange the files come from; each file's shape is checked against it.
     #[arg(long, value_enum)]
-    pub exchange: ExchangeArg,
+    pub exchange: Option<ExchangeArg>,
 
-    /// JSON files as the exchange's API returned them.
+    /// The files are saved RSS 2.0 or Atom news feeds.
+    #[arg(long)]
+    pub news: bool,
+
+    /// Days an article is kept, for --news (default 14): older articles are not imported.
+    #[arg(long, env = "MARKETLENS_NEWS_WINDOW_DAYS")]
+    pub news_window_days: Option<u32>,
+
+    /// JSON files as the exchange's API returned them, or feed files with --news.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
 }

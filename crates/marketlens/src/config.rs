@@ -9,7 +9,8 @@ use marketlens_domain::rate_limit::TierTable;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use crate::cli::{ServeArgs, ServeCommandArgs, SyncArgs};
+use crate::cli::{NewsFeedArgs, ServeArgs, ServeCommandArgs, SyncArgs};
+use chrono::TimeDelta;
 use marketlens_sync::{ExchangeSettings, SyncSettings};
 
 /// The tiers in force: the defaults with the operator's overrides.
@@ -44,6 +45,7 @@ impl ServerConfig {
                 tiers,
                 request_timeout: Duration::from_secs(args.request_timeout_secs),
                 benchmark: args.benchmark,
+                news_window: news_window(args.news_window_days)?,
             },
             redis_url: args.redis_url.clone(),
             catalog: CatalogSettings {
@@ -104,12 +106,52 @@ pub fn sync_settings(args: &SyncArgs) -> anyhow::Result<SyncSettings> {
     })
 }
 
+/// How long articles count as news when the operator does not say.
+const DEFAULT_NEWS_WINDOW_DAYS: u32 = 14;
+/// The longest news window accepted: a century, which is to say any age (the demo's).
+pub const MAX_NEWS_WINDOW_DAYS: u32 = 36_525;
+
+/// The news window in force: `--news-window-days`, or 14 days.
+pub fn news_window(days: Option<u32>) -> anyhow::Result<TimeDelta> {
+    let days = days.unwrap_or(DEFAULT_NEWS_WINDOW_DAYS);
+    if !(1..=MAX_NEWS_WINDOW_DAYS).contains(&days) {
+        bail!("--news-window-days / MARKETLENS_NEWS_WINDOW_DAYS must be from 1 to {MAX_NEWS_WINDOW_DAYS}");
+    }
+    Ok(TimeDelta::days(i64::from(days)))
+}
+
+/// The feeds to poll: the operator's list, or the default one. Each must be an http(s) URL.
+pub fn news_feeds(args: &NewsFeedArgs) -> anyhow::Result<Vec<String>> {
+    let Some(list) = &args.news_feeds else {
+        return Ok(marketlens_news::DEFAULT_FEEDS
+            .iter()
+            .map(|feed| feed.url.to_owned())
+            .collect());
+    };
+    let mut feeds = Vec::new();
+    for entry in list.split(',').map(str::trim).filter(|entry| !entry.is_empty()) {
+        let url = url::Url::parse(entry)
+            .with_context(|| format!("--news-feeds / MARKETLENS_NEWS_FEEDS: {entry:?} is not a URL"))?;
+        if !matches!(url.scheme(), "http" | "https") {
+            bail!("--news-feeds / MARKETLENS_NEWS_FEEDS: {entry:?} must be http or https");
+        }
+        if !feeds.iter().any(|known| known == entry) {
+            feeds.push(entry.to_owned());
+        }
+    }
+    Ok(feeds)
+}
+
 /// When `serve` syncs in the background.
 #[derive(Debug, Clone)]
 pub struct SyncSchedule {
     pub settings: SyncSettings,
     pub incremental_every: Duration,
     pub full_every: Duration,
+    /// The feeds polled, every `news_every`; none when the list is empty.
+    pub news_feeds: Vec<String>,
+    pub news_every: Duration,
+    pub news_window: TimeDelta,
 }
 
 /// The background sync of `serve`, or `None` with `--no-sync`.
@@ -120,9 +162,15 @@ pub fn sync_schedule(args: &ServeCommandArgs) -> anyhow::Result<Option<SyncSched
     if args.sync_interval_secs < 10 || args.full_sync_interval_secs < args.sync_interval_secs {
         bail!("sync intervals: incremental at least 10 s, and full at least as long as incremental");
     }
+    if args.news_poll_secs < 60 {
+        bail!("--news-poll-secs / MARKETLENS_NEWS_POLL_SECS must be at least 60");
+    }
     Ok(Some(SyncSchedule {
         settings: sync_settings(&args.sync)?,
         incremental_every: Duration::from_secs(args.sync_interval_secs),
         full_every: Duration::from_secs(args.full_sync_interval_secs),
+        news_feeds: news_feeds(&args.news)?,
+        news_every: Duration::from_secs(args.news_poll_secs),
+        news_window: news_window(args.serve.news_window_days)?,
     }))
 }

@@ -1,12 +1,15 @@
 //! Payloads into the store: normalize (pure, `marketlens-exchanges`), upsert in batches
-//! (one transaction each), then recompute the cross-exchange matches. `import` and `demo`
-//! use it; a bad file or record is reported and skipped, never half-written.
+//! (one transaction each); callers then recompute the cross-exchange matches (`matches`). `import` and `demo`
+//! use it; a bad file or record is reported and skipped, never half-written. Saved news feeds
+//! go in the same way: parsed (pure, `marketlens-news`), then stored once each.
 
 use chrono::Utc;
 use marketlens_domain::Exchange;
-use marketlens_domain::matching::match_markets;
+use marketlens_domain::time::Timestamp;
 use marketlens_exchanges::{PayloadKind, normalize};
+use marketlens_news::{Deduplicator, FeedError, parse_feed};
 use marketlens_storage::{Store, StoreError, UpsertCounts};
+use marketlens_sync::{StoredNews, news::store_articles};
 use std::collections::BTreeMap;
 
 /// Records written per transaction: big enough to amortise the commit, small enough that a
@@ -32,6 +35,8 @@ impl PayloadReport {
 pub enum IngestError {
     #[error("{0}")]
     Payload(#[from] marketlens_exchanges::PayloadError),
+    #[error("{0}")]
+    Feed(FeedError),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -65,12 +70,43 @@ pub async fn import_payload(
     Ok(report)
 }
 
-/// Recomputes every cross-exchange match; returns the number of matched pairs.
-pub async fn rematch(store: &dyn Store) -> Result<usize, StoreError> {
-    let inputs = store.match_inputs().await?;
-    let pairs = tokio::task::spawn_blocking(move || match_markets(&inputs))
-        .await
-        .map_err(|error| StoreError::Internal(format!("the matcher stopped: {error}")))?;
-    store.replace_matches(&pairs).await?;
-    Ok(pairs.len() / 2)
+/// What importing one saved feed did.
+#[derive(Debug, Clone)]
+pub struct FeedReport {
+    pub publisher: String,
+    pub stored: StoredNews,
+    /// Entries without a headline or a link.
+    pub skipped: usize,
+    /// Why the file was not read whole (a truncated file's complete articles are stored).
+    pub problem: Option<String>,
+}
+
+/// Parses a saved feed file and stores its articles dated at or after `since` that `seen`
+/// does not hold yet. `source` names the file (it stands for the feed's URL).
+pub async fn import_feed(
+    store: &dyn Store,
+    source: &str,
+    bytes: &[u8],
+    seen: &mut Deduplicator,
+    since: Timestamp,
+) -> Result<FeedReport, IngestError> {
+    let (parsed, problem) = match parse_feed(bytes, source, Utc::now()) {
+        Ok(parsed) => (parsed, None),
+        Err(error @ FeedError::Truncated { .. }) => {
+            let problem = error.to_string();
+            let FeedError::Truncated { recovered } = error else {
+                unreachable!("matched as truncated")
+            };
+            (*recovered, Some(problem))
+        }
+        Err(problem) => return Err(IngestError::Feed(problem)),
+    };
+    let skipped = parsed.skipped.no_title + parsed.skipped.no_link;
+    let stored = store_articles(store, parsed.articles, seen, since).await?;
+    Ok(FeedReport {
+        publisher: parsed.publisher,
+        stored,
+        skipped,
+        problem,
+    })
 }

@@ -9,13 +9,16 @@
 //!
 //! Each run is full when the exchange has had no successful full run within the full interval
 //! (so a new store fills itself), else incremental; runs follow each other after the
-//! incremental interval. Every run's summary is logged, and matches are recomputed when a run
-//! changed markets.
+//! incremental interval. Every run's summary is logged, and when a run changed markets or
+//! events the matches are brought up to date: from scratch the first time and after every
+//! full run, otherwise only for the markets that changed (`matches::IncrementalMatcher`, held
+//! while this node syncs). A third loop polls the news feeds every news interval (each node's
+//! explain reads what it stores, see `marketlens_catalog::LiveNews`).
 
 use chrono::{TimeDelta, Utc};
 use marketlens_domain::Exchange;
 use marketlens_storage::{Store, SyncKind};
-use marketlens_sync::{Fetcher, sync_exchange};
+use marketlens_sync::{FeedFetcher, Fetcher, poll_feeds, sync_exchange};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Mutex, oneshot};
@@ -23,7 +26,7 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use crate::config::SyncSchedule;
-use crate::ingest;
+use crate::matches::IncrementalMatcher;
 
 /// The lease's name in the store.
 const LEASE: &str = "background-sync";
@@ -109,8 +112,8 @@ async fn hold_lease(
 
 /// Starts one loop per exchange; dropping the set stops them.
 fn spawn_loops(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>) -> JoinSet<()> {
-    // Both loops may finish a run at once; one rematch at a time is enough.
-    let rematching = Arc::new(Mutex::new(()));
+    // Both loops may finish a run at once; they update one match graph, one at a time.
+    let rematching = Arc::new(Mutex::new(None));
     let mut loops = JoinSet::new();
     for exchange in Exchange::ALL {
         loops.spawn(exchange_loop(
@@ -120,14 +123,43 @@ fn spawn_loops(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>) -> JoinSet<()
             rematching.clone(),
         ));
     }
+    if !schedule.news_feeds.is_empty() {
+        loops.spawn(news_loop(store, schedule));
+    }
     loops
+}
+
+async fn news_loop(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>) {
+    let fetcher = match FeedFetcher::new(&schedule.settings) {
+        Ok(fetcher) => fetcher,
+        Err(error) => {
+            tracing::error!(%error, "cannot poll the news feeds");
+            return;
+        }
+    };
+    loop {
+        match poll_feeds(
+            store.as_ref(),
+            &fetcher,
+            &schedule.news_feeds,
+            schedule.news_window,
+            Utc::now(),
+        )
+        .await
+        {
+            Ok(report) if report.failed.is_empty() => tracing::info!(summary = %report, "news feeds polled"),
+            Ok(report) => tracing::warn!(summary = %report, "news feeds polled; some failed"),
+            Err(error) => tracing::warn!(%error, "the news poll stopped: the store failed"),
+        }
+        tokio::time::sleep(schedule.news_every).await;
+    }
 }
 
 async fn exchange_loop(
     store: Arc<dyn Store>,
     schedule: Arc<SyncSchedule>,
     exchange: Exchange,
-    rematching: Arc<Mutex<()>>,
+    rematching: Arc<Mutex<Option<IncrementalMatcher>>>,
 ) {
     let fetcher = match Fetcher::new(exchange, &schedule.settings) {
         Ok(fetcher) => fetcher,
@@ -144,14 +176,44 @@ async fn exchange_loop(
         } else {
             tracing::warn!(%exchange, summary = %report, "sync run failed; the next run completes it");
         }
-        if report.changed_markets() {
-            let _one_at_a_time = rematching.lock().await;
-            match ingest::rematch(store.as_ref()).await {
-                Ok(pairs) => tracing::info!(pairs, "matches recomputed"),
-                Err(error) => tracing::warn!(%error, "could not recompute matches"),
+        // A retitled event changes what its markets are matched on.
+        if report.changed_markets() || report.counts.events_updated > 0 {
+            let mut held = rematching.lock().await;
+            // A full run also starts the graph over: another process (`import`, `sync`) may
+            // have replaced the stored matches meanwhile, and this bounds how long that lasts.
+            if kind == SyncKind::Full {
+                *held = None;
             }
+            update_matches(store.as_ref(), &mut held).await;
         }
         tokio::time::sleep(schedule.incremental_every).await;
+    }
+}
+
+/// Brings the stored matches up to date: from scratch when no graph is held, else for what
+/// changed. A failure drops the graph, so that the next update starts over.
+async fn update_matches(store: &dyn Store, held: &mut Option<IncrementalMatcher>) {
+    match held.take() {
+        None => match IncrementalMatcher::start(store).await {
+            Ok((matcher, pairs)) => {
+                tracing::info!(pairs, "matches computed");
+                *held = Some(matcher);
+            }
+            Err(error) => tracing::warn!(%error, "could not compute matches"),
+        },
+        Some(mut matcher) => match matcher.update(store).await {
+            Ok(update) => {
+                tracing::info!(
+                    read = update.read,
+                    rescored = update.rescored,
+                    rewritten = update.markets_rewritten,
+                    seconds = update.took.as_secs_f64(),
+                    "matches updated"
+                );
+                *held = Some(matcher);
+            }
+            Err(error) => tracing::warn!(%error, "could not update matches; the next update starts over"),
+        },
     }
 }
 

@@ -44,6 +44,7 @@ impl Node {
         command
             .env("MARKETLENS_DATABASE_URL", database_url)
             .env("MARKETLENS_REDIS_URL", redis_url)
+            .env("MARKETLENS_NEWS_FEEDS", "")
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())
             .stderr(Stdio::null());

@@ -20,6 +20,7 @@ fn marketlens(database_url: &str, replay: &ReplayServer, arguments: &[&str]) -> 
         .env("MARKETLENS_POLYMARKET_PAGE_SIZE", "10")
         .env("MARKETLENS_KALSHI_RPS", "1000")
         .env("MARKETLENS_POLYMARKET_RPS", "1000")
+        .env("MARKETLENS_NEWS_FEEDS", "")
         .env("RUST_LOG", "warn");
     command
 }

@@ -1,5 +1,5 @@
-//! The feeds polled when the operator configures none (`MARKETLENS_NEWS_FEEDS` or the config
-//! file replace the whole list).
+//! The feeds polled when the operator configures none (`MARKETLENS_NEWS_FEEDS` replaces the
+//! whole list).
 //!
 //! The markets are US and world politics, economics and central banks, crypto and sports,
 //! so the list covers those, from publishers that keep public RSS or Atom feeds without a

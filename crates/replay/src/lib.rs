@@ -38,6 +38,9 @@
 //! markets (events: with a nested market) whose status is `active` or `open`;
 //! `status=closed` and `status=settled` those `closed`, `finalized` or `settled`.
 //!
+//! Under `/news/` ([`ReplayServer::news_url`]): each recorded feed file of `demo-data/news/`
+//! (`GET /news/bbc-news-home-2020-08.xml`), byte for byte, broken captures included.
+//!
 //! Every listing ignores parameters it does not know, as the real APIs do. A bad `limit`
 //! (0, above the maximum, not a number), a flag other than `true`/`false`, an unknown
 //! `status`, or a cursor the server did not issue for that listing get a 400 with a JSON
@@ -68,6 +71,7 @@ mod data;
 mod error;
 mod fault;
 mod kalshi;
+mod news;
 mod page;
 mod polymarket;
 mod server;

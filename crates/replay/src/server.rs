@@ -14,7 +14,7 @@ use crate::catalog::Catalog;
 use crate::data::ReplayData;
 use crate::error::ReplayError;
 use crate::fault::{Fault, FaultQueue};
-use crate::{kalshi, polymarket};
+use crate::{kalshi, news, polymarket};
 
 /// A replay server running in a background task of the current Tokio runtime; dropping it
 /// stops the server.
@@ -111,6 +111,11 @@ impl ReplayServer {
         format!("http://{}/kalshi/trade-api/v2", self.address)
     }
 
+    /// The URL of a recorded news feed of `demo-data/news/`, e.g. `bbc-news-home-2020-08.xml`.
+    pub fn news_url(&self, file: &str) -> String {
+        format!("http://{}/news/{file}", self.address)
+    }
+
     /// Queues `fault` for the next request, whatever its endpoint. Faults apply in the order
     /// queued: a request takes the oldest queued fault that applies to it.
     pub fn inject(&self, fault: Fault) {
@@ -163,6 +168,7 @@ fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .nest("/polymarket", polymarket::router())
         .nest("/kalshi/trade-api/v2", kalshi::router())
+        .nest("/news", news::router())
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(shared.clone(), record_and_misbehave))
         .with_state(shared)

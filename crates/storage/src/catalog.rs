@@ -278,6 +278,11 @@ pub trait CatalogStore: Send + Sync {
     /// What the matcher needs of every market.
     async fn match_inputs(&self) -> Result<Vec<MatchInput>, StoreError>;
 
+    /// What the matcher needs of the markets written since catalogue revision `revision`
+    /// (themselves, or their event), by id: read [`CatalogStore::catalog_revision`] first, and
+    /// pass it next time.
+    async fn match_inputs_changed_since(&self, revision: i64) -> Result<Vec<MatchInput>, StoreError>;
+
     /// Replaces every stored match with `pairs` (both directions of each pair).
     async fn replace_matches(&self, pairs: &[MatchPair]) -> Result<(), StoreError>;
 

@@ -1,9 +1,9 @@
 //! Marketlens storage: the one interface through which everything else reads and writes
-//! markets, events, matches, accounts, keys and credits.
+//! markets, events, matches, accounts, keys, credits and news.
 //!
-//! [`Store`] is the traits [`CatalogStore`], [`AccountStore`], [`SyncStore`] and
-//! [`TransferStore`]; the server holds an `Arc<dyn Store>` and never knows which database is
-//! behind it. [`open`] picks the
+//! [`Store`] is the traits [`CatalogStore`], [`AccountStore`], [`SyncStore`],
+//! [`TransferStore`] and [`NewsStore`]; the server holds an `Arc<dyn Store>` and never knows
+//! which database is behind it. [`open`] picks the
 //! implementation from the database URL's scheme. SQLite ([`sqlite::SqliteStore`]) is the
 //! embedded default; [`postgres::PgStore`] is the scale-out store, shared by several server
 //! nodes, behind the same traits and giving the same answers.
@@ -18,6 +18,7 @@ pub mod accounts;
 pub mod catalog;
 mod error;
 mod fingerprint;
+pub mod news;
 pub mod postgres;
 mod records;
 pub mod sqlite;
@@ -33,13 +34,14 @@ pub use catalog::{
     MarketSummary, MatchedMarket, Page, SearchWords, SortOrder, StoredEvent, StoredMarket, UpsertCounts,
 };
 pub use error::StoreError;
+pub use news::{FeedPoll, FeedStatus, NewsStore, StoredArticle};
 pub use sync_runs::{SyncKind, SyncRun, SyncStatus, SyncStore};
 pub use transfer::{CopyReport, CopyStep, ExportedKey, TransferStore};
 
 /// Everything a server needs from its storage.
-pub trait Store: CatalogStore + AccountStore + SyncStore + TransferStore {}
+pub trait Store: CatalogStore + AccountStore + SyncStore + TransferStore + NewsStore {}
 
-impl<T: CatalogStore + AccountStore + SyncStore + TransferStore> Store for T {}
+impl<T: CatalogStore + AccountStore + SyncStore + TransferStore + NewsStore> Store for T {}
 
 /// Opens (creating if needed) the store named by `database_url` and applies its migrations.
 ///

@@ -12,11 +12,13 @@ use marketlens_domain::market::UrlKeys;
 use marketlens_domain::matching::{MatchInput, MatchPair};
 use marketlens_domain::time::Timestamp;
 use marketlens_domain::{Event, Market, Outcome};
+use marketlens_news::Article;
 use std::fmt::Display;
 use std::str::FromStr;
 use uuid::Uuid;
 
 use crate::catalog::{EventMarket, EventSummary, MarketSummary, MatchedMarket, StoredEvent, StoredMarket};
+use crate::news::{FeedStatus, StoredArticle};
 use crate::sync_runs::SyncRun;
 use crate::{StoreError, UpsertCounts};
 
@@ -286,6 +288,34 @@ pub fn in_order_of(ids: &[Uuid], events: Vec<StoredEvent>) -> Result<Vec<StoredE
     let mut by_id: std::collections::HashMap<Uuid, StoredEvent> =
         events.into_iter().map(|event| (event.id, event)).collect();
     Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
+}
+
+/// The columns [`stored_article`] reads (table alias `a`).
+pub const ARTICLE_COLUMNS: &str = "a.id, a.url, a.title, a.summary, a.publisher, a.published_at, a.fetched_at";
+
+pub fn stored_article(row: &impl RecordRow) -> Result<StoredArticle, StoreError> {
+    Ok(StoredArticle {
+        id: row.integer("id")?,
+        article: Article {
+            url: row.text("url")?,
+            title: row.text("title")?,
+            summary: row.text("summary")?,
+            publisher: row.text("publisher")?,
+            published_at: row.optional_timestamp("published_at")?,
+            fetched_at: row.timestamp("fetched_at")?,
+        },
+    })
+}
+
+/// From `url, last_polled_at, last_success_at, last_error, articles_added`.
+pub fn feed_status(row: &impl RecordRow) -> Result<FeedStatus, StoreError> {
+    Ok(FeedStatus {
+        url: row.text("url")?,
+        last_polled_at: row.timestamp("last_polled_at")?,
+        last_success_at: row.optional_timestamp("last_success_at")?,
+        last_error: row.optional_text("last_error")?,
+        articles_added: row.count("articles_added")?,
+    })
 }
 
 /// A count or size for a signed integer column.

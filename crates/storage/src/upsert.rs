@@ -49,6 +49,11 @@ pub trait CatalogWriter {
     /// `created_at = COALESCE(source_created_at, earliest_market, first_seen_at)`.
     async fn write_event_aggregates(&mut self, aggregates: &[EventAggregate]) -> Result<(), StoreError>;
 
+    /// The revision this transaction makes the catalogue if it changes it: the stamp of every
+    /// record it writes. Serializes catalogue writers where the backend does not already
+    /// (PostgreSQL locks the revision's row until the transaction ends).
+    async fn next_revision(&mut self) -> Result<i64, StoreError>;
+
     /// Raises the catalogue's revision: this transaction changed it.
     async fn bump_revision(&mut self) -> Result<(), StoreError>;
 }
@@ -63,6 +68,8 @@ pub struct Stamped<'a, T> {
     /// When the record last changed (markets only).
     pub updated_at: Timestamp,
     pub first_seen_at: Timestamp,
+    /// The catalogue revision of this write ([`CatalogWriter::next_revision`]).
+    pub changed_revision: i64,
 }
 
 /// One stored market's part in its event's figures.
@@ -113,11 +120,11 @@ fn aggregate(event_ids: &[String], figures: &[EventMarketFigures]) -> Vec<EventA
         .collect()
 }
 
-/// The head of a multi-row market insert; each row binds these 28 columns in this order.
+/// The head of a multi-row market insert; each row binds these 29 columns in this order.
 pub const INSERT_MARKETS: &str = "INSERT INTO markets (id, exchange, external_id, event_id, event_external_id, question, search_text, \
                 description, status, category, liquidity, volume, volume_24h, start_date, end_date, source_created_at, \
                 created_at, updated_at, source_updated_at, outcomes, headline_price, url_market, url_event, url_series, \
-                url, image_url, fingerprint, first_seen_at) ";
+                url, image_url, fingerprint, first_seen_at, changed_revision) ";
 
 /// What an insert of a stored market replaces (every backend speaks this SQL).
 pub const ON_CONFLICT_UPDATE_MARKET: &str = " ON CONFLICT (id) DO UPDATE SET event_id = excluded.event_id, event_external_id = excluded.event_external_id, \
@@ -129,20 +136,22 @@ pub const ON_CONFLICT_UPDATE_MARKET: &str = " ON CONFLICT (id) DO UPDATE SET eve
                 source_updated_at = excluded.source_updated_at, outcomes = excluded.outcomes, \
                 headline_price = excluded.headline_price, url_market = excluded.url_market, \
                 url_event = excluded.url_event, url_series = excluded.url_series, url = excluded.url, \
-                image_url = excluded.image_url, fingerprint = excluded.fingerprint";
+                image_url = excluded.image_url, fingerprint = excluded.fingerprint, \
+                changed_revision = excluded.changed_revision";
 
-/// The head of a multi-row event insert; each row binds these 15 columns in this order.
+/// The head of a multi-row event insert; each row binds these 16 columns in this order.
 pub const INSERT_EVENTS: &str = "INSERT INTO events (id, exchange, external_id, title, description, category, reported_volume, image_url, \
-                source_created_at, source_updated_at, slug, series_slug, fingerprint, first_seen_at, created_at) ";
+                source_created_at, source_updated_at, slug, series_slug, fingerprint, first_seen_at, created_at, changed_revision) ";
 
 pub const ON_CONFLICT_UPDATE_EVENT: &str = " ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description, \
                 category = excluded.category, reported_volume = excluded.reported_volume, image_url = excluded.image_url, \
                 source_created_at = excluded.source_created_at, source_updated_at = excluded.source_updated_at, \
-                slug = excluded.slug, series_slug = excluded.series_slug, fingerprint = excluded.fingerprint";
+                slug = excluded.slug, series_slug = excluded.series_slug, fingerprint = excluded.fingerprint, \
+                changed_revision = excluded.changed_revision";
 
 /// Ids per statement when reading versions or refreshing aggregates.
 pub const IDS_PER_STATEMENT: usize = 500;
-/// Rows per multi-row upsert: markets bind 28 values each, events 15.
+/// Rows per multi-row upsert: markets bind 29 values each, events 16.
 pub const MARKETS_PER_STATEMENT: usize = 200;
 pub const EVENTS_PER_STATEMENT: usize = 400;
 
@@ -214,6 +223,7 @@ pub async fn upsert(
 ) -> Result<UpsertCounts, StoreError> {
     let mut counts = UpsertCounts::default();
     let mut touched_events: BTreeSet<String> = BTreeSet::new();
+    let changed_revision = writer.next_revision().await?;
 
     let event_ids: Vec<String> = events.iter().map(|event| event.id().to_string()).collect();
     let mut stored_events = writer.stored_versions(Table::Events, &event_ids).await?;
@@ -229,6 +239,7 @@ pub async fn upsert(
                 created_at: event.created_at.unwrap_or(now),
                 updated_at: event.source_updated_at.unwrap_or(now),
                 first_seen_at: now,
+                changed_revision,
             })
             .collect();
         writer.write_events(&rows).await?;
@@ -259,6 +270,7 @@ pub async fn upsert(
                 created_at: market.created_at.unwrap_or(now),
                 updated_at: market.source_updated_at.unwrap_or(now),
                 first_seen_at: now,
+                changed_revision,
             })
             .collect();
         writer.write_markets(&rows).await?;
@@ -294,6 +306,7 @@ pub async fn restore(
     events: &[StoredEvent],
 ) -> Result<(), StoreError> {
     let mut touched_events = BTreeSet::new();
+    let changed_revision = writer.next_revision().await?;
     for chunk in events.chunks(EVENTS_PER_STATEMENT) {
         let rows: Vec<Stamped<Event>> = chunk
             .iter()
@@ -303,6 +316,7 @@ pub async fn restore(
                 created_at: stored.created_at,
                 updated_at: stored.created_at,
                 first_seen_at: stored.created_at,
+                changed_revision,
             })
             .collect();
         writer.write_events(&rows).await?;
@@ -317,6 +331,7 @@ pub async fn restore(
                 created_at: stored.created_at,
                 updated_at: stored.updated_at,
                 first_seen_at: stored.created_at,
+                changed_revision,
             })
             .collect();
         writer.write_markets(&rows).await?;

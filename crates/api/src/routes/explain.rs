@@ -112,6 +112,26 @@ async fn explain(
         };
         let market = &stored.market;
         let now = Utc::now();
+        let event_title = event.as_ref().map(|event| event.event.title.as_str());
+        let news = state.news.about(&market.question, event_title, now);
+        let mut sources = vec![ExplainSource::MarketDb {
+            name: format!("{} market data", market.exchange.display_name()),
+            url: market.url.clone(),
+        }];
+        let mut cited = Vec::new();
+        for factor in &news.key_factors {
+            if let Some(article) = news.sources.get(&factor.article_id)
+                && !cited.contains(&factor.article_id)
+            {
+                cited.push(factor.article_id);
+                sources.push(ExplainSource::NewsFeed {
+                    title: article.title.clone(),
+                    url: article.url.clone(),
+                    publisher: article.publisher.clone(),
+                    published_at: article.published_at.map(to_iso8601),
+                });
+            }
+        }
         let image = if market.image_url.is_empty() {
             event
                 .as_ref()
@@ -145,12 +165,9 @@ async fn explain(
                 url: market.url.clone(),
                 image,
             },
-            summary: summary(&stored, now),
-            key_factors: Vec::new(),
-            sources: vec![ExplainSource::MarketDb {
-                name: format!("{} market data", market.exchange.display_name()),
-                url: market.url.clone(),
-            }],
+            summary: summary(&stored, now, news.articles_found),
+            key_factors: news.key_factors.into_iter().map(|factor| factor.text).collect(),
+            sources,
         };
         let elapsed = received_at.0.elapsed().as_secs_f64() * 1000.0;
         Ok(Json(ExplainEnvelope {

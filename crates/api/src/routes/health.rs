@@ -5,7 +5,7 @@ use axum::extract::State;
 use chrono::Utc;
 use marketlens_domain::Exchange;
 use marketlens_domain::time::to_iso8601;
-use marketlens_storage::{StoreError, SyncStatus};
+use marketlens_storage::{FeedStatus, StoreError, SyncStatus};
 use serde_json::{Map, Value, json};
 
 use crate::error::ApiError;
@@ -28,6 +28,7 @@ pub async fn ready(State(state): State<AppState>) -> Result<Json<Value>, ApiErro
     let counts = state.store.catalog_counts().await.map_err(not_ready)?;
     let limiter = state.rate_limiter.health();
     let catalog = state.catalog.status();
+    let feeds = state.store.feed_statuses().await.map_err(not_ready)?;
     let mut sync = Map::new();
     for exchange in Exchange::ALL {
         let status = state.store.sync_status(exchange).await.map_err(not_ready)?;
@@ -46,12 +47,26 @@ pub async fn ready(State(state): State<AppState>) -> Result<Json<Value>, ApiErro
             "revision": catalog.revision,
             "ageSeconds": catalog.age.map(|age| age.as_secs()),
         },
+        "news": {
+            "articlesInMemory": state.news.article_count(),
+            "feeds": feeds.iter().map(feed_freshness).collect::<Vec<_>>(),
+        },
         "rateLimiter": {
             "kind": limiter.kind,
             "shared": limiter.shared,
             "degraded": limiter.degraded,
         },
     })))
+}
+
+fn feed_freshness(feed: &FeedStatus) -> Value {
+    json!({
+        "url": feed.url,
+        "lastPolledAt": to_iso8601(feed.last_polled_at),
+        "lastSuccessAt": feed.last_success_at.map(to_iso8601),
+        "lastError": feed.last_error,
+        "articlesAdded": feed.articles_added,
+    })
 }
 
 fn freshness(status: &SyncStatus) -> Value {

@@ -1,15 +1,18 @@
-//! List markets and get one with its matches, from the in-memory catalogue.
+//! List markets and get one with its matches, from the in-memory catalogue; look one up by
+//! its exchange URL (parsed, never fetched).
 
 use axum::Json;
 use axum::extract::{Path, RawQuery, State};
 use axum::response::{IntoResponse, Response};
 use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::Operation;
+use marketlens_domain::market_url;
 use uuid::Uuid;
 
 use crate::auth::Caller;
 use crate::billing::{Charged, charged};
 use crate::error::ApiError;
+use crate::explain::market_by_url;
 use crate::params;
 use crate::request_id::RequestId;
 use crate::state::AppState;
@@ -55,6 +58,30 @@ pub async fn get(
         let market_id = Uuid::parse_str(&id).map_err(|_| unknown())?;
         let stored = state.catalog.get_market(market_id).await?.ok_or_else(unknown)?;
         let matched = state.catalog.matched_markets(market_id).await?;
+        Ok(Json(&DataEnvelope {
+            data: MarketDetail::new(&stored, &matched),
+        })
+        .into_response())
+    })
+    .await
+}
+
+/// `GET /api/v1/markets/lookup?url=...`: the market a Polymarket or Kalshi URL names, as get
+/// returns it; 404 when the URL names no stored market or is not an exchange market URL.
+pub async fn lookup(
+    State(state): State<AppState>,
+    caller: Caller,
+    axum::Extension(request_id): axum::Extension<RequestId>,
+    RawQuery(query): RawQuery,
+) -> Result<Charged<Response>, ApiError> {
+    let url = params::lookup(query.as_deref())?;
+    charged(&state, &caller, Operation::LookupMarket, &request_id, async {
+        let unknown = || ApiError::not_found(format!("No stored market has the URL {url:?}."));
+        let parsed = market_url::parse(&url).ok_or_else(unknown)?;
+        let stored = market_by_url(state.store.as_ref(), &parsed)
+            .await?
+            .ok_or_else(unknown)?;
+        let matched = state.catalog.matched_markets(stored.id).await?;
         Ok(Json(&DataEnvelope {
             data: MarketDetail::new(&stored, &matched),
         })

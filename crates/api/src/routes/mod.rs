@@ -19,6 +19,7 @@ use crate::state::AppState;
 pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/markets", get(markets::list))
+        .route("/markets/lookup", get(markets::lookup))
         .route("/markets/{id}", get(markets::get))
         .route("/events", get(events::list))
         .route("/events/{id}", get(events::get))

@@ -9,14 +9,18 @@ mod billing;
 mod errors;
 mod events;
 mod explain;
+mod lookup;
 mod markets;
+mod news;
 mod seed;
 
 use chrono::Utc;
 use marketlens_api::{ApiSettings, AppState};
+use marketlens_catalog::LiveNews;
 use marketlens_domain::account::Account;
 use marketlens_domain::api_key::ApiKey;
 use marketlens_domain::rate_limit::TierTable;
+use marketlens_news::Article;
 use marketlens_storage::{NewAccount, Store};
 use marketlens_testkit::TestDatabase;
 use reqwest::{Client, Method, RequestBuilder, Response};
@@ -28,6 +32,7 @@ pub struct TestServer {
     pub base_url: String,
     pub store: Arc<dyn Store>,
     pub client: Client,
+    news: Arc<LiveNews>,
     _shutdown: oneshot::Sender<()>,
     _database: TestDatabase,
 }
@@ -56,6 +61,7 @@ impl TestServer {
         let state = AppState::new(store.clone(), settings);
         // Lists are answered from memory, as in `serve`.
         state.catalog.refresh().await.expect("the catalogue loads");
+        let news = state.news.clone();
         let app = marketlens_api::app(state);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
         let base_url = format!("http://{}", listener.local_addr().unwrap());
@@ -67,9 +73,19 @@ impl TestServer {
             base_url,
             store,
             client: Client::new(),
+            news,
             _shutdown: shutdown,
             _database: database,
         }
+    }
+
+    /// Stores news articles and has the server's news index read them, as `serve` does.
+    pub async fn add_news(&self, articles: &[Article]) {
+        self.store
+            .insert_articles(articles)
+            .await
+            .expect("the articles are stored");
+        self.news.catch_up(Utc::now()).await.expect("the news index catches up");
     }
 
     /// A new account of `tier` with `credits`, and a key for it.

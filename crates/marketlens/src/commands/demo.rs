@@ -8,18 +8,23 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 use crate::commands::{keys, serve};
-use crate::config::ServerConfig;
-use crate::{demo_data, ingest};
+use crate::config::{self, ServerConfig};
+use crate::{demo_data, ingest, matches};
 
 const DEMO_LABEL: &str = "demo";
 const DEMO_TIER: &str = "pro";
 const DEMO_CREDITS: i64 = 10_000;
 
-pub async fn run(store: Arc<dyn Store>, config: ServerConfig) -> anyhow::Result<ExitCode> {
+pub async fn run(store: Arc<dyn Store>, mut config: ServerConfig, news_window_set: bool) -> anyhow::Result<ExitCode> {
+    // The recorded feeds are years old: the demo counts news of any age unless told otherwise.
+    if !news_window_set {
+        config.api.news_window = config::news_window(Some(config::MAX_NEWS_WINDOW_DAYS))?;
+    }
     let listener = TcpListener::bind(config.bind)
         .await
         .with_context(|| format!("could not listen on {}", config.bind))?;
     load_demo_data(store.as_ref()).await?;
+    load_demo_news(store.as_ref(), config.api.news_window).await?;
     let account = match store.find_account_by_label(DEMO_LABEL).await? {
         Some(account) => account,
         None => {
@@ -53,7 +58,7 @@ pub async fn run(store: Arc<dyn Store>, config: ServerConfig) -> anyhow::Result<
         key.as_str()
     );
     println!(
-        "  curl -s -H 'Authorization: Bearer {}' '{base}/api/v1/explain?query=next%20pope'",
+        "  curl -s -H 'Authorization: Bearer {}' '{base}/api/v1/explain?query=government%20shutdown'",
         key.as_str()
     );
     println!(
@@ -85,6 +90,23 @@ async fn load_demo_data(store: &dyn Store) -> anyhow::Result<()> {
             "demo file loaded"
         );
     }
-    ingest::rematch(store).await?;
+    matches::rematch(store).await?;
+    Ok(())
+}
+
+/// Imports the built-in news feeds when the store holds no article dated within `window`.
+async fn load_demo_news(store: &dyn Store, window: chrono::TimeDelta) -> anyhow::Result<()> {
+    let since = Utc::now() - window;
+    if !store.articles_after(0, since, 1).await?.is_empty() {
+        tracing::info!("the store already holds news; not loading the demo feeds");
+        return Ok(());
+    }
+    let mut seen = marketlens_news::Deduplicator::new();
+    for feed in demo_data::feeds() {
+        let report = ingest::import_feed(store, feed.name, feed.bytes, &mut seen, since)
+            .await
+            .with_context(|| format!("importing the demo feed {}", feed.name))?;
+        tracing::info!(feed = feed.name, new = report.stored.added, "demo feed loaded");
+    }
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! `marketlens import --exchange EXCHANGE FILE...`
+//! `marketlens import --exchange EXCHANGE FILE...` and `marketlens import --news FILE...`
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -8,12 +8,16 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use crate::cli::{ExchangeArg, ImportArgs};
+use crate::config;
 use crate::ingest::{self, PayloadReport};
+use crate::matches;
+use marketlens_sync::{StoredNews, news::recent_deduplicator};
 
 pub async fn run(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<ExitCode> {
     let exchange = match args.exchange {
-        ExchangeArg::Polymarket => Exchange::Polymarket,
-        ExchangeArg::Kalshi => Exchange::Kalshi,
+        Some(ExchangeArg::Polymarket) => Exchange::Polymarket,
+        Some(ExchangeArg::Kalshi) => Exchange::Kalshi,
+        None => return import_news(store, args).await,
     };
     let mut totals = UpsertCounts::default();
     let mut skipped: BTreeMap<String, u64> = BTreeMap::new();
@@ -53,7 +57,7 @@ pub async fn run(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<ExitCod
             }
         }
     }
-    let pairs = ingest::rematch(store)
+    let pairs = matches::rematch(store)
         .await
         .context("matching markets across exchanges")?;
     println!(
@@ -95,4 +99,60 @@ fn describe(report: &PayloadReport) -> String {
         counts.events_stale,
         report.skipped_total()
     )
+}
+
+/// Saved feeds into the store. A truncated file's complete articles are kept and the file is
+/// reported; a file that is not a feed stores nothing. Either makes the command fail.
+async fn import_news(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<ExitCode> {
+    let window = config::news_window(args.news_window_days)?;
+    let since = chrono::Utc::now() - window;
+    let mut seen = recent_deduplicator(store, since).await?;
+    let mut totals = StoredNews::default();
+    let mut failed_files = 0;
+    for path in &args.files {
+        let source = path.display().to_string();
+        let bytes = match std::fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(error) => {
+                eprintln!("{source}: cannot read: {error}");
+                failed_files += 1;
+                continue;
+            }
+        };
+        match ingest::import_feed(store, &source, &bytes, &mut seen, since).await {
+            Ok(report) => {
+                let stored = report.stored;
+                println!(
+                    "{source} ({}): {} articles, {} new, {} repeats, {} older than the window; {} entries without a headline or link",
+                    report.publisher, stored.found, stored.added, stored.repeats, stored.too_old, report.skipped
+                );
+                if let Some(problem) = report.problem {
+                    eprintln!("{source}: {problem}");
+                    failed_files += 1;
+                }
+                totals.add(stored);
+            }
+            Err(ingest::IngestError::Feed(problem)) => {
+                eprintln!("{source}: not imported: {problem}");
+                failed_files += 1;
+            }
+            Err(error) => return Err(error).context("storing articles"),
+        }
+    }
+    println!(
+        "Articles: {} found, {} new, {} repeats, {} older than the window ({} days).",
+        totals.found,
+        totals.added,
+        totals.repeats,
+        totals.too_old,
+        window.num_days()
+    );
+    if failed_files > 0 {
+        eprintln!(
+            "{failed_files} of {} files could not be imported whole.",
+            args.files.len()
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
 }

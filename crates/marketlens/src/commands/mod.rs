@@ -28,7 +28,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     };
     let store = open_store(&cli.database_url).await?;
     match command {
-        Command::Demo(args) => demo::run(store, ServerConfig::from_args(&args, tiers)?).await,
+        Command::Demo(args) => {
+            let news_window_set = args.news_window_days.is_some();
+            demo::run(store, ServerConfig::from_args(&args, tiers)?, news_window_set).await
+        }
         Command::Serve(args) => {
             let config = ServerConfig::from_args(&args.serve, tiers)?;
             serve::run(store, config, config::sync_schedule(&args)?).await
@@ -39,7 +42,19 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Accounts(command) => accounts::run(store.as_ref(), &tiers, command).await,
         Command::Keys(command) => keys::run(store.as_ref(), command).await,
         Command::Credits(command) => credits::run(store.as_ref(), command).await,
-        Command::Seed { synthetic, seed } => seed::run(store.as_ref(), synthetic, seed).await,
+        Command::Seed {
+            synthetic,
+            articles,
+            seed,
+        } => {
+            if let Some(markets) = synthetic {
+                seed::run(store.as_ref(), markets, seed).await?;
+            }
+            if let Some(articles) = articles {
+                seed::articles(store.as_ref(), articles, seed).await?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Migrate => {
             // Opening the store applied every migration it lacked.
             println!(

@@ -1,24 +1,26 @@
 //! `marketlens seed --synthetic N`: fills the store with N synthetic markets (and their
 //! events) drawn from the recorded ones, for benchmarks at sizes the recordings do not reach.
 //! Writes go through the same upsert as `import` and `sync`, so the time it reports is the
-//! store's import speed.
+//! store's import speed. `--articles N` stores N news articles drawn from the recorded feeds
+//! (see `synthetic_news`), for explain at the size the news window holds.
 
 use anyhow::{Context, bail};
 use chrono::Utc;
 use indicatif::{ProgressBar, ProgressStyle};
 use marketlens_domain::{Event, Market};
 use marketlens_exchanges::normalize;
+use marketlens_news::{Article, parse_feed};
 use marketlens_storage::Store;
-use std::process::ExitCode;
 use std::time::Instant;
 
 use crate::synthetic::{Generator, Templates};
-use crate::{demo_data, ingest};
+use crate::synthetic_news::SyntheticNews;
+use crate::{demo_data, matches};
 
 /// Markets written per upsert (one transaction each).
 const BATCH_MARKETS: usize = 5_000;
 
-pub async fn run(store: &dyn Store, markets: u64, seed: u64) -> anyhow::Result<ExitCode> {
+pub async fn run(store: &dyn Store, markets: u64, seed: u64) -> anyhow::Result<()> {
     if markets == 0 {
         bail!("--synthetic must be at least 1");
     }
@@ -65,12 +67,48 @@ pub async fn run(store: &dyn Store, markets: u64, seed: u64) -> anyhow::Result<E
         written as f64 / seconds
     );
     let matching = Instant::now();
-    let pairs = ingest::rematch(store).await?;
+    let pairs = matches::rematch(store).await?;
     println!(
         "Cross-exchange matched pairs: {pairs} ({:.1} s).",
         matching.elapsed().as_secs_f64()
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(())
+}
+
+/// Articles written per insert (one transaction each).
+const BATCH_ARTICLES: usize = 5_000;
+
+pub async fn articles(store: &dyn Store, count: u64, seed: u64) -> anyhow::Result<()> {
+    let mut recorded = Vec::new();
+    for feed in demo_data::feeds() {
+        match parse_feed(feed.bytes, feed.name, Utc::now()) {
+            Ok(parsed) => recorded.extend(parsed.articles),
+            Err(error) => bail!("the demo feed {}: {error}", feed.name),
+        }
+    }
+    let mut generator = SyntheticNews::new(&recorded, seed, Utc::now());
+    let progress = ProgressBar::new(count);
+    progress.set_style(
+        ProgressStyle::with_template("seeding [{bar:30}] {pos}/{len} articles ({per_sec}, {eta} left)")
+            .context("progress template")?
+            .progress_chars("=> "),
+    );
+    let started = Instant::now();
+    let mut added = 0u64;
+    let mut left = count;
+    while left > 0 {
+        let size = left.min(BATCH_ARTICLES as u64);
+        let batch: Vec<Article> = (0..size).map(|_| generator.next_article()).collect();
+        added += store.insert_articles(&batch).await?;
+        left -= size;
+        progress.inc(size);
+    }
+    progress.finish_and_clear();
+    println!(
+        "Seeded {added} synthetic articles (seed {seed}) in {:.1} s.",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 /// The recorded markets and events the synthetic ones are drawn from.

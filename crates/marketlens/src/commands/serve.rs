@@ -7,10 +7,14 @@ use marketlens_api::rate_limit::{InProcessRateLimiter, RateLimiter, RedisRateLim
 use marketlens_storage::Store;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::net::TcpListener;
 
 use crate::config::{ServerConfig, SyncSchedule};
 use crate::sync_schedule::BackgroundSync;
+
+/// How often each node reads the articles stored since its last look.
+const NEWS_CHECK_EVERY: Duration = Duration::from_secs(10);
 
 /// The prefix of every key Marketlens writes in Redis.
 const REDIS_KEY_PREFIX: &str = "marketlens";
@@ -47,9 +51,11 @@ pub async fn serve(store: Arc<dyn Store>, config: ServerConfig, listener: TcpLis
     let state = AppState::with_rate_limiter(store, config.api, rate_limiter);
     // Lists are answered by the store until the catalogue is in memory, then from memory.
     let catalog_task = state.catalog.keep_in_step(config.catalog);
+    let news_task = state.news.keep_in_step(NEWS_CHECK_EVERY);
     let app = marketlens_api::app(state);
     let served = marketlens_api::serve(listener, app, shutdown_signal()).await;
     catalog_task.abort();
+    news_task.abort();
     tracing::info!("stopped");
     served.context("the server failed")
 }

@@ -1,17 +1,21 @@
 //! `marketlens sync [--exchange EXCHANGE] [--full]`: one sync, with progress, then a summary.
+//! `marketlens sync --news`: one poll of the news feeds, then a summary.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use marketlens_domain::Exchange;
 use marketlens_storage::{Store, SyncKind};
-use marketlens_sync::{Fetcher, sync_exchange};
+use marketlens_sync::{FeedFetcher, Fetcher, SyncSettings, poll_feeds, sync_exchange};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::cli::SyncCommandArgs;
-use crate::{config, ingest};
+use crate::{config, matches};
 
 pub async fn run(store: &dyn Store, args: &SyncCommandArgs) -> anyhow::Result<ExitCode> {
     let settings = config::sync_settings(&args.sync)?;
+    if args.news {
+        return sync_news(store, args, &settings).await;
+    }
     let exchanges = args
         .exchange
         .map_or_else(|| Exchange::ALL.to_vec(), |exchange| vec![exchange.exchange()]);
@@ -45,8 +49,30 @@ pub async fn run(store: &dyn Store, args: &SyncCommandArgs) -> anyhow::Result<Ex
         changed |= report.changed_markets();
     }
     if changed {
-        let pairs = ingest::rematch(store).await?;
+        let pairs = matches::rematch(store).await?;
         println!("Cross-exchange matched pairs: {pairs}.");
     }
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+async fn sync_news(store: &dyn Store, args: &SyncCommandArgs, settings: &SyncSettings) -> anyhow::Result<ExitCode> {
+    let feeds = config::news_feeds(&args.feeds)?;
+    let window = config::news_window(args.news_window_days)?;
+    let fetcher = FeedFetcher::new(settings)?;
+    let spinner = ProgressBar::new_spinner();
+    spinner.set_style(ProgressStyle::with_template("{spinner} {msg}")?);
+    spinner.enable_steady_tick(Duration::from_millis(120));
+    spinner.set_message(format!("polling {} news feeds", feeds.len()));
+    let report = poll_feeds(store, &fetcher, &feeds, window, chrono::Utc::now()).await;
+    spinner.finish_and_clear();
+    let report = report?;
+    println!("{report}");
+    for (feed, error) in &report.failed {
+        eprintln!("  {feed}: {error}");
+    }
+    Ok(if report.failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

@@ -297,6 +297,21 @@ impl CatalogStore for PgStore {
         rows.iter().map(records::match_input).collect()
     }
 
+    async fn match_inputs_changed_since(&self, revision: i64) -> Result<Vec<MatchInput>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT m.id, m.exchange, m.question, m.end_date, m.outcomes, e.title AS event_title \
+             FROM markets m LEFT JOIN events e ON e.id = m.event_id \
+             WHERE m.id IN (SELECT id FROM markets WHERE changed_revision > $1 \
+                            UNION SELECT c.id FROM events x JOIN markets c ON c.event_id = x.id \
+                            WHERE x.changed_revision > $1) \
+             ORDER BY m.id",
+        )
+        .bind(revision)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(records::match_input).collect()
+    }
+
     async fn replace_matches(&self, pairs: &[MatchPair]) -> Result<(), StoreError> {
         let mut transaction = self.pool.begin().await?;
         sqlx::query("DELETE FROM market_matches")

@@ -8,6 +8,7 @@
 
 mod accounts;
 mod catalog;
+mod news;
 mod rows;
 mod sync_runs;
 mod transfer;

@@ -87,7 +87,8 @@ impl CatalogWriter for PgWriter<'_> {
                 .push_bind(market.url.clone())
                 .push_bind(market.image_url.clone())
                 .push_bind(stamped.fingerprint)
-                .push_bind(stamped.first_seen_at);
+                .push_bind(stamped.first_seen_at)
+                .push_bind(stamped.changed_revision);
         });
         builder.push(ON_CONFLICT_UPDATE_MARKET);
         builder.build().execute(&mut *self.0).await?;
@@ -113,7 +114,8 @@ impl CatalogWriter for PgWriter<'_> {
                 .push_bind(stamped.fingerprint)
                 .push_bind(stamped.first_seen_at)
                 // Recomputed by the aggregate refresh.
-                .push_bind(stamped.created_at);
+                .push_bind(stamped.created_at)
+                .push_bind(stamped.changed_revision);
         });
         builder.push(ON_CONFLICT_UPDATE_EVENT);
         builder.build().execute(&mut *self.0).await?;
@@ -159,6 +161,14 @@ impl CatalogWriter for PgWriter<'_> {
         .execute(&mut *self.0)
         .await?;
         Ok(())
+    }
+
+    async fn next_revision(&mut self) -> Result<i64, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT revision + 1 FROM catalog_state WHERE id = 1 FOR UPDATE")
+                .fetch_one(&mut *self.0)
+                .await?,
+        )
     }
 
     async fn bump_revision(&mut self) -> Result<(), StoreError> {

@@ -99,6 +99,7 @@ impl CatalogStore for SqliteStore {
         let mut transaction = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let counts = crate::upsert::upsert(&mut SqliteWriter(&mut transaction), markets, events, now).await?;
         transaction.commit().await?;
+        self.restart_wal_if_wanted().await;
         Ok(counts)
     }
 
@@ -274,6 +275,21 @@ impl CatalogStore for SqliteStore {
             "SELECT m.id, m.exchange, m.question, m.end_date, m.outcomes, e.title AS event_title \
              FROM markets m LEFT JOIN events e ON e.id = m.event_id ORDER BY m.id",
         )
+        .fetch_all(&self.reader)
+        .await?;
+        rows.iter().map(records::match_input).collect()
+    }
+
+    async fn match_inputs_changed_since(&self, revision: i64) -> Result<Vec<MatchInput>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT m.id, m.exchange, m.question, m.end_date, m.outcomes, e.title AS event_title \
+             FROM markets m LEFT JOIN events e ON e.id = m.event_id \
+             WHERE m.id IN (SELECT id FROM markets WHERE changed_revision > ?1 \
+                            UNION SELECT c.id FROM events x JOIN markets c ON c.event_id = x.id \
+                            WHERE x.changed_revision > ?1) \
+             ORDER BY m.id",
+        )
+        .bind(revision)
         .fetch_all(&self.reader)
         .await?;
         rows.iter().map(records::match_input).collect()

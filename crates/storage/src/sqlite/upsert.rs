@@ -92,7 +92,8 @@ impl CatalogWriter for SqliteWriter<'_> {
                 .push_bind(market.url.clone())
                 .push_bind(market.image_url.clone())
                 .push_bind(stamped.fingerprint)
-                .push_bind(to_epoch_millis(stamped.first_seen_at));
+                .push_bind(to_epoch_millis(stamped.first_seen_at))
+                .push_bind(stamped.changed_revision);
         });
         if let Some(error) = failure {
             return Err(StoreError::Internal(format!("outcomes do not serialize: {error}")));
@@ -121,7 +122,8 @@ impl CatalogWriter for SqliteWriter<'_> {
                 .push_bind(stamped.fingerprint)
                 .push_bind(to_epoch_millis(stamped.first_seen_at))
                 // Recomputed by the aggregate refresh.
-                .push_bind(to_epoch_millis(stamped.created_at));
+                .push_bind(to_epoch_millis(stamped.created_at))
+                .push_bind(stamped.changed_revision);
         });
         builder.push(ON_CONFLICT_UPDATE_EVENT);
         builder.build().execute(&mut *self.0).await?;
@@ -165,6 +167,14 @@ impl CatalogWriter for SqliteWriter<'_> {
         );
         builder.build().execute(&mut *self.0).await?;
         Ok(())
+    }
+
+    async fn next_revision(&mut self) -> Result<i64, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT revision + 1 FROM catalog_state WHERE id = 1")
+                .fetch_one(&mut *self.0)
+                .await?,
+        )
     }
 
     async fn bump_revision(&mut self) -> Result<(), StoreError> {

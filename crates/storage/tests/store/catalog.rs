@@ -499,3 +499,66 @@ async fn the_catalog_revision_rises_with_every_change_and_only_then() {
         assert!(store.catalog_revision().await.unwrap() > matched);
     }
 }
+
+#[tokio::test]
+async fn match_inputs_changed_since_a_revision_are_the_markets_written_after_it() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let mut rain = market(Polymarket, "1", "Will it rain in Paris?");
+        let snow = market(Kalshi, "2", "Will it snow in Oslo?");
+        let mut grouped = market(Polymarket, "3", "Will it hail in Rome?");
+        grouped.event_external_id = Some("e1".into());
+        let mut weather = event(Polymarket, "e1", "Weather in Rome");
+        store
+            .upsert(
+                &[rain.clone(), snow.clone(), grouped.clone()],
+                std::slice::from_ref(&weather),
+                at(1),
+            )
+            .await
+            .unwrap();
+        let seen = store.catalog_revision().await.unwrap();
+        assert!(
+            store.match_inputs_changed_since(seen).await.unwrap().is_empty(),
+            "{}",
+            backend.name
+        );
+        assert_eq!(
+            store.match_inputs_changed_since(0).await.unwrap().len(),
+            3,
+            "{}",
+            backend.name
+        );
+
+        // The same records again change nothing; a changed market and a retitled event do.
+        store.upsert(&[rain.clone(), snow.clone()], &[], at(2)).await.unwrap();
+        assert!(
+            store.match_inputs_changed_since(seen).await.unwrap().is_empty(),
+            "{}",
+            backend.name
+        );
+        rain.question = "Will it rain in Paris on Sunday?".into();
+        rain.source_updated_at = Some(at(3));
+        weather.title = "Weather in Rome this week".into();
+        weather.source_updated_at = Some(at(3));
+        store
+            .upsert(std::slice::from_ref(&rain), std::slice::from_ref(&weather), at(3))
+            .await
+            .unwrap();
+        let changed = store.match_inputs_changed_since(seen).await.unwrap();
+        let ids: Vec<uuid::Uuid> = changed.iter().map(|input| input.id).collect();
+        let mut expected = vec![rain.id(), grouped.id()];
+        expected.sort();
+        assert_eq!(ids, expected, "{}", backend.name);
+        let rain_input = changed.iter().find(|input| input.id == rain.id()).unwrap();
+        assert_eq!(rain_input.question, "Will it rain in Paris on Sunday?");
+        let grouped_input = changed.iter().find(|input| input.id == grouped.id()).unwrap();
+        assert_eq!(grouped_input.event_title.as_deref(), Some("Weather in Rome this week"));
+        let now = store.catalog_revision().await.unwrap();
+        assert!(
+            store.match_inputs_changed_since(now).await.unwrap().is_empty(),
+            "{}",
+            backend.name
+        );
+    }
+}
