@@ -14,6 +14,7 @@ use axum::response::{IntoResponse, Response};
 use marketlens_storage::StoreError;
 use serde::Serialize;
 use serde_json::{Value, json};
+use utoipa::ToSchema;
 
 use crate::request_id::RequestId;
 
@@ -56,6 +57,25 @@ pub enum ApiError {
 }
 
 impl ApiError {
+    /// Every error code, as the OpenAPI document lists them.
+    pub const CODES: [&'static str; 15] = [
+        "MISSING_API_KEY",
+        "INVALID_API_KEY",
+        "ACCOUNT_SUSPENDED",
+        "INVALID_PARAMETER",
+        "NOT_FOUND",
+        "MISSING_QUERY",
+        "UNSUPPORTED_MEDIA_TYPE",
+        "INVALID_JSON",
+        "NO_MATCH",
+        "PAYLOAD_TOO_LARGE",
+        "INSUFFICIENT_CREDITS",
+        "RATE_LIMITED",
+        "METHOD_NOT_ALLOWED",
+        "SERVICE_UNAVAILABLE",
+        "INTERNAL_ERROR",
+    ];
+
     pub fn invalid_parameter(parameter: &str, message: impl Into<String>, details: Value) -> ApiError {
         let mut details = details;
         if let Value::Object(map) = &mut details {
@@ -259,18 +279,59 @@ pub async fn render_errors(request: Request, next: Next) -> Response {
 }
 
 /// The error JSON, fields in the contract's order.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct ErrorBody {
+pub struct ErrorBody {
+    /// Always `false`.
     success: bool,
     error: ErrorObject,
+    /// The id of the request, as in the `X-Request-Id` header.
     request_id: Option<String>,
 }
 
-#[derive(Serialize)]
-struct ErrorObject {
+#[derive(Serialize, ToSchema)]
+pub struct ErrorObject {
+    #[schema(schema_with = crate::openapi::schemas::error_code)]
     code: &'static str,
     message: String,
+    /// What the mistake was: the parameter and what it allows, the credits required and
+    /// remaining, the rate limit and when it resets.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
     details: Option<Value>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_has_its_code_listed_once() {
+        let every_error = [
+            ApiError::MissingApiKey,
+            ApiError::InvalidApiKey,
+            ApiError::AccountSuspended,
+            ApiError::invalid_parameter("limit", "", json!({})),
+            ApiError::not_found(""),
+            ApiError::MissingQuery,
+            ApiError::UnsupportedMediaType,
+            ApiError::InvalidJson { message: String::new() },
+            ApiError::NoMatch { query: String::new() },
+            ApiError::PayloadTooLarge,
+            ApiError::InsufficientCredits {
+                required: 1,
+                remaining: 0,
+            },
+            ApiError::RateLimited {
+                limit: 1,
+                retry_after_seconds: 1,
+                resets_at: String::new(),
+            },
+            ApiError::MethodNotAllowed,
+            ApiError::ServiceUnavailable { message: String::new() },
+            ApiError::Internal,
+        ];
+        let codes: Vec<&str> = every_error.iter().map(ApiError::code).collect();
+        assert_eq!(codes, ApiError::CODES);
+    }
 }

@@ -9,20 +9,23 @@ use marketlens_domain::time::{Timestamp, to_iso8601};
 use marketlens_domain::{Outcome, ids};
 use marketlens_storage::{EventMarket, MarketSummary, MatchedMarket, Page, StoredEvent, StoredMarket};
 use serde::{Serialize, Serializer};
+use utoipa::ToSchema;
+
+use crate::openapi::schemas;
 use uuid::Uuid;
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct DataEnvelope<T> {
     pub data: T,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct ListEnvelope<T> {
     pub data: Vec<T>,
     pub pagination: Pagination,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Pagination {
     pub total: u64,
@@ -62,6 +65,14 @@ pub const BYTES_PER_LIST_ITEM: usize = 400;
 /// into the response.
 pub struct Iso8601(pub Timestamp);
 
+impl utoipa::PartialSchema for Iso8601 {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        schemas::date_time().into()
+    }
+}
+
+impl ToSchema for Iso8601 {}
+
 impl Serialize for Iso8601 {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         // chrono's RFC 3339 writer, not `format()`: parsing a format string for every time
@@ -71,7 +82,7 @@ impl Serialize for Iso8601 {
 }
 
 /// An outcome in a list (`include=outcomes`): no id.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ListOutcome<'a> {
     pub name: &'a str,
@@ -94,22 +105,29 @@ impl<'a> From<&'a Outcome> for ListOutcome<'a> {
 }
 
 /// An outcome in a get: with its id.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DetailOutcome<'a> {
     pub id: Uuid,
-    #[serde(flatten)]
-    pub outcome: ListOutcome<'a>,
+    pub name: &'a str,
+    pub price: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_bid_price: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_ask_price: Option<f64>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MarketListItem<'a> {
     pub id: Uuid,
+    #[schema(schema_with = schemas::exchange)]
     pub exchange_id: &'static str,
     pub external_market_id: &'a str,
     pub question: &'a str,
+    #[schema(schema_with = schemas::market_status)]
     pub status: &'static str,
+    #[schema(schema_with = schemas::category)]
     pub category: &'static str,
     pub liquidity: f64,
     pub volume: f64,
@@ -137,10 +155,11 @@ impl<'a> MarketListItem<'a> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MatchedMarketView<'a> {
     pub id: Uuid,
+    #[schema(schema_with = schemas::exchange)]
     pub exchange_id: &'static str,
     pub question: &'a str,
     pub similarity: f64,
@@ -157,15 +176,18 @@ impl<'a> From<&'a MatchedMarket> for MatchedMarketView<'a> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MarketDetail<'a> {
     pub id: Uuid,
+    #[schema(schema_with = schemas::exchange)]
     pub exchange_id: &'static str,
     pub external_market_id: &'a str,
     pub question: &'a str,
     pub description: &'a str,
+    #[schema(schema_with = schemas::market_status)]
     pub status: &'static str,
+    #[schema(schema_with = schemas::category)]
     pub category: &'static str,
     pub liquidity: f64,
     pub volume: f64,
@@ -204,7 +226,10 @@ impl<'a> MarketDetail<'a> {
                 .enumerate()
                 .map(|(position, outcome)| DetailOutcome {
                     id: outcome_id(stored.id, position),
-                    outcome: ListOutcome::from(outcome),
+                    name: &outcome.name,
+                    price: outcome.price,
+                    best_bid_price: outcome.best_bid_price,
+                    best_ask_price: outcome.best_ask_price,
                 })
                 .collect(),
             matched_markets: matched.iter().map(MatchedMarketView::from).collect(),
@@ -212,13 +237,15 @@ impl<'a> MarketDetail<'a> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EventListItem<'a> {
     pub id: Uuid,
     pub title: &'a str,
     pub description: &'a str,
+    #[schema(schema_with = schemas::exchange)]
     pub exchange: &'static str,
+    #[schema(schema_with = schemas::category)]
     pub category: &'static str,
     pub market_count: u64,
     pub total_volume: f64,
@@ -242,7 +269,7 @@ impl<'a> From<&'a StoredEvent> for EventListItem<'a> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EventMarketView<'a> {
     pub id: Uuid,
@@ -251,13 +278,15 @@ pub struct EventMarketView<'a> {
     pub volume_24h: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EventDetail<'a> {
     pub id: Uuid,
     pub title: &'a str,
     pub description: &'a str,
+    #[schema(schema_with = schemas::exchange)]
     pub exchange: &'static str,
+    #[schema(schema_with = schemas::category)]
     pub category: &'static str,
     pub total_volume: f64,
     pub image_url: &'a str,
@@ -289,7 +318,7 @@ impl<'a> EventDetail<'a> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountView {
     pub api_key: String,
@@ -299,21 +328,21 @@ pub struct AccountView {
     pub rate_limit: RateLimitView,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct CreditsView {
     pub remaining: i64,
     pub purchased: i64,
     pub used: i64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UserView {
     pub id: String,
     pub wallet_address: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RateLimitView {
     pub requests_per_minute: u32,
@@ -322,7 +351,7 @@ pub struct RateLimitView {
 }
 
 /// The explain envelope (`interface.md` section 2.3).
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExplainEnvelope {
     pub success: bool,
@@ -331,7 +360,7 @@ pub struct ExplainEnvelope {
     pub processing_time_ms: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExplainData {
     pub meta: ExplainMeta,
@@ -341,21 +370,23 @@ pub struct ExplainData {
     pub sources: Vec<ExplainSource>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExplainMeta {
     pub query: String,
     pub market_id: String,
+    #[schema(schema_with = schemas::platform)]
     pub platform: &'static str,
     pub timestamp: String,
     pub credits_used: i64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExplainMarket {
     pub title: String,
     pub question: String,
+    #[schema(schema_with = schemas::platform)]
     pub platform: &'static str,
     pub provider: &'static str,
     pub volume: f64,
@@ -364,20 +395,21 @@ pub struct ExplainMarket {
     pub created_at: String,
     /// An empty string when the exchange gives none.
     pub end_date: String,
+    #[schema(schema_with = schemas::explain_status)]
     pub status: &'static str,
     pub outcomes: Vec<ExplainOutcome>,
     pub url: String,
     pub image: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct ExplainOutcome {
     pub id: String,
     pub name: String,
     pub price: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum ExplainSource {
     MarketDb {

@@ -10,9 +10,18 @@ use marketlens_domain::time::to_iso8601;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::params;
+
 use crate::state::AppState;
 use crate::views::{AccountView, CreditsView, DataEnvelope, RateLimitView, UserView};
 
+/// The calling key's account: credits, tier and rate-limit window. Free.
+#[utoipa::path(
+    get,
+    path = "/api/v1/account",
+    tag = "account",
+    responses((status = 200, description = "The account (free).", body = DataEnvelope<AccountView>)),
+    security(("bearer" = []))
+)]
 pub async fn get(
     State(state): State<AppState>,
     caller: Caller,

@@ -9,7 +9,8 @@ use uuid::Uuid;
 
 use crate::auth::Caller;
 use crate::billing::{Charged, charged};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorBody};
+use crate::openapi::parameters;
 use crate::params;
 use crate::request_id::RequestId;
 use crate::state::AppState;
@@ -17,6 +18,15 @@ use crate::views::{
     BYTES_PER_LIST_ITEM, DataEnvelope, EventDetail, EventListItem, ListEnvelope, Pagination, json_response,
 };
 
+/// Events of both exchanges, filtered and paged.
+#[utoipa::path(
+    get,
+    path = "/api/v1/events",
+    tag = "events",
+    params(parameters::ListEvents),
+    responses((status = 200, description = "A page of events (1 credit).", body = ListEnvelope<EventListItem>, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call.")))),
+    security(("bearer" = []))
+)]
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -38,6 +48,18 @@ pub async fn list(
     .await
 }
 
+/// One event with its markets.
+#[utoipa::path(
+    get,
+    path = "/api/v1/events/{id}",
+    tag = "events",
+    params(("id" = String, Path, description = "The event's id (a UUID).")),
+    responses(
+        (status = 200, description = "The event (1 credit).", body = DataEnvelope<EventDetail>, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
+        (status = 404, description = "No event has this id (`NOT_FOUND`); not charged.", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
 pub async fn get(
     State(state): State<AppState>,
     caller: Caller,

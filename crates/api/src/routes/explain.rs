@@ -11,8 +11,9 @@ use serde_json::{Value, json};
 
 use crate::auth::Caller;
 use crate::billing::{Charged, charged};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorBody};
 use crate::explain::{find_market, summary};
+use crate::openapi::{ExplainRequest, parameters};
 use crate::params;
 use crate::request_id::{ReceivedAt, RequestId};
 use crate::state::AppState;
@@ -20,6 +21,18 @@ use crate::views::{
     ExplainData, ExplainEnvelope, ExplainMarket, ExplainMeta, ExplainSource, explain_outcomes, optional_time,
 };
 
+/// A market's summary and key factors from recent news, for a market URL or free words.
+#[utoipa::path(
+    get,
+    path = "/api/v1/explain",
+    tag = "explain",
+    params(parameters::Explain),
+    responses(
+        (status = 200, description = "The explanation (5 credits).", body = ExplainEnvelope, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
+        (status = 404, description = "No market matches the query (`NO_MATCH`); not charged.", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
 pub async fn get(
     State(state): State<AppState>,
     caller: Caller,
@@ -31,6 +44,20 @@ pub async fn get(
     explain(&state, &caller, &request_id, query, received_at).await
 }
 
+/// As `GET /api/v1/explain`, with the query in a JSON body.
+#[utoipa::path(
+    post,
+    path = "/api/v1/explain",
+    tag = "explain",
+    request_body(content = ExplainRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The explanation (5 credits).", body = ExplainEnvelope, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
+        (status = 404, description = "No market matches the query (`NO_MATCH`); not charged.", body = ErrorBody),
+        (status = 413, description = "The body is larger than 16 KiB (`PAYLOAD_TOO_LARGE`).", body = ErrorBody),
+        (status = 415, description = "The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`).", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
 pub async fn post(
     State(state): State<AppState>,
     caller: Caller,

@@ -8,16 +8,33 @@ use marketlens_domain::time::to_iso8601;
 use marketlens_storage::{FeedStatus, StoreError, SyncStatus};
 use serde_json::{Map, Value, json};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
 
 /// The process is up and answering.
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    tag = "operations",
+    responses((status = 200, description = "Alive: `{\"status\": \"ok\"}`.", body = Object))
+)]
 pub async fn alive() -> Json<Value> {
     Json(json!({ "status": "ok" }))
 }
 
-/// The process can serve: its store answers. Reports what the store holds and, per exchange,
-/// the freshness of its data: the last successful sync, its age, and the last run's error.
+/// The process can serve: its store answers.
+///
+/// Reports what the store holds and, per exchange, the freshness of its data: the last
+/// successful sync, its age, and the last run's error.
+#[utoipa::path(
+    get,
+    path = "/readyz",
+    tag = "operations",
+    responses(
+        (status = 200, description = "Ready: counts, per-exchange sync freshness, the catalogue, the news index and the rate limiter.", body = Object),
+        (status = 503, description = "Not ready: the store does not answer (`SERVICE_UNAVAILABLE`).", body = ErrorBody),
+    )
+)]
 pub async fn ready(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
     let not_ready = |error: StoreError| {
         tracing::warn!(%error, "readiness check failed");

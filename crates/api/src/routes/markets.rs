@@ -11,8 +11,9 @@ use uuid::Uuid;
 
 use crate::auth::Caller;
 use crate::billing::{Charged, charged};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorBody};
 use crate::explain::market_by_url;
+use crate::openapi::parameters;
 use crate::params;
 use crate::request_id::RequestId;
 use crate::state::AppState;
@@ -20,6 +21,15 @@ use crate::views::{
     BYTES_PER_LIST_ITEM, DataEnvelope, ListEnvelope, MarketDetail, MarketListItem, Pagination, json_response,
 };
 
+/// Markets of both exchanges, filtered, searched, sorted and paged.
+#[utoipa::path(
+    get,
+    path = "/api/v1/markets",
+    tag = "markets",
+    params(parameters::ListMarkets),
+    responses((status = 200, description = "A page of markets (1 credit).", body = ListEnvelope<MarketListItem>, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call.")))),
+    security(("bearer" = []))
+)]
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -45,6 +55,18 @@ pub async fn list(
     .await
 }
 
+/// One market with its outcomes and the markets of the other exchange that ask the same question.
+#[utoipa::path(
+    get,
+    path = "/api/v1/markets/{id}",
+    tag = "markets",
+    params(("id" = String, Path, description = "The market's id (a UUID).")),
+    responses(
+        (status = 200, description = "The market (1 credit).", body = DataEnvelope<MarketDetail>, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
+        (status = 404, description = "No market has this id (`NOT_FOUND`); not charged.", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
 pub async fn get(
     State(state): State<AppState>,
     caller: Caller,
@@ -66,8 +88,20 @@ pub async fn get(
     .await
 }
 
-/// `GET /api/v1/markets/lookup?url=...`: the market a Polymarket or Kalshi URL names, as get
-/// returns it; 404 when the URL names no stored market or is not an exchange market URL.
+/// The market a Polymarket or Kalshi URL names, as get returns it.
+///
+/// 404 when the URL names no stored market or is not an exchange market URL.
+#[utoipa::path(
+    get,
+    path = "/api/v1/markets/lookup",
+    tag = "markets",
+    params(parameters::Lookup),
+    responses(
+        (status = 200, description = "The market the URL names, as get returns it (1 credit).", body = DataEnvelope<MarketDetail>, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
+        (status = 404, description = "The URL names no stored market (`NOT_FOUND`); not charged.", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
 pub async fn lookup(
     State(state): State<AppState>,
     caller: Caller,

@@ -1,12 +1,12 @@
 //! The routes of `/api/v1` and the operational ones beside it. Each resource module owns its
 //! handlers; this module only assembles them.
 
-mod account;
+pub(crate) mod account;
 pub mod benchmark;
-mod events;
-mod explain;
-mod health;
-mod markets;
+pub(crate) mod events;
+pub(crate) mod explain;
+pub(crate) mod health;
+pub(crate) mod markets;
 
 use axum::Router;
 use axum::middleware;
@@ -15,6 +15,7 @@ use axum::routing::get;
 use crate::auth;
 use crate::error::ApiError;
 use crate::state::AppState;
+use crate::{openapi, reference};
 
 pub fn router(state: AppState) -> Router {
     let api = Router::new()
@@ -25,11 +26,13 @@ pub fn router(state: AppState) -> Router {
         .route("/events/{id}", get(events::get))
         .route("/explain", get(explain::get).post(explain::post))
         .route("/account", get(account::get))
-        .route_layer(middleware::from_fn_with_state(state.clone(), auth::authenticate));
+        .route_layer(middleware::from_fn_with_state(state.clone(), auth::authenticate))
+        .route("/openapi.json", get(openapi::openapi_json));
     let router = Router::new()
         .nest("/api/v1", api)
         .route("/healthz", get(health::alive))
-        .route("/readyz", get(health::ready));
+        .route("/readyz", get(health::ready))
+        .route("/docs", get(reference::page));
     let router = if state.settings.benchmark {
         router.route("/benchmark/ceiling", get(benchmark::ceiling))
     } else {

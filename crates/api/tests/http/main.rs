@@ -12,6 +12,8 @@ mod explain;
 mod lookup;
 mod markets;
 mod news;
+mod openapi;
+mod reference;
 mod seed;
 
 use chrono::Utc;

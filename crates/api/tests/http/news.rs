@@ -20,7 +20,7 @@ fn article(url: &str, title: &str, summary: &str, age: TimeDelta) -> Article {
     }
 }
 
-fn news() -> Vec<Article> {
+pub(crate) fn news() -> Vec<Article> {
     let hours = TimeDelta::hours;
     vec![
         article(

@@ -1,0 +1,439 @@
+//! The OpenAPI document (`GET /api/v1/openapi.json`) against the live server: every response
+//! every operation documents is produced here and validated against its documented schema
+//! (objects held strictly: a field the document does not name fails), every documented
+//! parameter bound is the one the server enforces, and every route is documented.
+
+use std::collections::BTreeSet;
+
+use marketlens_domain::account::AccountStatus;
+use marketlens_domain::api_key::ApiKey;
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::{TestServer, json_of, settings_with_tiers, stay_within_one_minute};
+
+/// One request: method, path with query, JSON body.
+#[derive(Clone)]
+struct Call {
+    method: Method,
+    path: String,
+    body: Option<Value>,
+    content_type: &'static str,
+}
+
+impl Call {
+    fn get(path: impl Into<String>) -> Call {
+        Call {
+            method: Method::GET,
+            path: path.into(),
+            body: None,
+            content_type: "application/json",
+        }
+    }
+
+    fn post(path: &str, body: Value) -> Call {
+        Call {
+            method: Method::POST,
+            path: path.to_owned(),
+            body: Some(body),
+            content_type: "application/json",
+        }
+    }
+
+    /// The same call with one more query parameter.
+    fn with_parameter(&self, pair: &str) -> Call {
+        let separator = if self.path.contains('?') { '&' } else { '?' };
+        Call {
+            path: format!("{}{separator}{pair}", self.path),
+            ..self.clone()
+        }
+    }
+}
+
+/// The documented schema at `schema` (from the document), checked strictly.
+fn validator(document: &Value, schema: &Value) -> jsonschema::Validator {
+    let mut root = schema.clone();
+    let mut components = document["components"].clone();
+    forbid_undocumented_fields(&mut components);
+    root.as_object_mut().unwrap().insert("components".into(), components);
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(&root)
+        .unwrap_or_else(|error| panic!("the schema {schema} does not compile: {error}"))
+}
+
+/// Every object schema that names its fields gets `additionalProperties: false`, so that a
+/// response field the document does not describe fails validation.
+fn forbid_undocumented_fields(value: &mut Value) {
+    match value {
+        Value::Object(fields) => {
+            if fields.contains_key("properties") && !fields.contains_key("additionalProperties") {
+                fields.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            fields.values_mut().for_each(forbid_undocumented_fields);
+        }
+        Value::Array(items) => items.iter_mut().for_each(forbid_undocumented_fields),
+        _ => {}
+    }
+}
+
+struct Checker {
+    server: TestServer,
+    document: Value,
+    covered: BTreeSet<(String, String, String)>,
+}
+
+impl Checker {
+    /// Sends `call` with `key`, expects `status`, and validates the body against what the
+    /// document says `operation` answers with that status.
+    async fn check(&mut self, operation: (&str, &str), call: &Call, key: Option<&ApiKey>, status: u16) -> Value {
+        let (method, path) = operation;
+        let mut request = self.server.request(call.method.clone(), &call.path, key);
+        if let Some(body) = &call.body {
+            request = request.header("content-type", call.content_type).body(body.to_string());
+        }
+        let response = request.send().await.unwrap();
+        let documented = &self.document["paths"][path][method]["responses"][status.to_string()];
+        assert!(
+            documented.is_object(),
+            "{method} {path} answered {} to {}, which the document does not list",
+            response.status(),
+            call.path
+        );
+        for header in documented["headers"]
+            .as_object()
+            .into_iter()
+            .flat_map(|headers| headers.keys())
+        {
+            assert!(
+                response.headers().contains_key(header.as_str()),
+                "{method} {path} {status}: no {header} header"
+            );
+        }
+        let (got, body) = json_of(response).await;
+        assert_eq!(got, status, "{method} {} : {body}", call.path);
+        let schema = &documented["content"]["application/json"]["schema"];
+        let validator = validator(&self.document, schema);
+        let errors: Vec<String> = validator
+            .iter_errors(&body)
+            .map(|error| format!("{error} at {}", error.instance_path()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{method} {path} {status} does not match its schema: {errors:?}\n{body}"
+        );
+        self.covered
+            .insert((method.to_owned(), path.to_owned(), status.to_string()));
+        body
+    }
+}
+
+#[tokio::test]
+async fn every_documented_response_is_produced_and_matches_its_schema() {
+    let server = TestServer::start_with(settings_with_tiers("tiny=1")).await;
+    let response = server
+        .request(Method::GET, "/api/v1/openapi.json", None)
+        .send()
+        .await
+        .unwrap();
+    let (status, document) = json_of(response).await;
+    assert_eq!(status, 200);
+    assert!(
+        document["openapi"].as_str().unwrap().starts_with("3.1"),
+        "{}",
+        document["openapi"]
+    );
+    let key = server.key().await;
+    let mut checker = Checker {
+        server,
+        document,
+        covered: BTreeSet::new(),
+    };
+
+    // A market, an event and a market URL of the catalogue.
+    let list = checker
+        .check(
+            ("get", "/api/v1/markets"),
+            &Call::get("/api/v1/markets"),
+            Some(&key),
+            200,
+        )
+        .await;
+    let market = list["data"][0].clone();
+    let market_id = market["id"].as_str().unwrap().to_owned();
+    let stored = checker
+        .server
+        .store
+        .get_market(market_id.parse().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    let market_url: String = url::form_urlencoded::byte_serialize(stored.market.url.as_bytes()).collect();
+    let events = checker
+        .check(("get", "/api/v1/events"), &Call::get("/api/v1/events"), Some(&key), 200)
+        .await;
+    let event_id = events["data"][0]["id"].as_str().unwrap().to_owned();
+    let words: String = url::form_urlencoded::byte_serialize(stored.market.question.as_bytes()).collect();
+
+    // A successful call of each operation that takes a key.
+    let keyed = [
+        (
+            ("get", "/api/v1/markets"),
+            Call::get("/api/v1/markets?include=outcomes&limit=200"),
+        ),
+        (
+            ("get", "/api/v1/markets/{id}"),
+            Call::get(format!("/api/v1/markets/{market_id}")),
+        ),
+        (
+            ("get", "/api/v1/markets/lookup"),
+            Call::get(format!("/api/v1/markets/lookup?url={market_url}")),
+        ),
+        (("get", "/api/v1/events"), Call::get("/api/v1/events?limit=100")),
+        (
+            ("get", "/api/v1/events/{id}"),
+            Call::get(format!("/api/v1/events/{event_id}")),
+        ),
+        (
+            ("get", "/api/v1/explain"),
+            Call::get("/api/v1/explain?query=bitcoin%20100k"),
+        ),
+        (
+            ("get", "/api/v1/explain"),
+            Call::get(format!("/api/v1/explain?query={words}")),
+        ),
+        (
+            ("post", "/api/v1/explain"),
+            Call::post("/api/v1/explain", json!({ "query": stored.market.question })),
+        ),
+        (("get", "/api/v1/account"), Call::get("/api/v1/account")),
+    ];
+    // News about the Bitcoin market, so that explain's news sources are checked too.
+    checker.server.add_news(&crate::news::news()).await;
+    let (_, explained) = checker.server.get("/api/v1/explain?query=bitcoin%20100k", &key).await;
+    assert!(
+        explained["data"]["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|source| source["type"] == "news-feed"),
+        "{explained}"
+    );
+    stay_within_one_minute().await;
+    for (operation, call) in &keyed {
+        checker.check(*operation, call, Some(&key), 200).await;
+        checker.check(*operation, call, None, 401).await;
+        checker
+            .check(*operation, &call.with_parameter("unknownParameter=1"), Some(&key), 400)
+            .await;
+        let (suspended_account, suspended) = checker.server.account("free", 10).await;
+        checker
+            .server
+            .store
+            .set_account_status(suspended_account.id, AccountStatus::Suspended)
+            .await
+            .unwrap();
+        checker.check(*operation, call, Some(&suspended), 403).await;
+        let (_, limited) = checker.server.account("tiny", 100).await;
+        checker.check(*operation, call, Some(&limited), 200).await;
+        checker.check(*operation, call, Some(&limited), 429).await;
+        let charged = checker.document["paths"][operation.1][operation.0]["responses"]["402"].is_object();
+        if charged {
+            let (_, broke) = checker.server.account("free", 0).await;
+            checker.check(*operation, call, Some(&broke), 402).await;
+        }
+    }
+
+    // Each operation's own errors.
+    let unknown = "00000000-0000-4000-8000-000000000000";
+    let own_errors = [
+        (
+            ("get", "/api/v1/markets/{id}"),
+            Call::get(format!("/api/v1/markets/{unknown}")),
+            404,
+        ),
+        (
+            ("get", "/api/v1/events/{id}"),
+            Call::get(format!("/api/v1/events/{unknown}")),
+            404,
+        ),
+        (
+            ("get", "/api/v1/markets/lookup"),
+            Call::get("/api/v1/markets/lookup?url=https%3A%2F%2Fkalshi.com%2Fmarkets%2Fnone"),
+            404,
+        ),
+        (
+            ("get", "/api/v1/explain"),
+            Call::get("/api/v1/explain?query=zzqqxxy"),
+            404,
+        ),
+        (
+            ("post", "/api/v1/explain"),
+            Call::post("/api/v1/explain", json!({ "query": "zzqqxxy" })),
+            404,
+        ),
+        (
+            ("post", "/api/v1/explain"),
+            Call::post("/api/v1/explain", json!({ "query": "x".repeat(20_000) })),
+            413,
+        ),
+        (
+            ("post", "/api/v1/explain"),
+            Call {
+                content_type: "text/plain",
+                ..Call::post("/api/v1/explain", json!({ "query": "bitcoin" }))
+            },
+            415,
+        ),
+    ];
+    for (operation, call, status) in &own_errors {
+        checker.check(*operation, call, Some(&key), *status).await;
+    }
+
+    // The operations that need no key.
+    for path in ["/api/v1/openapi.json", "/healthz", "/readyz"] {
+        checker.check(("get", path), &Call::get(path), None, 200).await;
+    }
+
+    // Every documented response was produced, but for the store being down (503), which the
+    // error rendering shares with every other error (tested in `errors.rs`).
+    let mut documented = BTreeSet::new();
+    for (path, item) in checker.document["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            for status in operation["responses"].as_object().unwrap().keys() {
+                if status != "503" {
+                    documented.insert((method.clone(), path.clone(), status.clone()));
+                }
+            }
+        }
+    }
+    let missing: Vec<_> = documented.difference(&checker.covered).collect();
+    assert!(missing.is_empty(), "documented responses no test produced: {missing:?}");
+}
+
+/// The documented bounds and allowed values of every query parameter are the ones the server
+/// enforces: the maximum is accepted and one past it refused, every listed value accepted, a
+/// value off the list refused.
+#[tokio::test]
+async fn documented_parameters_are_the_enforced_ones() {
+    let server = TestServer::start().await;
+    let key = server.key().await;
+    let (_, document) = server.get("/api/v1/openapi.json", &key).await;
+    let mut checked = 0;
+    for (path, item) in document["paths"].as_object().unwrap() {
+        let Some(operation) = item.get("get") else { continue };
+        let Some(parameters) = operation["parameters"].as_array() else {
+            continue;
+        };
+        if path.contains('{') {
+            continue;
+        }
+        // Required parameters get a value that the server accepts (a URL for lookup).
+        let base: Vec<String> = parameters
+            .iter()
+            .filter(|parameter| parameter["required"] == true && parameter["in"] == "query")
+            .map(|parameter| format!("{}=bitcoin", parameter["name"].as_str().unwrap()))
+            .collect();
+        for parameter in parameters.iter().filter(|parameter| parameter["in"] == "query") {
+            let name = parameter["name"].as_str().unwrap();
+            let schema = &parameter["schema"];
+            let query = |value: &str| {
+                let mut pairs: Vec<String> = base
+                    .iter()
+                    .filter(|pair| !pair.starts_with(&format!("{name}=")))
+                    .cloned()
+                    .collect();
+                pairs.push(format!(
+                    "{name}={}",
+                    url::form_urlencoded::byte_serialize(value.as_bytes()).collect::<String>()
+                ));
+                format!("{path}?{}", pairs.join("&"))
+            };
+            let refused = |status: u16, body: &Value| status == 400 && body["error"]["details"]["parameter"] == name;
+            let accepted = |status: u16| status == 200 || status == 404;
+            if let Some(maximum) = schema["maximum"].as_u64() {
+                let (status, body) = server.get(&query(&maximum.to_string()), &key).await;
+                assert!(accepted(status), "{path} {name}={maximum}: {status} {body}");
+                let (status, body) = server.get(&query(&(maximum + 1).to_string()), &key).await;
+                assert!(refused(status, &body), "{path} {name}={}: {status} {body}", maximum + 1);
+                let minimum = schema["minimum"].as_u64().unwrap();
+                if minimum > 0 {
+                    let (status, body) = server.get(&query(&(minimum - 1).to_string()), &key).await;
+                    assert!(refused(status, &body), "{path} {name}={}: {status} {body}", minimum - 1);
+                }
+                checked += 1;
+            }
+            if let Some(values) = schema["enum"].as_array() {
+                for value in values {
+                    let (status, body) = server.get(&query(value.as_str().unwrap()), &key).await;
+                    assert!(accepted(status), "{path} {name}={value}: {status} {body}");
+                }
+                let (status, body) = server.get(&query("not-a-listed-value"), &key).await;
+                assert!(
+                    refused(status, &body),
+                    "{path} {name}=not-a-listed-value: {status} {body}"
+                );
+                checked += 1;
+            }
+            if let Some(maximum_length) = schema["maxLength"].as_u64() {
+                let (status, body) = server.get(&query(&"a".repeat(maximum_length as usize + 1)), &key).await;
+                assert!(
+                    refused(status, &body),
+                    "{path} {name} of {} characters: {status} {body}",
+                    maximum_length + 1
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 12, "only {checked} parameters checked");
+}
+
+/// Every route the server answers is in the document, and nothing else is.
+#[tokio::test]
+async fn every_route_is_documented() {
+    let server = TestServer::start().await;
+    let key = server.key().await;
+    let (_, document) = server.get("/api/v1/openapi.json", &key).await;
+    let documented: BTreeSet<String> = document["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .flat_map(|(path, item)| {
+            item.as_object()
+                .unwrap()
+                .keys()
+                .map(move |method| format!("{method} {path}"))
+        })
+        .collect();
+    let routes: BTreeSet<String> = [
+        "get /api/v1/markets",
+        "get /api/v1/markets/lookup",
+        "get /api/v1/markets/{id}",
+        "get /api/v1/events",
+        "get /api/v1/events/{id}",
+        "get /api/v1/explain",
+        "post /api/v1/explain",
+        "get /api/v1/account",
+        "get /api/v1/openapi.json",
+        "get /healthz",
+        "get /readyz",
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .collect();
+    assert_eq!(documented, routes);
+    // And the server answers each (not with "No such path").
+    for route in &routes {
+        let (method, path) = route.split_once(' ').unwrap();
+        let path = path.replace("{id}", "00000000-0000-4000-8000-000000000000");
+        let method = Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
+        let response = server.request(method, &path, Some(&key)).send().await.unwrap();
+        let (status, body) = json_of(response).await;
+        assert!(
+            status != 404 || body["error"]["message"] != "No such path.",
+            "{route} is documented but not served"
+        );
+        assert_ne!(status, 405, "{route}");
+    }
+}
