@@ -78,6 +78,7 @@ pub async fn authenticate(State(state): State<AppState>, mut request: Request, n
     let usage = match state.rate_limiter.acquire(account.id, limit, Utc::now()).await {
         Ok(usage) => usage,
         Err(refusal) => {
+            metrics::counter!("marketlens_rate_limit_refusals_total", "tier" => account.tier.clone()).increment(1);
             let mut response = ApiError::RateLimited {
                 limit: refusal.limit,
                 retry_after_seconds: refusal.retry_after_seconds,

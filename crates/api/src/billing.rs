@@ -172,13 +172,17 @@ where
         state.keys.forget(&caller.key_hash);
     }
     match outcome {
-        ChargeOutcome::Charged { remaining } => Ok(Charged {
-            output,
-            receipt: Receipt {
-                credits_used: cost,
-                credits_remaining: remaining,
-            },
-        }),
+        ChargeOutcome::Charged { remaining } => {
+            metrics::counter!("marketlens_credits_charged_total", "operation" => operation.as_str())
+                .increment(cost.unsigned_abs());
+            Ok(Charged {
+                output,
+                receipt: Receipt {
+                    credits_used: cost,
+                    credits_remaining: remaining,
+                },
+            })
+        }
         ChargeOutcome::Insufficient { required, remaining } => {
             Err(ApiError::InsufficientCredits { required, remaining })
         }

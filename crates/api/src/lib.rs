@@ -21,6 +21,7 @@ pub mod reference;
 pub mod request_id;
 mod routes;
 pub mod state;
+pub mod telemetry;
 pub mod views;
 
 use axum::Router;
@@ -40,6 +41,7 @@ pub use state::{ApiSettings, AppState};
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
 
 pub fn app(state: AppState) -> Router {
+    telemetry::install();
     let request_timeout = state.settings.request_timeout + state::REQUEST_TIMEOUT_MARGIN;
     routes::router(state).layer(
         ServiceBuilder::new()

@@ -17,6 +17,7 @@ use utoipa::{Modify, OpenApi};
 
 use crate::error::ErrorBody;
 use crate::routes::{account, events, explain, health, markets};
+use crate::telemetry;
 
 /// The document, as the code describes it.
 #[derive(OpenApi)]
@@ -41,6 +42,7 @@ within the account's requests-per-minute limit. Errors share one shape (`ErrorBo
         openapi_json,
         health::alive,
         health::ready,
+        telemetry::render,
     ),
     components(schemas(ErrorBody)),
     modifiers(&BearerAuth, &KeyedResponses),

@@ -147,9 +147,18 @@ async fn news_loop(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>) {
         )
         .await
         {
-            Ok(report) if report.failed.is_empty() => tracing::info!(summary = %report, "news feeds polled"),
-            Ok(report) => tracing::warn!(summary = %report, "news feeds polled; some failed"),
-            Err(error) => tracing::warn!(%error, "the news poll stopped: the store failed"),
+            Ok(report) if report.failed.is_empty() => {
+                metrics::counter!("marketlens_news_polls_total", "outcome" => "success").increment(1);
+                tracing::info!(summary = %report, "news feeds polled")
+            }
+            Ok(report) => {
+                metrics::counter!("marketlens_news_polls_total", "outcome" => "partial").increment(1);
+                tracing::warn!(summary = %report, "news feeds polled; some failed")
+            }
+            Err(error) => {
+                metrics::counter!("marketlens_news_polls_total", "outcome" => "failure").increment(1);
+                tracing::warn!(%error, "the news poll stopped: the store failed")
+            }
         }
         tokio::time::sleep(schedule.news_every).await;
     }
@@ -171,6 +180,13 @@ async fn exchange_loop(
     loop {
         let kind = next_kind(store.as_ref(), exchange, &schedule).await;
         let report = sync_exchange(store.as_ref(), &fetcher, &schedule.settings, kind, &mut |_| {}).await;
+        metrics::counter!(
+            "marketlens_sync_runs_total",
+            "exchange" => exchange.as_str(),
+            "kind" => kind.as_str(),
+            "outcome" => if report.succeeded() { "success" } else { "failure" }
+        )
+        .increment(1);
         if report.succeeded() {
             tracing::info!(%exchange, summary = %report, "sync run finished");
         } else {

@@ -15,7 +15,7 @@ use axum::routing::get;
 use crate::auth;
 use crate::error::ApiError;
 use crate::state::AppState;
-use crate::{openapi, reference};
+use crate::{openapi, reference, telemetry};
 
 pub fn router(state: AppState) -> Router {
     let api = Router::new()
@@ -32,7 +32,8 @@ pub fn router(state: AppState) -> Router {
         .nest("/api/v1", api)
         .route("/healthz", get(health::alive))
         .route("/readyz", get(health::ready))
-        .route("/docs", get(reference::page));
+        .route("/docs", get(reference::page))
+        .route("/metrics", get(telemetry::render));
     let router = if state.settings.benchmark {
         router.route("/benchmark/ceiling", get(benchmark::ceiling))
     } else {
@@ -41,5 +42,6 @@ pub fn router(state: AppState) -> Router {
     router
         .fallback(|| async { ApiError::not_found("No such path.") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .layer(middleware::from_fn(telemetry::track))
         .with_state(state)
 }

@@ -11,6 +11,7 @@ mod events;
 mod explain;
 mod lookup;
 mod markets;
+mod metrics;
 mod news;
 mod openapi;
 mod reference;
