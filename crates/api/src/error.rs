@@ -22,6 +22,8 @@ use crate::request_id::RequestId;
 pub enum ApiError {
     MissingApiKey,
     InvalidApiKey,
+    /// An admin call without the admin token, or with another.
+    InvalidAdminToken,
     AccountSuspended,
     InvalidParameter {
         parameter: String,
@@ -58,9 +60,10 @@ pub enum ApiError {
 
 impl ApiError {
     /// Every error code, as the OpenAPI document lists them.
-    pub const CODES: [&'static str; 15] = [
+    pub const CODES: [&'static str; 16] = [
         "MISSING_API_KEY",
         "INVALID_API_KEY",
+        "INVALID_ADMIN_TOKEN",
         "ACCOUNT_SUSPENDED",
         "INVALID_PARAMETER",
         "NOT_FOUND",
@@ -96,7 +99,7 @@ impl ApiError {
 
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::MissingApiKey | ApiError::InvalidApiKey => StatusCode::UNAUTHORIZED,
+            ApiError::MissingApiKey | ApiError::InvalidApiKey | ApiError::InvalidAdminToken => StatusCode::UNAUTHORIZED,
             ApiError::AccountSuspended => StatusCode::FORBIDDEN,
             ApiError::InvalidParameter { .. } | ApiError::MissingQuery | ApiError::InvalidJson { .. } => {
                 StatusCode::BAD_REQUEST
@@ -116,6 +119,7 @@ impl ApiError {
         match self {
             ApiError::MissingApiKey => "MISSING_API_KEY",
             ApiError::InvalidApiKey => "INVALID_API_KEY",
+            ApiError::InvalidAdminToken => "INVALID_ADMIN_TOKEN",
             ApiError::AccountSuspended => "ACCOUNT_SUSPENDED",
             ApiError::InvalidParameter { .. } => "INVALID_PARAMETER",
             ApiError::NotFound { .. } => "NOT_FOUND",
@@ -138,6 +142,9 @@ impl ApiError {
                 "Send your API key in the Authorization header: 'Authorization: Bearer <API_KEY>'.".to_owned()
             }
             ApiError::InvalidApiKey => "The API key is unknown, malformed or revoked.".to_owned(),
+            ApiError::InvalidAdminToken => {
+                "Send the admin token in the Authorization header: 'Authorization: Bearer <ADMIN_TOKEN>'.".to_owned()
+            }
             ApiError::AccountSuspended => "This account is suspended; contact the operator.".to_owned(),
             ApiError::InvalidParameter { message, .. }
             | ApiError::NotFound { message }
@@ -190,6 +197,10 @@ impl ApiError {
             ApiError::InvalidApiKey => vec![(
                 header::WWW_AUTHENTICATE,
                 HeaderValue::from_static("Bearer realm=\"marketlens\", error=\"invalid_token\""),
+            )],
+            ApiError::InvalidAdminToken => vec![(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"marketlens-admin\""),
             )],
             ApiError::RateLimited {
                 retry_after_seconds, ..
@@ -310,6 +321,7 @@ mod tests {
         let every_error = [
             ApiError::MissingApiKey,
             ApiError::InvalidApiKey,
+            ApiError::InvalidAdminToken,
             ApiError::AccountSuspended,
             ApiError::invalid_parameter("limit", "", json!({})),
             ApiError::not_found(""),

@@ -56,6 +56,11 @@ impl KeyCache {
         Ok(found)
     }
 
+    /// Drops everything remembered, after an operator changed accounts or keys.
+    pub fn forget_all(&self) {
+        self.known.invalidate_all();
+    }
+
     /// Drops what is remembered of a key, so that its next call reads the store.
     pub fn forget(&self, key_hash: &KeyHash) {
         self.known.invalidate(key_hash);

@@ -9,6 +9,7 @@
 //! ([`rate_limit`]); then the handler, which parses its parameters ([`params`]) and runs its
 //! work as a charged call ([`billing`]). Responses are built from [`views`], the contract's JSON shapes.
 
+pub mod admin;
 pub mod auth;
 pub mod billing;
 pub mod error;

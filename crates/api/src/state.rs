@@ -7,6 +7,7 @@ use marketlens_storage::Store;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::admin::AdminToken;
 use crate::billing::Charger;
 use crate::key_cache::KeyCache;
 use crate::rate_limit::{InProcessRateLimiter, RateLimiter};
@@ -24,6 +25,8 @@ pub struct ApiSettings {
     pub benchmark: bool,
     /// How old a news article may be and still count as recent for explain.
     pub news_window: TimeDelta,
+    /// The admin API's token (`MARKETLENS_ADMIN_TOKEN`); the admin API is off without one.
+    pub admin_token: Option<AdminToken>,
 }
 
 impl Default for ApiSettings {
@@ -33,6 +36,7 @@ impl Default for ApiSettings {
             request_timeout: Duration::from_secs(30),
             benchmark: false,
             news_window: TimeDelta::days(14),
+            admin_token: None,
         }
     }
 }

@@ -113,6 +113,12 @@ pub struct ServeArgs {
     #[arg(long, env = "MARKETLENS_REDIS_URL")]
     pub redis_url: Option<String>,
 
+    /// The token of the admin API under /admin/v1 (at least 32 characters, e.g. from
+    /// `openssl rand -hex 16`); without it the admin API is off. Prefer the variable to the
+    /// flag, which other users of the machine can read in the process list.
+    #[arg(long, env = "MARKETLENS_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
+
     /// Days an article counts as recent news for explain, and is kept (default 14; the demo
     /// counts its recorded feeds whatever their age).
     #[arg(long, env = "MARKETLENS_NEWS_WINDOW_DAYS")]

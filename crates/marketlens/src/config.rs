@@ -4,6 +4,7 @@
 
 use anyhow::{Context, bail};
 use marketlens_api::ApiSettings;
+use marketlens_api::admin::AdminToken;
 use marketlens_catalog::CatalogSettings;
 use marketlens_domain::rate_limit::TierTable;
 use std::net::SocketAddr;
@@ -46,6 +47,12 @@ impl ServerConfig {
                 request_timeout: Duration::from_secs(args.request_timeout_secs),
                 benchmark: args.benchmark,
                 news_window: news_window(args.news_window_days)?,
+                admin_token: args
+                    .admin_token
+                    .as_deref()
+                    .map(AdminToken::new)
+                    .transpose()
+                    .map_err(|error| anyhow::anyhow!("--admin-token / MARKETLENS_ADMIN_TOKEN: {error}"))?,
             },
             redis_url: args.redis_url.clone(),
             catalog: CatalogSettings {

@@ -77,6 +77,9 @@ pub trait AccountStore: Send + Sync {
 
     async fn set_account_status(&self, account_id: Uuid, status: AccountStatus) -> Result<Account, StoreError>;
 
+    /// Moves the account to another tier (its rate limit); the caller checks the tier exists.
+    async fn set_account_tier(&self, account_id: Uuid, tier: &str) -> Result<Account, StoreError>;
+
     async fn create_key(
         &self,
         account_id: Uuid,

@@ -34,6 +34,10 @@ pub fn router(state: AppState) -> Router {
         .route("/readyz", get(health::ready))
         .route("/docs", get(reference::page))
         .route("/metrics", get(telemetry::render));
+    let router = match crate::admin::router(&state) {
+        Some(admin) => router.nest("/admin/v1", admin),
+        None => router,
+    };
     let router = if state.settings.benchmark {
         router.route("/benchmark/ceiling", get(benchmark::ceiling))
     } else {

@@ -4,6 +4,7 @@
 //! both ways).
 
 mod account;
+mod admin;
 mod auth;
 mod billing;
 mod errors;

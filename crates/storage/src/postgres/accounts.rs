@@ -136,6 +136,18 @@ impl AccountStore for PgStore {
         Ok(account)
     }
 
+    async fn set_account_tier(&self, account_id: Uuid, tier: &str) -> Result<Account, StoreError> {
+        let mut transaction = self.pool.begin().await?;
+        sqlx::query("UPDATE accounts SET tier = $2 WHERE id = $1")
+            .bind(account_id)
+            .bind(tier)
+            .execute(&mut *transaction)
+            .await?;
+        let account = fetch_account(&mut transaction, account_id).await?;
+        transaction.commit().await?;
+        Ok(account)
+    }
+
     async fn create_key(
         &self,
         account_id: Uuid,

@@ -140,6 +140,18 @@ impl AccountStore for SqliteStore {
         Ok(account)
     }
 
+    async fn set_account_tier(&self, account_id: Uuid, tier: &str) -> Result<Account, StoreError> {
+        let mut transaction = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        sqlx::query("UPDATE accounts SET tier = ?2 WHERE id = ?1")
+            .bind(account_id.to_string())
+            .bind(tier)
+            .execute(&mut *transaction)
+            .await?;
+        let account = fetch_account(&mut transaction, account_id).await?;
+        transaction.commit().await?;
+        Ok(account)
+    }
+
     async fn create_key(
         &self,
         account_id: Uuid,

@@ -284,6 +284,10 @@ async fn accounts_list_find_and_suspend() {
             .await
             .unwrap();
         assert_eq!(suspended.status, AccountStatus::Suspended);
+        let moved = store.set_account_tier(first.id, "pro").await.unwrap();
+        assert_eq!((moved.tier.as_str(), moved.status), ("pro", AccountStatus::Suspended));
+        assert_eq!(store.get_account(first.id).await.unwrap().unwrap().tier, "pro");
+        assert!(store.set_account_tier(Uuid::new_v4(), "pro").await.is_err());
         assert!(
             store
                 .set_account_status(Uuid::new_v4(), AccountStatus::Active)

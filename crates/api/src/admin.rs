@@ -1,0 +1,521 @@
+//! The operator's admin API under `/admin/v1`: accounts, tiers, suspension, credits, keys and
+//! ledgers, the same store operations as the `marketlens accounts|keys|credits` commands, for
+//! operators without a shell on the machine.
+//!
+//! It is off unless `MARKETLENS_ADMIN_TOKEN` is set; off, its paths do not exist (404). The
+//! token is kept only as its SHA-256 digest and compared in constant time. Every action is
+//! logged with what it changed, never with the token or a key. Errors have the API's one
+//! shape.
+
+use axum::Json;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, RawQuery, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post};
+use chrono::Utc;
+use marketlens_domain::account::{Account, AccountStatus, ApiKeyRecord, LedgerEntry};
+use marketlens_domain::api_key::ApiKey;
+use marketlens_domain::time::to_iso8601;
+use marketlens_storage::{NewAccount, StoreError};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+use uuid::Uuid;
+
+use crate::error::ApiError;
+use crate::params::QueryParameters;
+use crate::state::AppState;
+use crate::views::DataEnvelope;
+
+/// The shortest admin token accepted: 32 characters, as `openssl rand -hex 16` makes.
+pub const MIN_TOKEN_LEN: usize = 32;
+/// The longest label or wallet address accepted.
+const MAX_TEXT_LEN: usize = 128;
+/// The most credits one call may add.
+const MAX_CREDITS_ADDED: i64 = 1_000_000_000_000;
+const LEDGER_DEFAULT_LIMIT: u64 = 100;
+const LEDGER_MAX_LIMIT: u64 = 1_000;
+
+/// The admin token, as its digest.
+#[derive(Clone)]
+pub struct AdminToken {
+    digest: [u8; 32],
+}
+
+impl std::fmt::Debug for AdminToken {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("AdminToken(..)")
+    }
+}
+
+impl AdminToken {
+    pub fn new(token: &str) -> Result<AdminToken, String> {
+        if token.chars().count() < MIN_TOKEN_LEN || token.chars().any(char::is_whitespace) {
+            return Err(format!(
+                "the admin token must be at least {MIN_TOKEN_LEN} characters with no spaces"
+            ));
+        }
+        Ok(AdminToken {
+            digest: Sha256::digest(token.as_bytes()).into(),
+        })
+    }
+
+    /// Whether `presented` is the token, in time that does not depend on where they differ.
+    fn matches(&self, presented: &str) -> bool {
+        let presented: [u8; 32] = Sha256::digest(presented.as_bytes()).into();
+        self.digest.ct_eq(&presented).into()
+    }
+}
+
+/// The admin routes, or none when no token is configured.
+pub fn router(state: &AppState) -> Option<Router<AppState>> {
+    state.settings.admin_token.as_ref()?;
+    Some(
+        Router::new()
+            .route("/accounts", get(list_accounts).post(create_account))
+            .route("/accounts/{id}", get(get_account).patch(update_account))
+            .route("/accounts/{id}/credits", post(add_credits))
+            .route("/accounts/{id}/keys", get(list_keys).post(create_key))
+            .route("/accounts/{id}/ledger", get(ledger))
+            .route("/keys/{id}", delete(revoke_key))
+            .route_layer(middleware::from_fn_with_state(state.clone(), authorize)),
+    )
+}
+
+async fn authorize(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let Some(token) = &state.settings.admin_token else {
+        return ApiError::not_found("No such path.").into_response();
+    };
+    let presented = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "));
+    match presented {
+        Some(presented) if token.matches(presented.trim()) => next.run(request).await,
+        _ => {
+            tracing::warn!(path = %request.uri().path(), "admin call refused: missing or wrong token");
+            ApiError::InvalidAdminToken.into_response()
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AccountView {
+    id: Uuid,
+    label: String,
+    tier: String,
+    status: &'static str,
+    wallet_address: String,
+    credits: CreditsView,
+    created_at: String,
+}
+
+#[derive(Serialize)]
+struct CreditsView {
+    remaining: i64,
+    purchased: i64,
+    used: i64,
+}
+
+impl From<Account> for AccountView {
+    fn from(account: Account) -> Self {
+        AccountView {
+            id: account.id,
+            label: account.label,
+            tier: account.tier,
+            status: account.status.as_str(),
+            wallet_address: account.wallet_address,
+            credits: CreditsView {
+                remaining: account.credits_remaining,
+                purchased: account.credits_purchased,
+                used: account.credits_used,
+            },
+            created_at: to_iso8601(account.created_at),
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct KeyView {
+    id: Uuid,
+    account_id: Uuid,
+    /// The truncated form; the key itself is shown only when it is made.
+    display: String,
+    created_at: String,
+    revoked_at: Option<String>,
+}
+
+impl From<ApiKeyRecord> for KeyView {
+    fn from(key: ApiKeyRecord) -> Self {
+        KeyView {
+            id: key.id,
+            account_id: key.account_id,
+            display: key.display,
+            created_at: to_iso8601(key.created_at),
+            revoked_at: key.revoked_at.map(to_iso8601),
+        }
+    }
+}
+
+/// A key just made: the only time the key itself is shown.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NewKeyView {
+    id: Uuid,
+    api_key: String,
+    display: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LedgerLineView {
+    id: i64,
+    api_key_id: Option<Uuid>,
+    kind: String,
+    operation: Option<String>,
+    credits: i64,
+    request_id: Option<String>,
+    created_at: String,
+}
+
+impl From<LedgerEntry> for LedgerLineView {
+    fn from(entry: LedgerEntry) -> Self {
+        LedgerLineView {
+            id: entry.id,
+            api_key_id: entry.api_key_id,
+            kind: entry.kind.as_str().to_owned(),
+            operation: entry.operation,
+            credits: entry.credits,
+            request_id: entry.request_id,
+            created_at: to_iso8601(entry.created_at),
+        }
+    }
+}
+
+/// A store error as an admin caller should see it: an unknown id is a 404.
+fn store_error(error: StoreError) -> ApiError {
+    match error {
+        StoreError::NotFound(what) => ApiError::not_found(format!("No {what} has this id.")),
+        other => other.into(),
+    }
+}
+
+fn parse_id(id: &str, what: &str) -> Result<Uuid, ApiError> {
+    Uuid::parse_str(id).map_err(|_| ApiError::not_found(format!("No {what} has id {id:?}.")))
+}
+
+/// A JSON object of type `T` (unknown fields refused), sent as `application/json`.
+fn json_body<T: DeserializeOwned>(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let is_json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"));
+    if !is_json {
+        return Err(ApiError::UnsupportedMediaType);
+    }
+    let body = body.map_err(|rejection| match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
+        _ => ApiError::InvalidJson {
+            message: "The request body could not be read.".to_owned(),
+        },
+    })?;
+    let value: serde_json::Value = serde_json::from_slice(&body).map_err(|error| ApiError::InvalidJson {
+        message: format!("The body is not valid JSON: {error}."),
+    })?;
+    // serde would take a list for a struct, field by field: only an object is a request.
+    if !value.is_object() {
+        return Err(ApiError::InvalidJson {
+            message: "The body must be a JSON object.".to_owned(),
+        });
+    }
+    T::deserialize(value).map_err(|error| ApiError::InvalidJson {
+        message: format!("The body does not fit this call: {error}."),
+    })
+}
+
+fn known_tier(state: &AppState, tier: &str) -> Result<(), ApiError> {
+    if state.settings.tiers.requests_per_minute(tier).is_some() {
+        return Ok(());
+    }
+    let tiers: Vec<&str> = state.settings.tiers.names().collect();
+    Err(ApiError::invalid_parameter(
+        "tier",
+        format!("Unknown tier {tier:?}: expected one of {}.", tiers.join(", ")),
+        json!({ "allowed": tiers }),
+    ))
+}
+
+fn bounded_text(name: &str, text: &str) -> Result<(), ApiError> {
+    if text.chars().count() > MAX_TEXT_LEN {
+        return Err(ApiError::invalid_parameter(
+            name,
+            format!("{name} is longer than {MAX_TEXT_LEN} characters."),
+            json!({ "maximumLength": MAX_TEXT_LEN }),
+        ));
+    }
+    Ok(())
+}
+
+async fn make_key(state: &AppState, account_id: Uuid) -> Result<NewKeyView, ApiError> {
+    let key = ApiKey::generate(&mut rand::rng());
+    let record = state
+        .store
+        .create_key(account_id, key.hash(), &key.truncated(), Utc::now())
+        .await
+        .map_err(store_error)?;
+    Ok(NewKeyView {
+        id: record.id,
+        api_key: key.as_str().to_owned(),
+        display: record.display,
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CreateAccount {
+    tier: String,
+    #[serde(default)]
+    credits: i64,
+    #[serde(default)]
+    wallet_address: String,
+    #[serde(default)]
+    label: String,
+}
+
+/// `POST /admin/v1/accounts`: an account and its first key.
+async fn create_account(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    QueryParameters::parse(query.as_deref(), &[])?;
+    let request: CreateAccount = json_body(&headers, body)?;
+    known_tier(&state, &request.tier)?;
+    if !(0..=MAX_CREDITS_ADDED).contains(&request.credits) {
+        return Err(ApiError::invalid_parameter(
+            "credits",
+            format!("credits must be from 0 to {MAX_CREDITS_ADDED}."),
+            json!({ "minimum": 0, "maximum": MAX_CREDITS_ADDED }),
+        ));
+    }
+    bounded_text("walletAddress", &request.wallet_address)?;
+    bounded_text("label", &request.label)?;
+    let account = state
+        .store
+        .create_account(
+            NewAccount {
+                label: request.label,
+                tier: request.tier,
+                wallet_address: request.wallet_address,
+                initial_credits: request.credits,
+            },
+            Utc::now(),
+        )
+        .await
+        .map_err(store_error)?;
+    let key = make_key(&state, account.id).await?;
+    tracing::info!(action = "create_account", account = %account.id, tier = %account.tier, credits = account.credits_remaining, key_id = %key.id, "admin action");
+    let body = json!({ "data": { "account": AccountView::from(account), "key": key } });
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+/// `GET /admin/v1/accounts`: every account, oldest first.
+async fn list_accounts(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<DataEnvelope<Vec<AccountView>>>, ApiError> {
+    QueryParameters::parse(query.as_deref(), &[])?;
+    let accounts = state.store.list_accounts().await.map_err(store_error)?;
+    Ok(Json(DataEnvelope {
+        data: accounts.into_iter().map(AccountView::from).collect(),
+    }))
+}
+
+async fn account(state: &AppState, id: &str) -> Result<Account, ApiError> {
+    let account_id = parse_id(id, "account")?;
+    state
+        .store
+        .get_account(account_id)
+        .await
+        .map_err(store_error)?
+        .ok_or_else(|| ApiError::not_found(format!("No account has id {id:?}.")))
+}
+
+/// `GET /admin/v1/accounts/{id}`.
+async fn get_account(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<DataEnvelope<AccountView>>, ApiError> {
+    QueryParameters::parse(query.as_deref(), &[])?;
+    Ok(Json(DataEnvelope {
+        data: account(&state, &id).await?.into(),
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct UpdateAccount {
+    tier: Option<String>,
+    status: Option<String>,
+}
+
+/// `PATCH /admin/v1/accounts/{id}`: another tier, or suspended or active again.
+async fn update_account(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<DataEnvelope<AccountView>>, ApiError> {
+    QueryParameters::parse(query.as_deref(), &[])?;
+    let request: UpdateAccount = json_body(&headers, body)?;
+    let status = match request.status.as_deref() {
+        None => None,
+        Some(text) => Some(text.parse::<AccountStatus>().map_err(|_| {
+            ApiError::invalid_parameter(
+                "status",
+                format!("status must be active or suspended; got {text:?}."),
+                json!({ "allowed": ["active", "suspended"] }),
+            )
+        })?),
+    };
+    if let Some(tier) = &request.tier {
+        known_tier(&state, tier)?;
+    }
+    if status.is_none() && request.tier.is_none() {
+        return Err(ApiError::InvalidJson {
+            message: "Give tier, status or both.".to_owned(),
+        });
+    }
+    let mut updated = account(&state, &id).await?;
+    if let Some(tier) = &request.tier {
+        updated = state
+            .store
+            .set_account_tier(updated.id, tier)
+            .await
+            .map_err(store_error)?;
+    }
+    if let Some(status) = status {
+        updated = state
+            .store
+            .set_account_status(updated.id, status)
+            .await
+            .map_err(store_error)?;
+    }
+    // This node applies it at once; other nodes within the key cache's few seconds.
+    state.keys.forget_all();
+    tracing::info!(action = "update_account", account = %updated.id, tier = %updated.tier, status = updated.status.as_str(), "admin action");
+    Ok(Json(DataEnvelope { data: updated.into() }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AddCredits {
+    credits: i64,
+}
+
+/// `POST /admin/v1/accounts/{id}/credits`: raises purchased and remaining, with a ledger line.
+async fn add_credits(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<DataEnvelope<AccountView>>, ApiError> {
+    QueryParameters::parse(query.as_deref(), &[])?;
+    let request: AddCredits = json_body(&headers, body)?;
+    if !(1..=MAX_CREDITS_ADDED).contains(&request.credits) {
+        return Err(ApiError::invalid_parameter(
+            "credits",
+            format!("credits must be from 1 to {MAX_CREDITS_ADDED}."),
+            json!({ "minimum": 1, "maximum": MAX_CREDITS_ADDED }),
+        ));
+    }
+    let account_id = account(&state, &id).await?.id;
+    let updated = state
+        .store
+        .add_credits(account_id, request.credits, Utc::now())
+        .await
+        .map_err(store_error)?;
+    tracing::info!(action = "add_credits", account = %updated.id, credits = request.credits, remaining = updated.credits_remaining, "admin action");
+    Ok(Json(DataEnvelope { data: updated.into() }))
+}
+
+/// `POST /admin/v1/accounts/{id}/keys`: a new key, shown this once.
+async fn create_key(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    QueryParameters::parse(query.as_deref(), &[])?;
+    let account_id = account(&state, &id).await?.id;
+    let key = make_key(&state, account_id).await?;
+    tracing::info!(action = "create_key", account = %account_id, key_id = %key.id, "admin action");
+    Ok((StatusCode::CREATED, Json(DataEnvelope { data: key })).into_response())
+}
+
+/// `GET /admin/v1/accounts/{id}/keys`: its keys, revoked ones included, never the keys themselves.
+async fn list_keys(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<DataEnvelope<Vec<KeyView>>>, ApiError> {
+    QueryParameters::parse(query.as_deref(), &[])?;
+    let account_id = account(&state, &id).await?.id;
+    let keys = state.store.list_keys(account_id).await.map_err(store_error)?;
+    Ok(Json(DataEnvelope {
+        data: keys.into_iter().map(KeyView::from).collect(),
+    }))
+}
+
+/// `DELETE /admin/v1/keys/{id}`: revoked from its next request on; revoking again changes nothing.
+async fn revoke_key(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<DataEnvelope<KeyView>>, ApiError> {
+    QueryParameters::parse(query.as_deref(), &[])?;
+    let key_id = parse_id(&id, "key")?;
+    let record = state.store.revoke_key(key_id, Utc::now()).await.map_err(store_error)?;
+    state.keys.forget_all();
+    tracing::info!(action = "revoke_key", account = %record.account_id, key_id = %record.id, "admin action");
+    Ok(Json(DataEnvelope { data: record.into() }))
+}
+
+/// `GET /admin/v1/accounts/{id}/ledger?after=&limit=`: its ledger lines after line `after`,
+/// oldest first; `nextAfter` continues the listing.
+async fn ledger(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let parameters = QueryParameters::parse(query.as_deref(), &["after", "limit"])?;
+    let limit = parameters.integer("limit", LEDGER_DEFAULT_LIMIT, 1, LEDGER_MAX_LIMIT)?;
+    let after = match parameters.text("after") {
+        None => None,
+        Some(_) => Some(parameters.integer("after", 0, 0, i64::MAX as u64)? as i64),
+    };
+    let account_id = account(&state, &id).await?.id;
+    let lines = state
+        .store
+        .ledger(account_id, after, limit as u32)
+        .await
+        .map_err(store_error)?;
+    let next_after = (lines.len() as u64 == limit)
+        .then(|| lines.last().map(|line| line.id))
+        .flatten();
+    let lines: Vec<LedgerLineView> = lines.into_iter().map(LedgerLineView::from).collect();
+    Ok(Json(json!({ "data": lines, "nextAfter": next_after })))
+}
