@@ -10,6 +10,7 @@ mod billing;
 mod errors;
 mod events;
 mod explain;
+mod hostile;
 mod lookup;
 mod markets;
 mod metrics;
