@@ -12,6 +12,7 @@
 pub mod admin;
 pub mod auth;
 pub mod billing;
+pub mod connections;
 pub mod error;
 pub mod explain;
 pub mod key_cache;
@@ -66,11 +67,12 @@ pub fn app(state: AppState) -> Router {
     )
 }
 
-/// Serves `app` on `listener` until `shutdown` completes, then lets requests in flight finish.
+/// Serves `app` on `listener` with the default [`connections::ConnectionLimits`] until
+/// `shutdown` completes, then lets requests in flight finish.
 pub async fn serve(
     listener: TcpListener,
     app: Router,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, app).with_graceful_shutdown(shutdown).await
+    connections::serve(listener, app, shutdown, connections::ConnectionLimits::default()).await
 }

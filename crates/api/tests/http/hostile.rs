@@ -9,6 +9,14 @@ use proptest::prelude::*;
 use reqwest::Method;
 use serde_json::Value;
 
+use std::time::Duration;
+use tokio::time::Instant;
+
+use marketlens_api::ApiSettings;
+use marketlens_api::connections::ConnectionLimits;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
 use crate::TestServer;
 
 /// What the API documents it may answer.
@@ -294,4 +302,67 @@ async fn every_limit_is_enforced_at_its_edge() {
     // And the server still answers afterwards.
     let (status, _) = send(server.client.get(url("/api/v1/markets")).bearer_auth(key.as_str())).await;
     assert_eq!(status, 200);
+}
+
+/// Reads until the server closes the connection; how long that took, or `None` if it did not
+/// within `patience`.
+async fn closed_within(stream: &mut tokio::net::TcpStream, patience: Duration) -> Option<Duration> {
+    let started = Instant::now();
+    let mut buffer = [0u8; 1024];
+    loop {
+        match tokio::time::timeout_at(started + patience, stream.read(&mut buffer)).await {
+            Err(_) => return None,
+            Ok(Ok(0) | Err(_)) => return Some(started.elapsed()),
+            Ok(Ok(_)) => continue,
+        }
+    }
+}
+
+#[tokio::test]
+async fn slow_and_idle_clients_are_cut_off_and_connections_are_capped() {
+    let limits = ConnectionLimits {
+        max_connections: 4,
+        header_read_timeout: Duration::from_secs(1),
+        ..ConnectionLimits::default()
+    };
+    let server = TestServer::start_with_limits(ApiSettings::default(), limits).await;
+    let address = server.base_url.trim_start_matches("http://").to_owned();
+
+    // A client that sends half its headers, then a byte now and then (slowloris).
+    let mut slow = TcpStream::connect(&address).await.unwrap();
+    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+    let dribble = async {
+        for _ in 0..10 {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            if slow.write_all(b"X").await.is_err() {
+                break;
+            }
+        }
+    };
+    dribble.await;
+    let waited = closed_within(&mut slow, Duration::from_secs(5)).await;
+    assert!(
+        waited.is_some(),
+        "a client still sending its headers after 3 s was not cut off"
+    );
+
+    // Four idle connections fill the cap; the fifth is closed at once.
+    let mut idle = Vec::new();
+    for _ in 0..4 {
+        idle.push(TcpStream::connect(&address).await.unwrap());
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut fifth = TcpStream::connect(&address).await.unwrap();
+    let closed = closed_within(&mut fifth, Duration::from_millis(500)).await;
+    assert!(closed.is_some(), "a connection past the cap was kept open");
+
+    // The idle ones are cut off by the header timeout, freeing the cap: the server answers again.
+    for stream in &mut idle {
+        assert!(
+            closed_within(stream, Duration::from_secs(3)).await.is_some(),
+            "an idle connection was kept"
+        );
+    }
+    let response = reqwest::get(format!("{}/healthz", server.base_url)).await.unwrap();
+    assert_eq!(response.status(), 200);
 }

@@ -20,6 +20,7 @@ mod reference;
 mod seed;
 
 use chrono::Utc;
+use marketlens_api::connections::ConnectionLimits;
 use marketlens_api::{ApiSettings, AppState};
 use marketlens_catalog::LiveNews;
 use marketlens_domain::account::Account;
@@ -60,6 +61,10 @@ impl TestServer {
     }
 
     pub async fn start_with(settings: ApiSettings) -> TestServer {
+        TestServer::start_with_limits(settings, ConnectionLimits::default()).await
+    }
+
+    pub async fn start_with_limits(settings: ApiSettings, limits: ConnectionLimits) -> TestServer {
         let database = test_database().await;
         let store = database.open().await;
         seed::catalogue(store.as_ref()).await;
@@ -71,9 +76,10 @@ impl TestServer {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
         let base_url = format!("http://{}", listener.local_addr().unwrap());
         let (shutdown, stopped) = oneshot::channel::<()>();
-        tokio::spawn(marketlens_api::serve(listener, app, async {
+        let stop = async {
             stopped.await.ok();
-        }));
+        };
+        tokio::spawn(marketlens_api::connections::serve(listener, app, stop, limits));
         TestServer {
             base_url,
             store,
