@@ -260,41 +260,52 @@ pub mod parameters {
     use marketlens_storage::MarketSort;
     use serde_json::json;
     use utoipa::IntoParams;
+    use utoipa::openapi::RefOr;
     use utoipa::openapi::Required;
     use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
-    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
 
     use crate::params::{
         EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT, MARKETS_DEFAULT_LIMIT, MARKETS_MAX_LIMIT, MAX_EXPLAIN_QUERY_LEN,
         MAX_OFFSET, MAX_SEARCH_LEN,
     };
 
-    fn query(name: &str, description: &str, required: bool, schema: ObjectBuilder) -> Parameter {
+    fn query(name: &str, description: &str, required: bool, schema: impl Into<RefOr<Schema>>) -> Parameter {
         ParameterBuilder::new()
             .name(name)
             .parameter_in(ParameterIn::Query)
             .required(if required { Required::True } else { Required::False })
             .description(Some(description))
-            .schema(Some(schema.build()))
+            .schema(Some(schema))
             .build()
     }
 
-    fn integer(default: u64, minimum: u64, maximum: u64) -> ObjectBuilder {
-        ObjectBuilder::new()
-            .schema_type(Type::Integer)
-            .minimum(Some(minimum as f64))
-            .maximum(Some(maximum as f64))
+    /// A whole number in a range, or the empty value, which counts as absent.
+    fn integer(default: u64, minimum: u64, maximum: u64) -> OneOfBuilder {
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(minimum as f64))
+                    .maximum(Some(maximum as f64)),
+            )
+            .item(ObjectBuilder::new().schema_type(Type::String).enum_values(Some([""])))
             .default(Some(json!(default)))
     }
 
+    /// An optional parameter's allowed values, and the empty value, which counts as absent
+    /// (many clients send an unset option as `?status=`).
     fn one_of(values: impl IntoIterator<Item = &'static str>) -> ObjectBuilder {
+        let values = values.into_iter().chain([""]);
         ObjectBuilder::new().schema_type(Type::String).enum_values(Some(values))
     }
 
-    fn text(max_length: usize) -> ObjectBuilder {
+    /// Text of at most `max_length` characters; a required parameter must not be empty, an
+    /// optional one empty counts as absent.
+    fn text(max_length: usize, required: bool) -> ObjectBuilder {
         ObjectBuilder::new()
             .schema_type(Type::String)
-            .min_length(Some(1))
+            .min_length(Some(usize::from(required)))
             .max_length(Some(max_length))
     }
 
@@ -347,9 +358,10 @@ pub mod parameters {
                 category(),
                 query(
                     "search",
-                    "Words that every market found has in its question (prefixes of the last word count).",
+                    "Words that every market found has in its question (prefixes of the last word count): at \
+least one letter or digit, at most 12 words.",
                     false,
-                    text(MAX_SEARCH_LEN),
+                    text(MAX_SEARCH_LEN, false),
                 ),
                 query(
                     "sortBy",
@@ -397,7 +409,7 @@ pub mod parameters {
                 "query",
                 "A Polymarket or Kalshi market URL (parsed, never fetched) or free words.",
                 true,
-                text(MAX_EXPLAIN_QUERY_LEN),
+                text(MAX_EXPLAIN_QUERY_LEN, true),
             )]
         }
     }
@@ -411,7 +423,7 @@ pub mod parameters {
                 "url",
                 "A Polymarket or Kalshi market or event URL (parsed, never fetched).",
                 true,
-                text(MAX_EXPLAIN_QUERY_LEN),
+                text(MAX_EXPLAIN_QUERY_LEN, true),
             )]
         }
     }

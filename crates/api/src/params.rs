@@ -239,19 +239,20 @@ pub fn none(query: Option<&str>) -> Result<(), ApiError> {
     QueryParameters::parse(query, &[]).map(|_| ())
 }
 
-/// The explain query, from the query string or the body: required, trimmed, bounded.
+/// The explain query, from the query string or the body: required, bounded (as sent,
+/// spaces included), then trimmed.
 pub fn explain_query(text: Option<&str>) -> Result<String, ApiError> {
-    let text = text
-        .map(str::trim)
-        .filter(|text| !text.is_empty())
-        .ok_or(ApiError::MissingQuery)?;
-    if text.chars().count() > MAX_EXPLAIN_QUERY_LEN {
+    if text.is_some_and(|text| text.chars().count() > MAX_EXPLAIN_QUERY_LEN) {
         return Err(ApiError::invalid_parameter(
             "query",
             format!("query is longer than {MAX_EXPLAIN_QUERY_LEN} characters."),
             json!({ "maximumLength": MAX_EXPLAIN_QUERY_LEN }),
         ));
     }
+    let text = text
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
+        .ok_or(ApiError::MissingQuery)?;
     Ok(text.to_owned())
 }
 
@@ -261,23 +262,21 @@ pub fn explain(query: Option<&str>) -> Result<String, ApiError> {
     explain_query(parameters.text("query"))
 }
 
-/// `GET /api/v1/markets/lookup`: the exchange URL, required and bounded like explain's query.
+/// `GET /api/v1/markets/lookup`: the exchange URL, required and bounded (as sent) like
+/// explain's query.
 pub fn lookup(query: Option<&str>) -> Result<String, ApiError> {
     let parameters = QueryParameters::parse(query, &["url"])?;
-    let url = parameters
-        .text("url")
-        .map(str::trim)
-        .filter(|url| !url.is_empty())
-        .ok_or_else(|| {
-            ApiError::invalid_parameter("url", "url is required: a Polymarket or Kalshi market URL.", json!({}))
-        })?;
-    if url.chars().count() > MAX_EXPLAIN_QUERY_LEN {
+    let sent = parameters.text("url");
+    if sent.is_some_and(|url| url.chars().count() > MAX_EXPLAIN_QUERY_LEN) {
         return Err(ApiError::invalid_parameter(
             "url",
             format!("url is longer than {MAX_EXPLAIN_QUERY_LEN} characters."),
             json!({ "maximumLength": MAX_EXPLAIN_QUERY_LEN }),
         ));
     }
+    let url = sent.map(str::trim).filter(|url| !url.is_empty()).ok_or_else(|| {
+        ApiError::invalid_parameter("url", "url is required: a Polymarket or Kalshi market URL.", json!({}))
+    })?;
     Ok(url.to_owned())
 }
 
@@ -354,6 +353,19 @@ mod tests {
         assert!(none(Some("x=1")).is_err());
         assert!(matches!(explain(Some("query=%20")), Err(ApiError::MissingQuery)));
         assert!(matches!(explain(None), Err(ApiError::MissingQuery)));
+        // The bound applies to the value as sent: padding cannot smuggle a longer one past it.
+        let padded = format!("bitcoin{}", " ".repeat(MAX_EXPLAIN_QUERY_LEN));
+        assert!(matches!(
+            explain_query(Some(&padded)),
+            Err(ApiError::InvalidParameter { .. })
+        ));
+        assert!(
+            lookup(Some(&format!(
+                "url=https://kalshi.com/markets/x{}",
+                "%20".repeat(MAX_EXPLAIN_QUERY_LEN)
+            )))
+            .is_err()
+        );
     }
 
     proptest! {
