@@ -17,7 +17,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use chrono::Utc;
-use marketlens_domain::account::{Account, AccountStatus, ApiKeyRecord, LedgerEntry};
+use marketlens_domain::account::{Account, AccountStatus, ApiKeyRecord, LedgerEntry, LedgerKind};
 use marketlens_domain::api_key::ApiKey;
 use marketlens_domain::time::to_iso8601;
 use marketlens_storage::{NewAccount, StoreError};
@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
+use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::error::ApiError;
@@ -39,8 +40,11 @@ pub const MIN_TOKEN_LEN: usize = 32;
 const MAX_TEXT_LEN: usize = 128;
 /// The most credits one call may add.
 const MAX_CREDITS_ADDED: i64 = 1_000_000_000_000;
-const LEDGER_DEFAULT_LIMIT: u64 = 100;
-const LEDGER_MAX_LIMIT: u64 = 1_000;
+// utoipa's attributes take only literals: the request schemas below repeat these two bounds,
+// and the build fails if they part.
+const _: () = assert!(MAX_TEXT_LEN == 128 && MAX_CREDITS_ADDED == 1_000_000_000_000);
+pub(crate) const LEDGER_DEFAULT_LIMIT: u64 = 100;
+pub(crate) const LEDGER_MAX_LIMIT: u64 = 1_000;
 
 /// The admin token, as its digest.
 #[derive(Clone)]
@@ -106,34 +110,36 @@ async fn authorize(State(state): State<AppState>, request: Request, next: Next) 
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct AccountView {
+pub(crate) struct AdminAccount {
     id: Uuid,
     label: String,
     tier: String,
+    #[schema(schema_with = account_status)]
     status: &'static str,
     wallet_address: String,
-    credits: CreditsView,
+    credits: AdminCredits,
+    #[schema(format = DateTime)]
     created_at: String,
 }
 
-#[derive(Serialize)]
-struct CreditsView {
+#[derive(Serialize, ToSchema)]
+pub(crate) struct AdminCredits {
     remaining: i64,
     purchased: i64,
     used: i64,
 }
 
-impl From<Account> for AccountView {
+impl From<Account> for AdminAccount {
     fn from(account: Account) -> Self {
-        AccountView {
+        AdminAccount {
             id: account.id,
             label: account.label,
             tier: account.tier,
             status: account.status.as_str(),
             wallet_address: account.wallet_address,
-            credits: CreditsView {
+            credits: AdminCredits {
                 remaining: account.credits_remaining,
                 purchased: account.credits_purchased,
                 used: account.credits_used,
@@ -143,20 +149,23 @@ impl From<Account> for AccountView {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct KeyView {
+pub(crate) struct AdminKey {
     id: Uuid,
     account_id: Uuid,
     /// The truncated form; the key itself is shown only when it is made.
     display: String,
+    #[schema(format = DateTime)]
     created_at: String,
+    /// `null` while the key is live.
+    #[schema(format = DateTime)]
     revoked_at: Option<String>,
 }
 
-impl From<ApiKeyRecord> for KeyView {
+impl From<ApiKeyRecord> for AdminKey {
     fn from(key: ApiKeyRecord) -> Self {
-        KeyView {
+        AdminKey {
             id: key.id,
             account_id: key.account_id,
             display: key.display,
@@ -167,32 +176,70 @@ impl From<ApiKeyRecord> for KeyView {
 }
 
 /// A key just made: the only time the key itself is shown.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct NewKeyView {
+pub(crate) struct NewKey {
     id: Uuid,
     api_key: String,
     display: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct LedgerLineView {
+pub(crate) struct LedgerLine {
     id: i64,
     api_key_id: Option<Uuid>,
-    kind: String,
+    /// `credit` (credits added) or `charge` (a call).
+    #[schema(schema_with = ledger_kind)]
+    kind: &'static str,
+    /// The operation charged (`listMarkets`, `explain`, ...); `null` for credits added.
     operation: Option<String>,
+    /// Always positive; the kind says which way it moved the balance.
     credits: i64,
     request_id: Option<String>,
+    #[schema(format = DateTime)]
     created_at: String,
 }
 
-impl From<LedgerEntry> for LedgerLineView {
+/// A page of a ledger.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct LedgerPage {
+    data: Vec<LedgerLine>,
+    /// The `after` of the next page; `null` on the last.
+    next_after: Option<i64>,
+}
+
+/// A new account and its first key.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct CreatedAccount {
+    account: AdminAccount,
+    key: NewKey,
+}
+
+fn account_status() -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some([
+            AccountStatus::Active.as_str(),
+            AccountStatus::Suspended.as_str(),
+        ]))
+        .build()
+}
+
+fn ledger_kind() -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some([LedgerKind::Credit.as_str(), LedgerKind::Charge.as_str()]))
+        .build()
+}
+
+impl From<LedgerEntry> for LedgerLine {
     fn from(entry: LedgerEntry) -> Self {
-        LedgerLineView {
+        LedgerLine {
             id: entry.id,
             api_key_id: entry.api_key_id,
-            kind: entry.kind.as_str().to_owned(),
+            kind: entry.kind.as_str(),
             operation: entry.operation,
             credits: entry.credits,
             request_id: entry.request_id,
@@ -266,34 +313,47 @@ fn bounded_text(name: &str, text: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-async fn make_key(state: &AppState, account_id: Uuid) -> Result<NewKeyView, ApiError> {
+async fn make_key(state: &AppState, account_id: Uuid) -> Result<NewKey, ApiError> {
     let key = ApiKey::generate(&mut rand::rng());
     let record = state
         .store
         .create_key(account_id, key.hash(), &key.truncated(), Utc::now())
         .await
         .map_err(store_error)?;
-    Ok(NewKeyView {
+    Ok(NewKey {
         id: record.id,
         api_key: key.as_str().to_owned(),
         display: record.display,
     })
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct CreateAccount {
+    /// One of the tiers the server is configured with.
     tier: String,
+    /// Credits to start with.
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 1_000_000_000_000_i64)]
     credits: i64,
     #[serde(default)]
+    #[schema(max_length = 128)]
     wallet_address: String,
     #[serde(default)]
+    #[schema(max_length = 128)]
     label: String,
 }
 
 /// `POST /admin/v1/accounts`: an account and its first key.
-async fn create_account(
+#[utoipa::path(
+    post,
+    path = "/admin/v1/accounts",
+    tag = "admin",
+    request_body(content = CreateAccount, content_type = "application/json"),
+    responses((status = 201, description = "The account and its first key, shown this once.", body = DataEnvelope<CreatedAccount>)),
+    security(("admin" = []))
+)]
+pub(crate) async fn create_account(
     State(state): State<AppState>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
@@ -326,19 +386,29 @@ async fn create_account(
         .map_err(store_error)?;
     let key = make_key(&state, account.id).await?;
     tracing::info!(action = "create_account", account = %account.id, tier = %account.tier, credits = account.credits_remaining, key_id = %key.id, "admin action");
-    let body = json!({ "data": { "account": AccountView::from(account), "key": key } });
-    Ok((StatusCode::CREATED, Json(body)).into_response())
+    let created = CreatedAccount {
+        account: account.into(),
+        key,
+    };
+    Ok((StatusCode::CREATED, Json(DataEnvelope { data: created })).into_response())
 }
 
 /// `GET /admin/v1/accounts`: every account, oldest first.
-async fn list_accounts(
+#[utoipa::path(
+    get,
+    path = "/admin/v1/accounts",
+    tag = "admin",
+    responses((status = 200, description = "Every account, oldest first.", body = DataEnvelope<Vec<AdminAccount>>)),
+    security(("admin" = []))
+)]
+pub(crate) async fn list_accounts(
     State(state): State<AppState>,
     RawQuery(query): RawQuery,
-) -> Result<Json<DataEnvelope<Vec<AccountView>>>, ApiError> {
+) -> Result<Json<DataEnvelope<Vec<AdminAccount>>>, ApiError> {
     QueryParameters::parse(query.as_deref(), &[])?;
     let accounts = state.store.list_accounts().await.map_err(store_error)?;
     Ok(Json(DataEnvelope {
-        data: accounts.into_iter().map(AccountView::from).collect(),
+        data: accounts.into_iter().map(AdminAccount::from).collect(),
     }))
 }
 
@@ -353,32 +423,51 @@ async fn account(state: &AppState, id: &str) -> Result<Account, ApiError> {
 }
 
 /// `GET /admin/v1/accounts/{id}`.
-async fn get_account(
+#[utoipa::path(
+    get,
+    path = "/admin/v1/accounts/{id}",
+    tag = "admin",
+    params(("id" = String, Path, description = "The account's id.")),
+    responses((status = 200, description = "The account.", body = DataEnvelope<AdminAccount>)),
+    security(("admin" = []))
+)]
+pub(crate) async fn get_account(
     State(state): State<AppState>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
-) -> Result<Json<DataEnvelope<AccountView>>, ApiError> {
+) -> Result<Json<DataEnvelope<AdminAccount>>, ApiError> {
     QueryParameters::parse(query.as_deref(), &[])?;
     Ok(Json(DataEnvelope {
         data: account(&state, &id).await?.into(),
     }))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct UpdateAccount {
+    /// One of the tiers the server is configured with.
     tier: Option<String>,
+    #[schema(schema_with = account_status, required = false)]
     status: Option<String>,
 }
 
 /// `PATCH /admin/v1/accounts/{id}`: another tier, or suspended or active again.
-async fn update_account(
+#[utoipa::path(
+    patch,
+    path = "/admin/v1/accounts/{id}",
+    tag = "admin",
+    params(("id" = String, Path, description = "The account's id.")),
+    request_body(content = UpdateAccount, content_type = "application/json"),
+    responses((status = 200, description = "The account as changed.", body = DataEnvelope<AdminAccount>)),
+    security(("admin" = []))
+)]
+pub(crate) async fn update_account(
     State(state): State<AppState>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<DataEnvelope<AccountView>>, ApiError> {
+) -> Result<Json<DataEnvelope<AdminAccount>>, ApiError> {
     QueryParameters::parse(query.as_deref(), &[])?;
     let request: UpdateAccount = json_body(&headers, body)?;
     let status = match request.status.as_deref() {
@@ -420,20 +509,30 @@ async fn update_account(
     Ok(Json(DataEnvelope { data: updated.into() }))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct AddCredits {
+    #[schema(minimum = 1, maximum = 1_000_000_000_000_i64)]
     credits: i64,
 }
 
 /// `POST /admin/v1/accounts/{id}/credits`: raises purchased and remaining, with a ledger line.
-async fn add_credits(
+#[utoipa::path(
+    post,
+    path = "/admin/v1/accounts/{id}/credits",
+    tag = "admin",
+    params(("id" = String, Path, description = "The account's id.")),
+    request_body(content = AddCredits, content_type = "application/json"),
+    responses((status = 200, description = "The account with its new balance.", body = DataEnvelope<AdminAccount>)),
+    security(("admin" = []))
+)]
+pub(crate) async fn add_credits(
     State(state): State<AppState>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<DataEnvelope<AccountView>>, ApiError> {
+) -> Result<Json<DataEnvelope<AdminAccount>>, ApiError> {
     QueryParameters::parse(query.as_deref(), &[])?;
     let request: AddCredits = json_body(&headers, body)?;
     if !(1..=MAX_CREDITS_ADDED).contains(&request.credits) {
@@ -454,7 +553,15 @@ async fn add_credits(
 }
 
 /// `POST /admin/v1/accounts/{id}/keys`: a new key, shown this once.
-async fn create_key(
+#[utoipa::path(
+    post,
+    path = "/admin/v1/accounts/{id}/keys",
+    tag = "admin",
+    params(("id" = String, Path, description = "The account's id.")),
+    responses((status = 201, description = "The key, shown this once.", body = DataEnvelope<NewKey>)),
+    security(("admin" = []))
+)]
+pub(crate) async fn create_key(
     State(state): State<AppState>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
@@ -467,25 +574,41 @@ async fn create_key(
 }
 
 /// `GET /admin/v1/accounts/{id}/keys`: its keys, revoked ones included, never the keys themselves.
-async fn list_keys(
+#[utoipa::path(
+    get,
+    path = "/admin/v1/accounts/{id}/keys",
+    tag = "admin",
+    params(("id" = String, Path, description = "The account's id.")),
+    responses((status = 200, description = "Its keys, revoked ones included, truncated.", body = DataEnvelope<Vec<AdminKey>>)),
+    security(("admin" = []))
+)]
+pub(crate) async fn list_keys(
     State(state): State<AppState>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
-) -> Result<Json<DataEnvelope<Vec<KeyView>>>, ApiError> {
+) -> Result<Json<DataEnvelope<Vec<AdminKey>>>, ApiError> {
     QueryParameters::parse(query.as_deref(), &[])?;
     let account_id = account(&state, &id).await?.id;
     let keys = state.store.list_keys(account_id).await.map_err(store_error)?;
     Ok(Json(DataEnvelope {
-        data: keys.into_iter().map(KeyView::from).collect(),
+        data: keys.into_iter().map(AdminKey::from).collect(),
     }))
 }
 
 /// `DELETE /admin/v1/keys/{id}`: revoked from its next request on; revoking again changes nothing.
-async fn revoke_key(
+#[utoipa::path(
+    delete,
+    path = "/admin/v1/keys/{id}",
+    tag = "admin",
+    params(("id" = String, Path, description = "The key's id.")),
+    responses((status = 200, description = "The key, revoked.", body = DataEnvelope<AdminKey>)),
+    security(("admin" = []))
+)]
+pub(crate) async fn revoke_key(
     State(state): State<AppState>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
-) -> Result<Json<DataEnvelope<KeyView>>, ApiError> {
+) -> Result<Json<DataEnvelope<AdminKey>>, ApiError> {
     QueryParameters::parse(query.as_deref(), &[])?;
     let key_id = parse_id(&id, "key")?;
     let record = state.store.revoke_key(key_id, Utc::now()).await.map_err(store_error)?;
@@ -496,11 +619,19 @@ async fn revoke_key(
 
 /// `GET /admin/v1/accounts/{id}/ledger?after=&limit=`: its ledger lines after line `after`,
 /// oldest first; `nextAfter` continues the listing.
-async fn ledger(
+#[utoipa::path(
+    get,
+    path = "/admin/v1/accounts/{id}/ledger",
+    tag = "admin",
+    params(("id" = String, Path, description = "The account's id."), crate::openapi::parameters::Ledger),
+    responses((status = 200, description = "A page of its ledger, oldest first.", body = LedgerPage)),
+    security(("admin" = []))
+)]
+pub(crate) async fn ledger(
     State(state): State<AppState>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Json<LedgerPage>, ApiError> {
     let parameters = QueryParameters::parse(query.as_deref(), &["after", "limit"])?;
     let limit = parameters.integer("limit", LEDGER_DEFAULT_LIMIT, 1, LEDGER_MAX_LIMIT)?;
     let after = match parameters.text("after") {
@@ -516,6 +647,8 @@ async fn ledger(
     let next_after = (lines.len() as u64 == limit)
         .then(|| lines.last().map(|line| line.id))
         .flatten();
-    let lines: Vec<LedgerLineView> = lines.into_iter().map(LedgerLineView::from).collect();
-    Ok(Json(json!({ "data": lines, "nextAfter": next_after })))
+    Ok(Json(LedgerPage {
+        data: lines.into_iter().map(LedgerLine::from).collect(),
+        next_after,
+    }))
 }

@@ -15,6 +15,7 @@ use axum::response::IntoResponse;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
+use crate::admin;
 use crate::error::ErrorBody;
 use crate::routes::{account, events, explain, health, markets};
 use crate::telemetry;
@@ -43,21 +44,36 @@ within the account's requests-per-minute limit. Errors share one shape (`ErrorBo
         health::alive,
         health::ready,
         telemetry::render,
+        admin::create_account,
+        admin::list_accounts,
+        admin::get_account,
+        admin::update_account,
+        admin::add_credits,
+        admin::create_key,
+        admin::list_keys,
+        admin::revoke_key,
+        admin::ledger,
     ),
     components(schemas(ErrorBody)),
-    modifiers(&BearerAuth, &KeyedResponses),
+    modifiers(&BearerAuth, &KeyedResponses, &AdminResponses),
     tags(
         (name = "markets", description = "Markets of both exchanges, with their cross-exchange matches."),
         (name = "events", description = "Events: the groups of markets an exchange lists together."),
         (name = "explain", description = "A market's summary and key factors from recent news."),
         (name = "account", description = "The calling key's account: credits, tier and rate limit."),
         (name = "operations", description = "Health, readiness and this document; no key needed."),
+        (name = "admin", description = "The operator's calls: accounts, tiers, suspension, credits, keys and ledgers. \
+They exist only when the server has an admin token (`MARKETLENS_ADMIN_TOKEN`), which they take instead of an API key."),
     )
 )]
 struct ApiDoc;
 
 /// The security scheme every charged operation names.
 pub const BEARER: &str = "bearer";
+/// The security scheme of the admin operations.
+pub const ADMIN: &str = "admin";
+/// Where the admin operations live.
+const ADMIN_PREFIX: &str = "/admin/";
 
 struct BearerAuth;
 
@@ -73,7 +89,30 @@ impl Modify for BearerAuth {
                     .build(),
             ),
         );
+        components.add_security_scheme(
+            ADMIN,
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some("The server's admin token (`MARKETLENS_ADMIN_TOKEN`)."))
+                    .build(),
+            ),
+        );
     }
+}
+
+/// A response of the error shape.
+fn error_response(description: &str) -> utoipa::openapi::Response {
+    use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+    ResponseBuilder::new()
+        .description(description)
+        .content(
+            "application/json",
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name("ErrorBody")))
+                .build(),
+        )
+        .build()
 }
 
 /// What every operation that takes a key can answer besides its own responses: the errors of
@@ -83,25 +122,17 @@ struct KeyedResponses;
 
 impl Modify for KeyedResponses {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder, header::HeaderBuilder, schema::Type};
-        let error = |description: &str| {
-            ResponseBuilder::new()
-                .description(description)
-                .content(
-                    "application/json",
-                    ContentBuilder::new()
-                        .schema(Some(Ref::from_schema_name("ErrorBody")))
-                        .build(),
-                )
-                .build()
-        };
+        use utoipa::openapi::{header::HeaderBuilder, schema::Type};
         let integer_header = |description: &str| {
             HeaderBuilder::new()
                 .schema(utoipa::openapi::schema::ObjectBuilder::new().schema_type(Type::Integer))
                 .description(Some(description))
                 .build()
         };
-        for item in openapi.paths.paths.values_mut() {
+        for (path, item) in openapi.paths.paths.iter_mut() {
+            if path.starts_with(ADMIN_PREFIX) {
+                continue;
+            }
             for operation in [&mut item.get, &mut item.post].into_iter().flatten() {
                 if operation.security.is_none() {
                     continue;
@@ -126,7 +157,7 @@ impl Modify for KeyedResponses {
                 let mut add = |status: &str, description: &str| {
                     responses
                         .entry(status.to_owned())
-                        .or_insert_with(|| error(description).into());
+                        .or_insert_with(|| error_response(description).into());
                 };
                 add(
                     "400",
@@ -150,6 +181,53 @@ impl Modify for KeyedResponses {
                 add(
                     "503",
                     "The store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged.",
+                );
+            }
+        }
+    }
+}
+
+/// The errors every admin operation can answer, added here once: a bad parameter or body, a
+/// missing or wrong token, an unknown id where the path has one, and a body too large or not
+/// JSON where the operation takes one.
+struct AdminResponses;
+
+impl Modify for AdminResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for (path, item) in openapi.paths.paths.iter_mut() {
+            if !path.starts_with(ADMIN_PREFIX) {
+                continue;
+            }
+            let names_an_id = path.contains("{id}");
+            for operation in [&mut item.get, &mut item.post, &mut item.patch, &mut item.delete]
+                .into_iter()
+                .flatten()
+            {
+                let takes_a_body = operation.request_body.is_some();
+                let responses = &mut operation.responses.responses;
+                let mut add = |status: &str, description: &str| {
+                    responses
+                        .entry(status.to_owned())
+                        .or_insert_with(|| error_response(description).into());
+                };
+                add(
+                    "400",
+                    "A parameter or field is unknown, repeated or out of range (`INVALID_PARAMETER`, naming it), or the body is not a JSON object of this call's fields (`INVALID_JSON`).",
+                );
+                add("401", "No admin token, or another (`INVALID_ADMIN_TOKEN`).");
+                if names_an_id {
+                    add("404", "No account or key has this id (`NOT_FOUND`).");
+                }
+                if takes_a_body {
+                    add("413", "The body is larger than 16 KiB (`PAYLOAD_TOO_LARGE`).");
+                    add(
+                        "415",
+                        "The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`).",
+                    );
+                }
+                add(
+                    "503",
+                    "The store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`).",
                 );
             }
         }
@@ -411,6 +489,24 @@ least one letter or digit, at most 12 words.",
                 true,
                 text(MAX_EXPLAIN_QUERY_LEN, true),
             )]
+        }
+    }
+
+    /// `GET /admin/v1/accounts/{id}/ledger`.
+    pub struct Ledger;
+
+    impl IntoParams for Ledger {
+        fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+            use crate::admin::{LEDGER_DEFAULT_LIMIT, LEDGER_MAX_LIMIT};
+            vec![
+                query(
+                    "after",
+                    "The id of the last line already read (the previous page's `nextAfter`).",
+                    false,
+                    integer(0, 0, i64::MAX as u64).default(None),
+                ),
+                limit(LEDGER_DEFAULT_LIMIT, LEDGER_MAX_LIMIT),
+            ]
         }
     }
 

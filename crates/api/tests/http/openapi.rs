@@ -5,6 +5,8 @@
 
 use std::collections::BTreeSet;
 
+use marketlens_api::ApiSettings;
+use marketlens_api::admin::AdminToken;
 use marketlens_domain::account::AccountStatus;
 use marketlens_domain::api_key::ApiKey;
 use reqwest::Method;
@@ -36,6 +38,15 @@ impl Call {
             method: Method::POST,
             path: path.to_owned(),
             body: Some(body),
+            content_type: "application/json",
+        }
+    }
+
+    fn new(method: Method, path: &str, body: Option<Value>) -> Call {
+        Call {
+            method,
+            path: path.to_owned(),
+            body,
             content_type: "application/json",
         }
     }
@@ -87,8 +98,19 @@ impl Checker {
     /// Sends `call` with `key`, expects `status`, and validates the body against what the
     /// document says `operation` answers with that status.
     async fn check(&mut self, operation: (&str, &str), call: &Call, key: Option<&ApiKey>, status: u16) -> Value {
+        self.check_as(operation, call, key.map(ApiKey::as_str), status).await
+    }
+
+    /// As [`Checker::check`], with `bearer` (a key or the admin token) as the credential.
+    async fn check_as(&mut self, operation: (&str, &str), call: &Call, bearer: Option<&str>, status: u16) -> Value {
         let (method, path) = operation;
-        let mut request = self.server.request(call.method.clone(), &call.path, key);
+        let mut request = self
+            .server
+            .client
+            .request(call.method.clone(), format!("{}{}", self.server.base_url, call.path));
+        if let Some(bearer) = bearer {
+            request = request.bearer_auth(bearer);
+        }
         if let Some(body) = &call.body {
             request = request.header("content-type", call.content_type).body(body.to_string());
         }
@@ -130,7 +152,11 @@ impl Checker {
 
 #[tokio::test]
 async fn every_documented_response_is_produced_and_matches_its_schema() {
-    let server = TestServer::start_with(settings_with_tiers("tiny=1")).await;
+    let server = TestServer::start_with(ApiSettings {
+        admin_token: Some(AdminToken::new(ADMIN_TOKEN).unwrap()),
+        ..settings_with_tiers("tiny=1")
+    })
+    .await;
     let response = server
         .request(Method::GET, "/api/v1/openapi.json", None)
         .send()
@@ -309,6 +335,8 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
     );
     checker.covered.insert(("get".into(), "/metrics".into(), "200".into()));
 
+    check_admin_responses(&mut checker).await;
+
     // Every documented response was produced, but for the store being down (503), which the
     // error rendering shares with every other error (tested in `errors.rs`).
     let mut documented = BTreeSet::new();
@@ -323,6 +351,120 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
     }
     let missing: Vec<_> = documented.difference(&checker.covered).collect();
     assert!(missing.is_empty(), "documented responses no test produced: {missing:?}");
+}
+
+const ADMIN_TOKEN: &str = "0123456789abcdef0123456789abcdef-admin";
+
+/// Every documented response of the admin operations.
+async fn check_admin_responses(checker: &mut Checker) {
+    let token = Some(ADMIN_TOKEN);
+    let created = checker
+        .check_as(
+            ("post", "/admin/v1/accounts"),
+            &Call::post(
+                "/admin/v1/accounts",
+                json!({ "tier": "free", "credits": 5, "label": "docs" }),
+            ),
+            token,
+            201,
+        )
+        .await;
+    let account = created["data"]["account"]["id"].as_str().unwrap().to_owned();
+    let key = created["data"]["key"]["id"].as_str().unwrap().to_owned();
+    let unknown = "00000000-0000-4000-8000-000000000000";
+    // Each operation: method, documented path, the path with ids, a body it accepts, its success.
+    let operations = [
+        (
+            Method::POST,
+            "/admin/v1/accounts",
+            "/admin/v1/accounts".to_owned(),
+            Some(json!({ "tier": "free" })),
+            201,
+        ),
+        (
+            Method::GET,
+            "/admin/v1/accounts",
+            "/admin/v1/accounts".to_owned(),
+            None,
+            200,
+        ),
+        (
+            Method::GET,
+            "/admin/v1/accounts/{id}",
+            format!("/admin/v1/accounts/{account}"),
+            None,
+            200,
+        ),
+        (
+            Method::PATCH,
+            "/admin/v1/accounts/{id}",
+            format!("/admin/v1/accounts/{account}"),
+            Some(json!({ "tier": "tiny", "status": "active" })),
+            200,
+        ),
+        (
+            Method::POST,
+            "/admin/v1/accounts/{id}/credits",
+            format!("/admin/v1/accounts/{account}/credits"),
+            Some(json!({ "credits": 10 })),
+            200,
+        ),
+        (
+            Method::POST,
+            "/admin/v1/accounts/{id}/keys",
+            format!("/admin/v1/accounts/{account}/keys"),
+            None,
+            201,
+        ),
+        (
+            Method::GET,
+            "/admin/v1/accounts/{id}/keys",
+            format!("/admin/v1/accounts/{account}/keys"),
+            None,
+            200,
+        ),
+        (
+            Method::GET,
+            "/admin/v1/accounts/{id}/ledger",
+            format!("/admin/v1/accounts/{account}/ledger?limit=1"),
+            None,
+            200,
+        ),
+        (
+            Method::DELETE,
+            "/admin/v1/keys/{id}",
+            format!("/admin/v1/keys/{key}"),
+            None,
+            200,
+        ),
+    ];
+    for (method, documented, path, body, success) in operations {
+        let operation = (method.as_str().to_lowercase(), documented);
+        let operation = (operation.0.as_str(), operation.1);
+        let call = Call::new(method.clone(), &path, body.clone());
+        checker.check_as(operation, &call, token, success).await;
+        checker.check_as(operation, &call, None, 401).await;
+        checker
+            .check_as(operation, &call.with_parameter("unknown=1"), token, 400)
+            .await;
+        if documented.contains("{id}") {
+            let elsewhere = Call::new(
+                method.clone(),
+                &path.replace(&account, unknown).replace(&key, unknown),
+                body.clone(),
+            );
+            checker.check_as(operation, &elsewhere, token, 404).await;
+        }
+        if body.is_some() {
+            let too_large = Call::new(method.clone(), &path, Some(json!({ "label": "x".repeat(17 * 1024) })));
+            checker.check_as(operation, &too_large, token, 413).await;
+            let not_json = Call {
+                content_type: "text/plain",
+                ..call.clone()
+            };
+            checker.check_as(operation, &not_json, token, 415).await;
+        }
+    }
 }
 
 /// The documented bounds and allowed values of every query parameter are the ones the server
@@ -410,7 +552,11 @@ async fn documented_parameters_are_the_enforced_ones() {
 /// Every route the server answers is in the document, and nothing else is.
 #[tokio::test]
 async fn every_route_is_documented() {
-    let server = TestServer::start().await;
+    let server = TestServer::start_with(ApiSettings {
+        admin_token: Some(AdminToken::new(ADMIN_TOKEN).unwrap()),
+        ..ApiSettings::default()
+    })
+    .await;
     let key = server.key().await;
     let (_, document) = server.get("/api/v1/openapi.json", &key).await;
     let documented: BTreeSet<String> = document["paths"]
@@ -437,6 +583,15 @@ async fn every_route_is_documented() {
         "get /healthz",
         "get /readyz",
         "get /metrics",
+        "post /admin/v1/accounts",
+        "get /admin/v1/accounts",
+        "get /admin/v1/accounts/{id}",
+        "patch /admin/v1/accounts/{id}",
+        "post /admin/v1/accounts/{id}/credits",
+        "post /admin/v1/accounts/{id}/keys",
+        "get /admin/v1/accounts/{id}/keys",
+        "get /admin/v1/accounts/{id}/ledger",
+        "delete /admin/v1/keys/{id}",
     ]
     .into_iter()
     .map(str::to_owned)
@@ -447,7 +602,18 @@ async fn every_route_is_documented() {
         let (method, path) = route.split_once(' ').unwrap();
         let path = path.replace("{id}", "00000000-0000-4000-8000-000000000000");
         let method = Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
-        let response = server.request(method, &path, Some(&key)).send().await.unwrap();
+        let bearer = if path.starts_with("/admin/") {
+            ADMIN_TOKEN
+        } else {
+            key.as_str()
+        };
+        let response = server
+            .client
+            .request(method, format!("{}{path}", server.base_url))
+            .bearer_auth(bearer)
+            .send()
+            .await
+            .unwrap();
         let status = response.status().as_u16();
         let body = response.text().await.unwrap();
         assert!(
