@@ -41,7 +41,9 @@ const MAX_URL_LEN: usize = 2048;
 /// words, URLs of other hosts, exchange URLs that name no market (the home page, `/about`).
 pub fn parse(text: &str) -> Option<MarketUrl> {
     let text = text.trim();
-    if text.len() > MAX_URL_LEN || text.chars().any(char::is_whitespace) {
+    // Control characters are no part of a link, and the URL parser treats them unevenly (one
+    // at the end of a path is kept, escaped; before a query string it is dropped).
+    if text.len() > MAX_URL_LEN || text.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return None;
     }
     let with_scheme = if text.contains("://") {
@@ -234,6 +236,10 @@ mod tests {
         assert_eq!(parse("ftp://polymarket.com/event/x"), None);
         assert_eq!(parse("bitcoin above 100k"), None);
         assert_eq!(parse("assets.kalshi.com/contract_terms/BTC.pdf"), None);
+        // Found by fuzz/fuzz_targets/market_url.rs: a control character made the same link
+        // name different keys with and without a query string.
+        assert_eq!(parse("kalshi.com/markets/KXhket.\u{8}"), None);
+        assert_eq!(parse("kalshi.com/markets/KXhket.\u{8}?utm_source=x"), None);
     }
 
     #[test]
