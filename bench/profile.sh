@@ -24,6 +24,11 @@ fi
 for tool in perf wrk; do
   command -v "$tool" >/dev/null || { echo "profile: $tool is missing" >&2; exit 1; }
 done
+# Kernel samples (the system-call share) need perf_event_paranoid <= 1, or root.
+if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 1 ]; then
+  echo "profile: perf needs root or kernel.perf_event_paranoid <= 1 (sysctl) to sample the kernel" >&2
+  exit 1
+fi
 cargo build --release --quiet --bin marketlens
 bin=target/release/marketlens
 export MARKETLENS_DATABASE_URL="sqlite://$store"
@@ -40,8 +45,10 @@ trap cleanup EXIT
 "$bin" serve --no-sync --news-window-days 36525 --bind "127.0.0.1:$port" &
 server=$!
 base="http://127.0.0.1:$port"
+deadline=$((SECONDS + 900))
 until curl -sf "$base/readyz" | python3 -c 'import json, sys; sys.exit(0 if json.load(sys.stdin)["catalog"]["inMemory"] else 1)' 2>/dev/null; do
   kill -0 "$server" 2>/dev/null || { echo "profile: the server stopped" >&2; exit 1; }
+  [ "$SECONDS" -lt "$deadline" ] || { echo "profile: the catalogue did not load in 15 minutes" >&2; exit 1; }
   sleep 0.5
 done
 # Warm up, and measure without the profiler: sampling with stacks costs the server time.
@@ -53,10 +60,10 @@ cpu_seconds() { # utime + stime of a process, in seconds
 }
 server_before=$(cpu_seconds "$server")
 machine_before=$(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat)
-perf record -F 199 --call-graph dwarf,16384 -p "$server" -o "$profile" -- sleep "$duration" 2>/dev/null &
+perf record -F 199 --call-graph dwarf,16384 -p "$server" -o "$profile" -- sleep "$duration" 2>"$workdir/perf.log" &
 profiler=$!
 wrk -t2 -c"$concurrency" -d"${duration}s" --latency -H "Authorization: Bearer $key" "$base$path" >"$workdir/wrk.txt"
-wait "$profiler"
+wait "$profiler" || { echo "profile: perf failed:" >&2; cat "$workdir/perf.log" >&2; exit 1; }
 server_after=$(cpu_seconds "$server")
 machine_after=$(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat)
 

@@ -41,10 +41,11 @@ const MAX_TEXT_LEN: usize = 128;
 /// The most credits one call may add.
 const MAX_CREDITS_ADDED: i64 = 1_000_000_000_000;
 // utoipa's attributes take only literals: the request schemas below repeat these two bounds,
-// and the build fails if they part.
-const _: () = assert!(MAX_TEXT_LEN == 128 && MAX_CREDITS_ADDED == 1_000_000_000_000);
+// and a test below holds the document to them.
 pub(crate) const LEDGER_DEFAULT_LIMIT: u64 = 100;
 pub(crate) const LEDGER_MAX_LIMIT: u64 = 1_000;
+/// The largest `after` taken: the largest integer a JSON number holds exactly (2^53 - 1).
+pub(crate) const LEDGER_MAX_AFTER: u64 = (1 << 53) - 1;
 
 /// The admin token, as its digest.
 #[derive(Clone)]
@@ -218,20 +219,11 @@ pub(crate) struct CreatedAccount {
 }
 
 fn account_status() -> utoipa::openapi::schema::Object {
-    utoipa::openapi::schema::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::String)
-        .enum_values(Some([
-            AccountStatus::Active.as_str(),
-            AccountStatus::Suspended.as_str(),
-        ]))
-        .build()
+    crate::openapi::schemas::one_of([AccountStatus::Active.as_str(), AccountStatus::Suspended.as_str()])
 }
 
 fn ledger_kind() -> utoipa::openapi::schema::Object {
-    utoipa::openapi::schema::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::String)
-        .enum_values(Some([LedgerKind::Credit.as_str(), LedgerKind::Charge.as_str()]))
-        .build()
+    crate::openapi::schemas::one_of([LedgerKind::Credit.as_str(), LedgerKind::Charge.as_str()])
 }
 
 impl From<LedgerEntry> for LedgerLine {
@@ -636,7 +628,7 @@ pub(crate) async fn ledger(
     let limit = parameters.integer("limit", LEDGER_DEFAULT_LIMIT, 1, LEDGER_MAX_LIMIT)?;
     let after = match parameters.text("after") {
         None => None,
-        Some(_) => Some(parameters.integer("after", 0, 0, i64::MAX as u64)? as i64),
+        Some(_) => Some(parameters.integer("after", 0, 0, LEDGER_MAX_AFTER)? as i64),
     };
     let account_id = account(&state, &id).await?.id;
     let lines = state
@@ -651,4 +643,31 @@ pub(crate) async fn ledger(
         data: lines.into_iter().map(LedgerLine::from).collect(),
         next_after,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use super::{MAX_CREDITS_ADDED, MAX_TEXT_LEN};
+
+    /// The request schemas repeat the bounds as literals; they must be the enforced ones.
+    #[test]
+    fn the_documented_body_bounds_are_the_enforced_ones() {
+        let document: Value = serde_json::from_str(crate::openapi::document_json()).unwrap();
+        let schemas = &document["components"]["schemas"];
+        let create = &schemas["CreateAccount"]["properties"];
+        assert_eq!(create["credits"]["maximum"].as_i64(), Some(MAX_CREDITS_ADDED));
+        assert_eq!(create["credits"]["minimum"].as_i64(), Some(0));
+        for field in ["label", "walletAddress"] {
+            assert_eq!(
+                create[field]["maxLength"].as_u64(),
+                Some(MAX_TEXT_LEN as u64),
+                "{field}"
+            );
+        }
+        let add = &schemas["AddCredits"]["properties"]["credits"];
+        assert_eq!(add["maximum"].as_i64(), Some(MAX_CREDITS_ADDED));
+        assert_eq!(add["minimum"].as_i64(), Some(1));
+    }
 }

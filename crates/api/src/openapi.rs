@@ -289,7 +289,8 @@ pub mod schemas {
     use marketlens_domain::{Category, Exchange, MarketStatus};
     use utoipa::openapi::schema::{KnownFormat, Object, ObjectBuilder, SchemaFormat, Type};
 
-    fn one_of(values: impl IntoIterator<Item = &'static str>) -> Object {
+    /// A string that is one of `values`.
+    pub(crate) fn one_of(values: impl IntoIterator<Item = &'static str>) -> Object {
         ObjectBuilder::new()
             .schema_type(Type::String)
             .enum_values(Some(values))
@@ -497,13 +498,13 @@ least one letter or digit, at most 12 words.",
 
     impl IntoParams for Ledger {
         fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
-            use crate::admin::{LEDGER_DEFAULT_LIMIT, LEDGER_MAX_LIMIT};
+            use crate::admin::{LEDGER_DEFAULT_LIMIT, LEDGER_MAX_AFTER, LEDGER_MAX_LIMIT};
             vec![
                 query(
                     "after",
                     "The id of the last line already read (the previous page's `nextAfter`).",
                     false,
-                    integer(0, 0, i64::MAX as u64).default(None),
+                    integer(0, 0, LEDGER_MAX_AFTER).default(None),
                 ),
                 limit(LEDGER_DEFAULT_LIMIT, LEDGER_MAX_LIMIT),
             ]

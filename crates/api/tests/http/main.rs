@@ -122,9 +122,14 @@ impl TestServer {
     }
 
     pub fn request(&self, method: Method, path: &str, key: Option<&ApiKey>) -> RequestBuilder {
+        self.request_as(method, path, key.map(ApiKey::as_str))
+    }
+
+    /// A request with `bearer` (an API key or the admin token) as its credential.
+    pub fn request_as(&self, method: Method, path: &str, bearer: Option<&str>) -> RequestBuilder {
         let builder = self.client.request(method, format!("{}{path}", self.base_url));
-        match key {
-            Some(key) => builder.bearer_auth(key.as_str()),
+        match bearer {
+            Some(bearer) => builder.bearer_auth(bearer),
             None => builder,
         }
     }

@@ -104,13 +104,7 @@ impl Checker {
     /// As [`Checker::check`], with `bearer` (a key or the admin token) as the credential.
     async fn check_as(&mut self, operation: (&str, &str), call: &Call, bearer: Option<&str>, status: u16) -> Value {
         let (method, path) = operation;
-        let mut request = self
-            .server
-            .client
-            .request(call.method.clone(), format!("{}{}", self.server.base_url, call.path));
-        if let Some(bearer) = bearer {
-            request = request.bearer_auth(bearer);
-        }
+        let mut request = self.server.request_as(call.method.clone(), &call.path, bearer);
         if let Some(body) = &call.body {
             request = request.header("content-type", call.content_type).body(body.to_string());
         }
@@ -607,13 +601,7 @@ async fn every_route_is_documented() {
         } else {
             key.as_str()
         };
-        let response = server
-            .client
-            .request(method, format!("{}{path}", server.base_url))
-            .bearer_auth(bearer)
-            .send()
-            .await
-            .unwrap();
+        let response = server.request_as(method, &path, Some(bearer)).send().await.unwrap();
         let status = response.status().as_u16();
         let body = response.text().await.unwrap();
         assert!(
