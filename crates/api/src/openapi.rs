@@ -101,18 +101,26 @@ impl Modify for BearerAuth {
     }
 }
 
-/// A response of the error shape.
-fn error_response(description: &str) -> utoipa::openapi::Response {
+/// Documents `status` as an error of the one error shape, unless the operation already
+/// documents that status itself.
+fn add_error(
+    responses: &mut std::collections::BTreeMap<String, utoipa::openapi::RefOr<utoipa::openapi::Response>>,
+    status: &str,
+    description: &str,
+) {
     use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
-    ResponseBuilder::new()
-        .description(description)
-        .content(
-            "application/json",
-            ContentBuilder::new()
-                .schema(Some(Ref::from_schema_name("ErrorBody")))
-                .build(),
-        )
-        .build()
+    responses.entry(status.to_owned()).or_insert_with(|| {
+        ResponseBuilder::new()
+            .description(description)
+            .content(
+                "application/json",
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name("ErrorBody")))
+                    .build(),
+            )
+            .build()
+            .into()
+    });
 }
 
 /// What every operation that takes a key can answer besides its own responses: the errors of
@@ -154,11 +162,7 @@ impl Modify for KeyedResponses {
                         success.headers.insert(name.to_owned(), integer_header(description));
                     }
                 }
-                let mut add = |status: &str, description: &str| {
-                    responses
-                        .entry(status.to_owned())
-                        .or_insert_with(|| error_response(description).into());
-                };
+                let mut add = |status: &str, description: &str| add_error(responses, status, description);
                 add(
                     "400",
                     "A parameter is unknown, repeated or out of range (`INVALID_PARAMETER`, naming it), or a required one is missing.",
@@ -205,11 +209,7 @@ impl Modify for AdminResponses {
             {
                 let takes_a_body = operation.request_body.is_some();
                 let responses = &mut operation.responses.responses;
-                let mut add = |status: &str, description: &str| {
-                    responses
-                        .entry(status.to_owned())
-                        .or_insert_with(|| error_response(description).into());
-                };
+                let mut add = |status: &str, description: &str| add_error(responses, status, description);
                 add(
                     "400",
                     "A parameter or field is unknown, repeated or out of range (`INVALID_PARAMETER`, naming it), or the body is not a JSON object of this call's fields (`INVALID_JSON`).",
