@@ -260,6 +260,7 @@ mod tests {
             market,
             created_at: day(0),
             updated_at: day(0),
+            observed_at: day(0),
         }
     }
 

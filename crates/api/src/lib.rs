@@ -15,6 +15,7 @@ pub mod billing;
 pub mod connections;
 pub mod error;
 pub mod explain;
+pub mod freshness;
 pub mod key_cache;
 pub mod openapi;
 pub mod params;

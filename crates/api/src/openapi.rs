@@ -17,7 +17,7 @@ use utoipa::{Modify, OpenApi};
 
 use crate::admin;
 use crate::error::ErrorBody;
-use crate::routes::{account, events, explain, health, markets};
+use crate::routes::{account, events, explain, health, history, markets, spreads};
 use crate::telemetry;
 
 /// The document, as the code describes it.
@@ -35,6 +35,8 @@ within the account's requests-per-minute limit. Errors share one shape (`ErrorBo
         markets::list,
         markets::lookup,
         markets::get,
+        history::history,
+        spreads::list,
         events::list,
         events::get,
         explain::get,
@@ -345,9 +347,12 @@ pub mod parameters {
     use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
 
     use crate::params::{
-        EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT, MARKETS_DEFAULT_LIMIT, MARKETS_MAX_LIMIT, MAX_EXPLAIN_QUERY_LEN,
-        MAX_OFFSET, MAX_SEARCH_LEN,
+        EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT, HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, MARKETS_DEFAULT_LIMIT,
+        MARKETS_MAX_LIMIT, MAX_EXPLAIN_QUERY_LEN, MAX_EXTERNAL_ID_LEN, MAX_MIN_VOLUME, MAX_OFFSET, MAX_SEARCH_LEN,
+        SPREADS_DEFAULT_LIMIT, SPREADS_MAX_LIMIT,
     };
+    use marketlens_catalog::SpreadSort;
+    use marketlens_domain::history::Interval;
 
     fn query(name: &str, description: &str, required: bool, schema: impl Into<RefOr<Schema>>) -> Parameter {
         ParameterBuilder::new()
@@ -357,6 +362,36 @@ pub mod parameters {
             .description(Some(description))
             .schema(Some(schema))
             .build()
+    }
+
+    /// A decimal number in a range, or the empty value, which counts as absent.
+    fn number(default: f64, minimum: f64, maximum: f64) -> OneOfBuilder {
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Number)
+                    .minimum(Some(minimum))
+                    .maximum(Some(maximum)),
+            )
+            .item(ObjectBuilder::new().schema_type(Type::String).enum_values(Some([""])))
+            .default(Some(json!(default)))
+    }
+
+    /// An ISO 8601 time or date, or the empty value, which counts as absent.
+    fn time() -> OneOfBuilder {
+        use utoipa::openapi::schema::{KnownFormat, SchemaFormat};
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime))),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::Date))),
+            )
+            .item(ObjectBuilder::new().schema_type(Type::String).enum_values(Some([""])))
     }
 
     /// A whole number in a range, or the empty value, which counts as absent.
@@ -461,6 +496,81 @@ least one letter or digit, at most 12 words.",
                     false,
                     one_of(["outcomes"]),
                 ),
+                query(
+                    "externalMarketId",
+                    "Only the market with this exchange id (a Polymarket market id or a Kalshi ticker), \
+matched exactly.",
+                    false,
+                    text(MAX_EXTERNAL_ID_LEN, false),
+                ),
+            ]
+        }
+    }
+
+    /// `GET /api/v1/markets/{id}/history`.
+    pub struct History;
+
+    impl IntoParams for History {
+        fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+            vec![
+                query(
+                    "interval",
+                    "The candles' width (case-insensitive): 5-minute candles cover the last 7 days, hourly and \
+4-hour ones the last 90 days, daily ones all the history kept.",
+                    false,
+                    one_of(Interval::ALL.map(Interval::as_str)).default(Some(json!(Interval::Hour.as_str()))),
+                ),
+                query(
+                    "from",
+                    "Only candles starting at or after this time (ISO 8601, or a UTC date).",
+                    false,
+                    time(),
+                ),
+                query(
+                    "to",
+                    "Only candles starting before this time (ISO 8601, or a UTC date); not before `from`.",
+                    false,
+                    time(),
+                ),
+                limit(HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT),
+                offset(),
+            ]
+        }
+    }
+
+    /// `GET /api/v1/spreads`.
+    pub struct Spreads;
+
+    impl IntoParams for Spreads {
+        fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+            vec![
+                query(
+                    "minSimilarity",
+                    "Only pairs matched at least this similar (0 to 1).",
+                    false,
+                    number(0.0, 0.0, 1.0),
+                ),
+                query(
+                    "minVolume24h",
+                    "Only pairs whose two markets have each traded at least this much (USD) in 24 hours.",
+                    false,
+                    number(0.0, 0.0, MAX_MIN_VOLUME),
+                ),
+                query(
+                    "category",
+                    "Only pairs of which either market is of this category (case-insensitive).",
+                    false,
+                    one_of(Category::ALL.map(Category::as_str)),
+                ),
+                query(
+                    "sortBy",
+                    "Largest first: `spread` (the price difference) or `volume24h` (the smaller of the two \
+markets' 24-hour volumes). Case-insensitive.",
+                    false,
+                    one_of(SpreadSort::ALL.map(SpreadSort::as_str)).default(Some(json!(SpreadSort::Spread.as_str()))),
+                ),
+                limit(SPREADS_DEFAULT_LIMIT, SPREADS_MAX_LIMIT),
+                offset(),
             ]
         }
     }

@@ -6,6 +6,10 @@
 //! An empty value (`?status=`) counts as absent, as many HTTP clients send absent options
 //! that way.
 
+use chrono::DateTime;
+use marketlens_catalog::{SpreadQuery, SpreadSort};
+use marketlens_domain::history::Interval;
+use marketlens_domain::time::Timestamp;
 use marketlens_domain::{Category, Exchange, MarketStatus};
 use marketlens_storage::{EventQuery, MarketFilter, MarketQuery, MarketSort, SearchWords, SortOrder};
 use serde_json::json;
@@ -21,6 +25,8 @@ pub const MAX_SEARCH_LEN: usize = 200;
 pub const MAX_SEARCH_WORDS: usize = 12;
 /// The longest explain `query` accepted.
 pub const MAX_EXPLAIN_QUERY_LEN: usize = 500;
+/// The longest `externalMarketId` accepted (exchange ids and tickers are far shorter).
+pub const MAX_EXTERNAL_ID_LEN: usize = 200;
 
 pub const MARKETS_DEFAULT_LIMIT: u64 = 50;
 pub const MARKETS_MAX_LIMIT: u64 = 200;
@@ -28,6 +34,12 @@ pub const EVENTS_DEFAULT_LIMIT: u64 = 20;
 pub const EVENTS_MAX_LIMIT: u64 = 100;
 /// Offsets beyond this are refused rather than scanned.
 pub const MAX_OFFSET: u64 = 1_000_000_000;
+pub const HISTORY_DEFAULT_LIMIT: u64 = 100;
+pub const HISTORY_MAX_LIMIT: u64 = 1_000;
+pub const SPREADS_DEFAULT_LIMIT: u64 = 50;
+pub const SPREADS_MAX_LIMIT: u64 = 200;
+/// The largest `minVolume24h` accepted (USD): more than any market has traded in a day.
+pub const MAX_MIN_VOLUME: f64 = 1e12;
 
 /// The parameters of one request, checked against the names an endpoint accepts.
 pub struct QueryParameters {
@@ -102,6 +114,47 @@ impl QueryParameters {
         Ok(value as u64)
     }
 
+    /// A finite decimal number from `minimum` to `maximum`.
+    pub fn number(&self, name: &str, default: f64, minimum: f64, maximum: f64) -> Result<f64, ApiError> {
+        let Some(text) = self.text(name) else {
+            return Ok(default);
+        };
+        text.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|value| (minimum..=maximum).contains(value))
+            .ok_or_else(|| {
+                ApiError::invalid_parameter(
+                    name,
+                    format!("{name} must be a number from {minimum} to {maximum}; got {text:?}."),
+                    json!({ "minimum": minimum, "maximum": maximum }),
+                )
+            })
+    }
+
+    /// An ISO 8601 time with its offset (`2026-01-31T00:00:00Z`), or a UTC date (`2026-01-31`).
+    pub fn time(&self, name: &str) -> Result<Option<Timestamp>, ApiError> {
+        let Some(text) = self.text(name) else {
+            return Ok(None);
+        };
+        let parsed = DateTime::parse_from_rfc3339(text.trim())
+            .map(|time| time.to_utc())
+            .ok()
+            .or_else(|| {
+                chrono::NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d")
+                    .ok()
+                    .and_then(|date| date.and_hms_opt(0, 0, 0))
+                    .map(|time| time.and_utc())
+            });
+        parsed.map(Some).ok_or_else(|| {
+            ApiError::invalid_parameter(
+                name,
+                format!("{name} must be an ISO 8601 time such as 2026-01-31T00:00:00Z, or a date; got {text:?}."),
+                json!({ "format": "date-time" }),
+            )
+        })
+    }
+
     /// A value from a fixed set, matched case-insensitively by `parse`.
     pub fn choice<T>(
         &self,
@@ -150,6 +203,7 @@ pub fn list_markets(query: Option<&str>) -> Result<(MarketQuery, bool), ApiError
             "sortBy",
             "sortOrder",
             "include",
+            "externalMarketId",
         ],
     )?;
     let limit = parameters.integer("limit", MARKETS_DEFAULT_LIMIT, 1, MARKETS_MAX_LIMIT)?;
@@ -184,11 +238,16 @@ pub fn list_markets(query: Option<&str>) -> Result<(MarketQuery, bool), ApiError
         None => None,
         Some(text) => Some(search_words(text)?),
     };
+    let external_id = parameters
+        .text("externalMarketId")
+        .map(external_market_id)
+        .transpose()?;
     let filter = MarketFilter {
         exchange,
         status,
         category,
         search,
+        external_id,
     };
     Ok((
         MarketQuery {
@@ -200,6 +259,17 @@ pub fn list_markets(query: Option<&str>) -> Result<(MarketQuery, bool), ApiError
         },
         include_outcomes,
     ))
+}
+
+fn external_market_id(text: &str) -> Result<String, ApiError> {
+    if text.chars().count() > MAX_EXTERNAL_ID_LEN {
+        return Err(ApiError::invalid_parameter(
+            "externalMarketId",
+            format!("externalMarketId is longer than {MAX_EXTERNAL_ID_LEN} characters."),
+            json!({ "maximumLength": MAX_EXTERNAL_ID_LEN }),
+        ));
+    }
+    Ok(text.to_owned())
 }
 
 fn search_words(text: &str) -> Result<SearchWords, ApiError> {
@@ -231,6 +301,67 @@ pub fn list_events(query: Option<&str>) -> Result<EventQuery, ApiError> {
         offset: offset(&parameters)?,
         exchange: exchange(&parameters)?,
         category: category(&parameters)?,
+    })
+}
+
+/// `GET /api/v1/markets/{id}/history`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistoryQuery {
+    pub interval: Interval,
+    /// Candles starting at or after this time, if given.
+    pub from: Option<Timestamp>,
+    /// Candles starting before this time, if given.
+    pub to: Option<Timestamp>,
+    pub limit: u32,
+    pub offset: u64,
+}
+
+pub fn history(query: Option<&str>) -> Result<HistoryQuery, ApiError> {
+    let parameters = QueryParameters::parse(query, &["interval", "from", "to", "limit", "offset"])?;
+    let interval_names: Vec<&str> = Interval::ALL.iter().map(|interval| interval.as_str()).collect();
+    let interval = parameters
+        .choice("interval", &interval_names, Interval::parse)?
+        .unwrap_or(Interval::Hour);
+    let from = parameters.time("from")?;
+    let to = parameters.time("to")?;
+    if let (Some(from), Some(to)) = (from, to)
+        && from > to
+    {
+        return Err(ApiError::invalid_parameter(
+            "from",
+            "from must not be later than to.",
+            json!({ "from": from, "to": to }),
+        ));
+    }
+    Ok(HistoryQuery {
+        interval,
+        from,
+        to,
+        limit: parameters.integer("limit", HISTORY_DEFAULT_LIMIT, 1, HISTORY_MAX_LIMIT)? as u32,
+        offset: offset(&parameters)?,
+    })
+}
+
+/// `GET /api/v1/spreads`.
+pub fn spreads(query: Option<&str>) -> Result<SpreadQuery, ApiError> {
+    let parameters = QueryParameters::parse(
+        query,
+        &["minSimilarity", "minVolume24h", "category", "sortBy", "limit", "offset"],
+    )?;
+    let sort_names: Vec<&str> = SpreadSort::ALL.iter().map(|sort| sort.as_str()).collect();
+    Ok(SpreadQuery {
+        min_similarity: parameters.number("minSimilarity", 0.0, 0.0, 1.0)?,
+        min_volume_24h: parameters.number("minVolume24h", 0.0, 0.0, MAX_MIN_VOLUME)?,
+        category: category(&parameters)?,
+        sort: parameters
+            .choice("sortBy", &sort_names, |text| {
+                SpreadSort::ALL
+                    .into_iter()
+                    .find(|sort| sort.as_str().eq_ignore_ascii_case(text))
+            })?
+            .unwrap_or(SpreadSort::Spread),
+        limit: parameters.integer("limit", SPREADS_DEFAULT_LIMIT, 1, SPREADS_MAX_LIMIT)? as u32,
+        offset: offset(&parameters)?,
     })
 }
 
@@ -319,6 +450,13 @@ mod tests {
             (MarketSort::CreatedAt, SortOrder::Asc, true)
         );
         assert_eq!(query.filter.search.unwrap().words(), ["bitcoin", "100k"]);
+        let (query, _) = list_markets(Some("externalMarketId=KXELONMARS-99")).unwrap();
+        assert_eq!(query.filter.external_id.as_deref(), Some("KXELONMARS-99"));
+        let too_long = format!("externalMarketId={}", "x".repeat(MAX_EXTERNAL_ID_LEN + 1));
+        assert_eq!(
+            code_and_parameter(list_markets(Some(&too_long))),
+            ("INVALID_PARAMETER".into(), "externalMarketId".into())
+        );
     }
 
     #[test]
@@ -338,6 +476,7 @@ mod tests {
             ("search=%3F%21", "search"),
             ("limit=5&limit=6", "limit"),
             ("sortby=volume", "sortby"),
+            ("externalmarketid=1", "externalmarketid"),
         ];
         for (query, parameter) in cases {
             assert_eq!(
@@ -366,6 +505,59 @@ mod tests {
             )))
             .is_err()
         );
+    }
+
+    #[test]
+    fn history_and_spreads_parameters() {
+        let history_query = history(Some(
+            "interval=4H&from=2026-01-31&to=2026-02-01T12:00:00%2B01:00&limit=1000",
+        ))
+        .unwrap();
+        assert_eq!(history_query.interval, Interval::FourHours);
+        assert_eq!(
+            history_query.from.map(marketlens_domain::time::to_iso8601).as_deref(),
+            Some("2026-01-31T00:00:00.000Z")
+        );
+        assert_eq!(
+            history_query.to.map(marketlens_domain::time::to_iso8601).as_deref(),
+            Some("2026-02-01T11:00:00.000Z")
+        );
+        assert_eq!(history(None).unwrap().interval, Interval::Hour);
+        for (query, parameter) in [
+            ("interval=2h", "interval"),
+            ("from=yesterday", "from"),
+            ("from=2026-02-02&to=2026-02-01", "from"),
+            ("limit=1001", "limit"),
+        ] {
+            match history(Some(query)) {
+                Err(ApiError::InvalidParameter { parameter: named, .. }) => assert_eq!(named, parameter, "{query}"),
+                other => panic!("{query}: {other:?}"),
+            }
+        }
+        let spread_query = spreads(Some(
+            "minSimilarity=0.9&minVolume24h=1000&sortBy=VOLUME24H&category=crypto",
+        ))
+        .unwrap();
+        assert_eq!(
+            (
+                spread_query.min_similarity,
+                spread_query.min_volume_24h,
+                spread_query.sort
+            ),
+            (0.9, 1000.0, SpreadSort::Volume24h)
+        );
+        for (query, parameter) in [
+            ("minSimilarity=1.5", "minSimilarity"),
+            ("minSimilarity=NaN", "minSimilarity"),
+            ("minVolume24h=-1", "minVolume24h"),
+            ("sortBy=price", "sortBy"),
+            ("limit=201", "limit"),
+        ] {
+            match spreads(Some(query)) {
+                Err(ApiError::InvalidParameter { parameter: named, .. }) => assert_eq!(named, parameter, "{query}"),
+                other => panic!("{query}: {other:?}"),
+            }
+        }
     }
 
     proptest! {

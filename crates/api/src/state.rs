@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use crate::admin::AdminToken;
 use crate::billing::Charger;
+use crate::freshness::Freshness;
 use crate::key_cache::KeyCache;
 use crate::rate_limit::{InProcessRateLimiter, RateLimiter};
 use crate::routes::benchmark::CeilingBodies;
@@ -27,6 +28,8 @@ pub struct ApiSettings {
     pub news_window: TimeDelta,
     /// The admin API's token (`MARKETLENS_ADMIN_TOKEN`); the admin API is off without one.
     pub admin_token: Option<AdminToken>,
+    /// How long after its last sync a market's price counts as stale in spreads.
+    pub stale_after: TimeDelta,
 }
 
 impl Default for ApiSettings {
@@ -37,9 +40,13 @@ impl Default for ApiSettings {
             benchmark: false,
             news_window: TimeDelta::days(14),
             admin_token: None,
+            stale_after: DEFAULT_STALE_AFTER,
         }
     }
 }
+
+/// Three times the default interval of incremental syncs: one missed sync is not yet stale.
+pub const DEFAULT_STALE_AFTER: TimeDelta = TimeDelta::minutes(15);
 
 /// How much longer than its work a whole request may take (authentication, charging) before
 /// the server gives up on it.
@@ -52,6 +59,8 @@ pub struct AppState {
     pub catalog: Arc<LiveCatalog>,
     /// Recent news, for explain's key factors.
     pub news: Arc<LiveNews>,
+    /// When each exchange's syncs last confirmed its markets.
+    pub freshness: Arc<Freshness>,
     pub rate_limiter: Arc<dyn RateLimiter>,
     pub keys: Arc<KeyCache>,
     pub charger: Charger,
@@ -76,6 +85,7 @@ impl AppState {
             charger: Charger::start(store.clone()),
             catalog: LiveCatalog::new(store.clone()),
             news: LiveNews::new(store.clone(), settings.news_window),
+            freshness: Arc::new(Freshness::new(store.clone())),
             store,
             rate_limiter,
             keys: Arc::new(KeyCache::default()),

@@ -200,10 +200,13 @@ pub struct MarketDetail<'a> {
     pub updated_at: Iso8601,
     pub outcomes: Vec<DetailOutcome<'a>>,
     pub matched_markets: Vec<MatchedMarketView<'a>>,
+    /// When Marketlens last confirmed these figures with the exchange: the later of the sync
+    /// or import that last changed them and the last successful sync that walked the market.
+    pub last_synced_at: Iso8601,
 }
 
 impl<'a> MarketDetail<'a> {
-    pub fn new(stored: &'a StoredMarket, matched: &'a [MatchedMarket]) -> MarketDetail<'a> {
+    pub fn new(stored: &'a StoredMarket, matched: &'a [MatchedMarket], last_synced_at: Timestamp) -> MarketDetail<'a> {
         let market = &stored.market;
         MarketDetail {
             id: stored.id,
@@ -233,6 +236,7 @@ impl<'a> MarketDetail<'a> {
                 })
                 .collect(),
             matched_markets: matched.iter().map(MatchedMarketView::from).collect(),
+            last_synced_at: Iso8601(last_synced_at),
         }
     }
 }
@@ -444,4 +448,79 @@ pub fn explain_outcomes(stored: &StoredMarket) -> Vec<ExplainOutcome> {
 
 pub fn optional_time(timestamp: Option<Timestamp>) -> String {
     timestamp.map(to_iso8601).unwrap_or_default()
+}
+
+/// A market's price history: one series of candles per outcome.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MarketHistory<'a> {
+    pub market_id: Uuid,
+    /// `5m`, `1h`, `4h` or `1d`.
+    pub interval: &'static str,
+    pub outcomes: Vec<OutcomeHistory<'a>>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OutcomeHistory<'a> {
+    pub id: Uuid,
+    pub name: &'a str,
+    /// Oldest first; a bucket without an observation has no candle.
+    pub candles: Vec<CandleView>,
+}
+
+/// An outcome's price over `[time, time + interval)`, and the market's 24-hour volume at its close.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CandleView {
+    /// The start of the bucket, on a UTC boundary of the interval.
+    pub time: Iso8601,
+    pub open: f64,
+    pub high: f64,
+    pub low: f64,
+    pub close: f64,
+    pub volume_24h: f64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct HistoryEnvelope<'a> {
+    pub data: MarketHistory<'a>,
+    /// Counts candle times: `total` is how many buckets of the range have a candle.
+    pub pagination: Pagination,
+}
+
+/// One side of a spread: a market and the outcome of it that is compared.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SpreadSide<'a> {
+    pub id: Uuid,
+    pub external_market_id: &'a str,
+    pub question: &'a str,
+    #[schema(schema_with = schemas::category)]
+    pub category: &'static str,
+    /// The name of the outcome compared.
+    pub outcome: &'a str,
+    pub price: f64,
+    pub volume_24h: f64,
+    pub last_synced_at: Iso8601,
+    /// The price was last confirmed longer ago than the server's stale age.
+    pub stale: bool,
+}
+
+/// A matched pair of open markets, the same side's price on each exchange.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SpreadItem<'a> {
+    pub similarity: f64,
+    /// Kalshi's second outcome ("No") is the side that pays with Polymarket's first, so that is
+    /// the Kalshi price compared.
+    pub flipped: bool,
+    /// The absolute difference of the two prices, rounded to 6 decimal places.
+    pub spread: f64,
+    /// The smaller of the two markets' 24-hour volumes.
+    pub volume_24h: f64,
+    /// Either price is stale: the spread compares prices of different times.
+    pub stale: bool,
+    pub polymarket: SpreadSide<'a>,
+    pub kalshi: SpreadSide<'a>,
 }

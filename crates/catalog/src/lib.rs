@@ -28,4 +28,4 @@ mod snapshot;
 pub use live::{CatalogSettings, CatalogStatus, LiveCatalog};
 pub use news::{LiveNews, MarketNews};
 pub use reader::{CatalogReader, StoreReader};
-pub use snapshot::Snapshot;
+pub use snapshot::{Snapshot, Spread, SpreadQuery, SpreadSort};

@@ -17,6 +17,8 @@
 
 use arc_swap::ArcSwapOption;
 use async_trait::async_trait;
+use marketlens_domain::Exchange;
+use marketlens_domain::time::Timestamp;
 use marketlens_storage::{
     EventMarket, EventQuery, MarketQuery, MarketSummary, MatchedMarket, Page, SearchWords, Store, StoreError,
     StoredEvent, StoredMarket,
@@ -27,7 +29,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use uuid::Uuid;
 
-use crate::{CatalogReader, Snapshot, StoreReader};
+use crate::{CatalogReader, Snapshot, Spread, SpreadQuery, StoreReader};
 
 /// How the background task keeps the catalogue in step with the store.
 #[derive(Debug, Clone, Copy)]
@@ -182,6 +184,28 @@ impl LiveCatalog {
     /// The snapshot to answer from, if one is loaded.
     fn snapshot(&self) -> Option<Arc<Loaded>> {
         self.current.load_full()
+    }
+
+    /// The current snapshot, loaded first if there is none yet: for what only a snapshot
+    /// answers (spreads, which the store has no query for, and freshness).
+    async fn loaded(&self) -> Result<Arc<Loaded>, StoreError> {
+        if let Some(loaded) = self.snapshot() {
+            return Ok(loaded);
+        }
+        self.refresh().await?;
+        self.snapshot()
+            .ok_or_else(|| StoreError::Internal("the catalogue did not load".to_owned()))
+    }
+
+    /// A page of the cross-exchange spreads `query` keeps, and how many it keeps.
+    pub async fn spreads(&self, query: &SpreadQuery) -> Result<(Vec<Spread>, u64), StoreError> {
+        Ok(self.loaded().await?.snapshot.spreads(query))
+    }
+
+    /// The latest time any of `exchange`'s markets was observed (written by a sync or an
+    /// import), if it has any.
+    pub async fn newest_observed(&self, exchange: Exchange) -> Result<Option<Timestamp>, StoreError> {
+        Ok(self.loaded().await?.snapshot.newest_observed(exchange))
     }
 }
 

@@ -143,18 +143,20 @@ fn market_query() -> impl Strategy<Value = MarketQuery> {
             Category::Health,
         ])),
         search,
+        prop::option::of(prop::sample::select(vec!["M0", "M7", "M42", "M149", "M1000"])),
         prop::sample::select(MarketSort::ALL.to_vec()),
         prop::bool::ANY,
         1u32..60,
         prop::sample::select(vec![0u64, 1, 7, 30, 90, 149, 150, 400]),
     )
         .prop_map(
-            |(exchange, status, category, search, sort, ascending, limit, offset)| MarketQuery {
+            |(exchange, status, category, search, external_id, sort, ascending, limit, offset)| MarketQuery {
                 filter: MarketFilter {
                     exchange,
                     status,
                     category,
                     search: search.and_then(|words| SearchWords::parse(&words.join(" "))),
+                    external_id: external_id.map(str::to_owned),
                 },
                 sort,
                 order: if ascending { SortOrder::Asc } else { SortOrder::Desc },

@@ -16,10 +16,14 @@ pub enum Operation {
     GetAccount,
     /// `GET /api/v1/markets/lookup`: a market by its exchange URL.
     LookupMarket,
+    /// `GET /api/v1/markets/{id}/history`: a market's candles.
+    MarketHistory,
+    /// `GET /api/v1/spreads`: matched pairs' prices side by side.
+    ListSpreads,
 }
 
 impl Operation {
-    pub const ALL: [Operation; 7] = [
+    pub const ALL: [Operation; 9] = [
         Operation::ListMarkets,
         Operation::GetMarket,
         Operation::ListEvents,
@@ -27,6 +31,8 @@ impl Operation {
         Operation::Explain,
         Operation::GetAccount,
         Operation::LookupMarket,
+        Operation::MarketHistory,
+        Operation::ListSpreads,
     ];
 
     pub fn cost(self) -> i64 {
@@ -35,7 +41,9 @@ impl Operation {
             | Operation::GetMarket
             | Operation::ListEvents
             | Operation::GetEvent
-            | Operation::LookupMarket => 1,
+            | Operation::LookupMarket
+            | Operation::MarketHistory
+            | Operation::ListSpreads => 1,
             Operation::Explain => 5,
             Operation::GetAccount => 0,
         }
@@ -51,6 +59,8 @@ impl Operation {
             Operation::Explain => "explain",
             Operation::GetAccount => "getAccount",
             Operation::LookupMarket => "lookupMarket",
+            Operation::MarketHistory => "marketHistory",
+            Operation::ListSpreads => "listSpreads",
         }
     }
 }

@@ -16,6 +16,7 @@
 //! - [`account`]: accounts, keys and the ledger.
 //! - [`api_key`], [`billing`], [`rate_limit`]: the rules of paid access.
 //! - [`upsert`]: when an incoming record replaces a stored one.
+//! - [`history`]: price history as bars, their roll-up, and candles.
 
 pub mod account;
 pub mod api_key;
@@ -23,6 +24,7 @@ pub mod billing;
 pub mod category;
 pub mod event;
 pub mod exchange;
+pub mod history;
 pub mod ids;
 pub mod market;
 pub mod market_url;

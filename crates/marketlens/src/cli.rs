@@ -123,6 +123,10 @@ pub struct ServeArgs {
     /// counts its recorded feeds whatever their age).
     #[arg(long, env = "MARKETLENS_NEWS_WINDOW_DAYS")]
     pub news_window_days: Option<u32>,
+
+    /// Seconds after its last sync that a market's price counts as stale in spreads.
+    #[arg(long, env = "MARKETLENS_STALE_AFTER_SECS", default_value_t = 900)]
+    pub stale_after_secs: u64,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -260,6 +264,11 @@ pub struct ImportArgs {
     /// Days an article is kept, for --news (default 14): older articles are not imported.
     #[arg(long, env = "MARKETLENS_NEWS_WINDOW_DAYS")]
     pub news_window_days: Option<u32>,
+
+    /// When the files were recorded (ISO 8601, e.g. 2026-01-31T18:05:00Z): the time their
+    /// prices are entered in the price history at, and their freshness. Default: now.
+    #[arg(long, value_name = "TIME", conflicts_with = "news")]
+    pub recorded_at: Option<chrono::DateTime<chrono::Utc>>,
 
     /// JSON files as the exchange's API returned them, or feed files with --news.
     #[arg(required = true)]

@@ -40,6 +40,9 @@ impl ServerConfig {
         if !(1..=600).contains(&args.request_timeout_secs) {
             bail!("--request-timeout-secs / MARKETLENS_REQUEST_TIMEOUT_SECS must be from 1 to 600");
         }
+        if !(1..=MAX_STALE_AFTER_SECS).contains(&args.stale_after_secs) {
+            bail!("--stale-after-secs / MARKETLENS_STALE_AFTER_SECS must be from 1 to {MAX_STALE_AFTER_SECS}");
+        }
         Ok(ServerConfig {
             bind,
             api: ApiSettings {
@@ -47,6 +50,7 @@ impl ServerConfig {
                 request_timeout: Duration::from_secs(args.request_timeout_secs),
                 benchmark: args.benchmark,
                 news_window: news_window(args.news_window_days)?,
+                stale_after: TimeDelta::seconds(args.stale_after_secs as i64),
                 admin_token: args
                     .admin_token
                     .as_deref()
@@ -62,6 +66,9 @@ impl ServerConfig {
         })
     }
 }
+
+/// The longest stale age accepted: 30 days.
+const MAX_STALE_AFTER_SECS: u64 = 30 * 86_400;
 
 /// The largest page each exchange serves: Gamma's `/events/keyset` 500, Kalshi's `/events` 200.
 const POLYMARKET_MAX_PAGE: u32 = 500;

@@ -4,16 +4,30 @@
 //! them for where each came from), and the news feeds of `demo-data/news/` that parse (the
 //! two captures broken on purpose stay out).
 
+use chrono::DateTime;
 use marketlens_domain::Exchange;
+use marketlens_domain::time::Timestamp;
 
 pub struct DemoFile {
     pub exchange: Exchange,
     pub name: &'static str,
     pub bytes: &'static [u8],
+    /// When the payload was recorded (ISO 8601): the time its prices enter the price history
+    /// at. Taken from the newest update time in the file, or the date its source committed it
+    /// where the records carry none (SOURCES.md).
+    pub recorded_at: &'static str,
+}
+
+impl DemoFile {
+    pub fn recorded_at(&self) -> Timestamp {
+        DateTime::parse_from_rfc3339(self.recorded_at)
+            .map(|time| time.to_utc())
+            .unwrap_or_else(|error| panic!("{}: recorded_at {:?}: {error}", self.name, self.recorded_at))
+    }
 }
 
 macro_rules! demo_file {
-    ($exchange:expr, $folder:literal, $name:literal) => {
+    ($exchange:expr, $folder:literal, $name:literal, $recorded_at:literal) => {
         DemoFile {
             exchange: $exchange,
             name: concat!($folder, "/", $name),
@@ -24,23 +38,57 @@ macro_rules! demo_file {
                 "/",
                 $name
             )),
+            recorded_at: $recorded_at,
         }
     };
 }
 
-/// Every exchange payload of the demo, oldest recording first.
+/// Every exchange payload of the demo, oldest recording first. Nine Polymarket markets (the
+/// "Trump deport" brackets) are recorded in both gamma-events-1 (June 2025) and
+/// gamma-markets-1 (January 2026), and KXELONMARS-99 in event-single-1 and events-nested-1:
+/// their price history starts with two real points.
 pub fn files() -> Vec<DemoFile> {
     vec![
-        demo_file!(Exchange::Polymarket, "polymarket", "gamma-markets-2.json"),
-        demo_file!(Exchange::Polymarket, "polymarket", "gamma-events-2.json"),
-        demo_file!(Exchange::Polymarket, "polymarket", "gamma-events-1.json"),
-        demo_file!(Exchange::Polymarket, "polymarket", "gamma-markets-1.json"),
-        demo_file!(Exchange::Kalshi, "kalshi", "events-1.json"),
-        demo_file!(Exchange::Kalshi, "kalshi", "event-single-1.json"),
-        demo_file!(Exchange::Kalshi, "kalshi", "markets-2.json"),
-        demo_file!(Exchange::Kalshi, "kalshi", "events-2.json"),
-        demo_file!(Exchange::Kalshi, "kalshi", "markets-1.json"),
-        demo_file!(Exchange::Kalshi, "kalshi", "events-nested-1.json"),
+        demo_file!(
+            Exchange::Polymarket,
+            "polymarket",
+            "gamma-events-1.json",
+            "2025-06-24T23:59:00Z"
+        ),
+        demo_file!(Exchange::Kalshi, "kalshi", "events-1.json", "2026-01-12T22:08:00Z"),
+        demo_file!(
+            Exchange::Kalshi,
+            "kalshi",
+            "event-single-1.json",
+            "2026-01-12T22:08:00Z"
+        ),
+        demo_file!(Exchange::Kalshi, "kalshi", "markets-2.json", "2026-01-12T22:08:00Z"),
+        demo_file!(
+            Exchange::Polymarket,
+            "polymarket",
+            "gamma-markets-1.json",
+            "2026-01-31T18:07:00Z"
+        ),
+        demo_file!(
+            Exchange::Polymarket,
+            "polymarket",
+            "gamma-events-2.json",
+            "2026-02-07T01:56:00Z"
+        ),
+        demo_file!(
+            Exchange::Polymarket,
+            "polymarket",
+            "gamma-markets-2.json",
+            "2026-02-08T20:49:00Z"
+        ),
+        demo_file!(Exchange::Kalshi, "kalshi", "markets-1.json", "2026-03-16T15:08:00Z"),
+        demo_file!(Exchange::Kalshi, "kalshi", "events-2.json", "2026-04-04T00:00:00Z"),
+        demo_file!(
+            Exchange::Kalshi,
+            "kalshi",
+            "events-nested-1.json",
+            "2026-04-09T10:48:00Z"
+        ),
     ]
 }
 

@@ -41,12 +41,14 @@ pub enum IngestError {
     Store(#[from] StoreError),
 }
 
-/// Normalizes and stores one payload. `on_progress` is told how many records each batch
-/// wrote, out of how many.
+/// Normalizes and stores one payload, as observed at `recorded_at` (which dates its prices in
+/// the price history). `on_progress` is told how many records each batch wrote, out of how
+/// many.
 pub async fn import_payload(
     store: &dyn Store,
     exchange: Exchange,
     bytes: &[u8],
+    recorded_at: Timestamp,
     mut on_progress: impl FnMut(u64, u64),
 ) -> Result<PayloadReport, IngestError> {
     let (kind, normalized) = normalize(exchange, bytes)?;
@@ -60,11 +62,11 @@ pub async fn import_payload(
     }
     let total = (normalized.events.len() + normalized.markets.len()) as u64;
     for events in normalized.events.chunks(BATCH_SIZE) {
-        report.counts.add(store.upsert(&[], events, Utc::now()).await?);
+        report.counts.add(store.upsert(&[], events, recorded_at).await?);
         on_progress(events.len() as u64, total);
     }
     for markets in normalized.markets.chunks(BATCH_SIZE) {
-        report.counts.add(store.upsert(markets, &[], Utc::now()).await?);
+        report.counts.add(store.upsert(markets, &[], recorded_at).await?);
         on_progress(markets.len() as u64, total);
     }
     Ok(report)

@@ -9,7 +9,7 @@ use marketlens_testkit::TestDatabase;
 
 async fn every_market_resolves_by_its_own_url(store: &dyn Store) {
     for file in demo_data::files() {
-        ingest::import_payload(store, file.exchange, file.bytes, |_, _| {})
+        ingest::import_payload(store, file.exchange, file.bytes, file.recorded_at(), |_, _| {})
             .await
             .unwrap();
     }

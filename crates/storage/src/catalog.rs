@@ -76,6 +76,8 @@ pub struct MarketFilter {
     pub category: Option<Category>,
     /// Every word must start a word of the question (`decisions.md` section 6).
     pub search: Option<SearchWords>,
+    /// The exchange's own market id, matched exactly (a Polymarket id or a Kalshi ticker).
+    pub external_id: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,6 +114,10 @@ pub struct StoredMarket {
     pub created_at: Timestamp,
     /// The exchange's last change, or when the store last changed the record.
     pub updated_at: Timestamp,
+    /// When the figures stored were observed: the time of the sync or import that last
+    /// changed them (a sync that finds a market unchanged does not write it; see
+    /// `SyncStatus` for when each exchange was last confirmed whole).
+    pub observed_at: Timestamp,
 }
 
 /// A market as lists show it, and as explain ranks candidates: a stored market without what
@@ -132,6 +138,8 @@ pub struct MarketSummary {
     pub end_date: Option<Timestamp>,
     pub outcomes: Box<[Outcome]>,
     pub event_id: Option<Uuid>,
+    /// See [`StoredMarket::observed_at`].
+    pub observed_at: Timestamp,
 }
 
 impl From<&StoredMarket> for MarketSummary {
@@ -151,6 +159,7 @@ impl From<&StoredMarket> for MarketSummary {
             end_date: market.end_date,
             outcomes: market.outcomes.clone().into_boxed_slice(),
             event_id: market.event_id(),
+            observed_at: stored.observed_at,
         }
     }
 }

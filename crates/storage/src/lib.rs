@@ -2,7 +2,7 @@
 //! markets, events, matches, accounts, keys, credits and news.
 //!
 //! [`Store`] is the traits [`CatalogStore`], [`AccountStore`], [`SyncStore`],
-//! [`TransferStore`] and [`NewsStore`]; the server holds an `Arc<dyn Store>` and never knows
+//! [`TransferStore`], [`NewsStore`] and [`HistoryStore`]; the server holds an `Arc<dyn Store>` and never knows
 //! which database is behind it. [`open`] picks the
 //! implementation from the database URL's scheme. SQLite ([`sqlite::SqliteStore`]) is the
 //! embedded default; [`postgres::PgStore`] is the scale-out store, shared by several server
@@ -18,6 +18,7 @@ pub mod accounts;
 pub mod catalog;
 mod error;
 mod fingerprint;
+pub mod history;
 pub mod news;
 pub mod postgres;
 mod records;
@@ -34,14 +35,15 @@ pub use catalog::{
     MarketSummary, MatchedMarket, Page, SearchWords, SortOrder, StoredEvent, StoredMarket, UpsertCounts,
 };
 pub use error::StoreError;
+pub use history::{HistoryStore, RollUpReport};
 pub use news::{FeedPoll, FeedStatus, NewsStore, StoredArticle};
 pub use sync_runs::{SyncKind, SyncRun, SyncStatus, SyncStore};
 pub use transfer::{CopyReport, CopyStep, ExportedKey, TransferStore};
 
 /// Everything a server needs from its storage.
-pub trait Store: CatalogStore + AccountStore + SyncStore + TransferStore + NewsStore {}
+pub trait Store: CatalogStore + AccountStore + SyncStore + TransferStore + NewsStore + HistoryStore {}
 
-impl<T: CatalogStore + AccountStore + SyncStore + TransferStore + NewsStore> Store for T {}
+impl<T: CatalogStore + AccountStore + SyncStore + TransferStore + NewsStore + HistoryStore> Store for T {}
 
 /// Opens (creating if needed) the store named by `database_url` and applies its migrations.
 ///

@@ -8,6 +8,7 @@
 //! internal error.
 
 use marketlens_domain::account::{Account, ApiKeyRecord, LedgerEntry};
+use marketlens_domain::history::{HistoryBar, Resolution};
 use marketlens_domain::market::UrlKeys;
 use marketlens_domain::matching::{MatchInput, MatchPair};
 use marketlens_domain::time::Timestamp;
@@ -26,11 +27,11 @@ use crate::{StoreError, UpsertCounts};
 pub const MARKET_COLUMNS: &str = "m.id, m.exchange, m.external_id, m.event_external_id, m.question, \
     m.description, m.status, m.category, m.liquidity, m.volume, m.volume_24h, m.start_date, m.end_date, \
     m.source_created_at, m.created_at, m.updated_at, m.source_updated_at, m.outcomes, m.url_market, \
-    m.url_event, m.url_series, m.url, m.image_url";
+    m.url_event, m.url_series, m.url, m.image_url, m.observed_at";
 
 /// The columns [`market_summary`] reads (table alias `m`).
 pub const SUMMARY_COLUMNS: &str = "m.id, m.exchange, m.external_id, m.question, m.status, m.category, m.liquidity, \
-    m.volume, m.volume_24h, m.created_at, m.end_date, m.outcomes, m.event_id";
+    m.volume, m.volume_24h, m.created_at, m.end_date, m.outcomes, m.event_id, m.observed_at";
 
 /// The columns [`event_summary`] reads (table alias `e`).
 pub const EVENT_SUMMARY_COLUMNS: &str = "e.id, e.exchange, e.category, e.total_volume";
@@ -118,6 +119,7 @@ pub fn stored_market(row: &impl RecordRow) -> Result<StoredMarket, StoreError> {
         market,
         created_at: row.timestamp("created_at")?,
         updated_at: row.timestamp("updated_at")?,
+        observed_at: row.timestamp("observed_at")?,
     })
 }
 
@@ -136,8 +138,29 @@ pub fn market_summary(row: &impl RecordRow) -> Result<MarketSummary, StoreError>
         end_date: row.optional_timestamp("end_date")?,
         outcomes: row.outcomes("outcomes")?.into_boxed_slice(),
         event_id: row.optional_uuid("event_id")?,
+        observed_at: row.timestamp("observed_at")?,
     })
 }
+
+/// From the columns of `price_history` but `market_id`, which each backend keeps in its own type.
+pub fn history_bar(row: &impl RecordRow) -> Result<HistoryBar, StoreError> {
+    let resolution = row.integer("resolution")?;
+    Ok(HistoryBar {
+        resolution: Resolution::from_seconds(resolution)
+            .ok_or_else(|| corrupt("resolution", format!("{resolution} is not a resolution")))?,
+        bucket_start: row.integer("bucket_start")?,
+        first_at: row.timestamp("first_at")?,
+        last_at: row.timestamp("last_at")?,
+        outcomes: serde_json::from_str(&row.text("outcomes")?).map_err(|error| corrupt("outcomes", error))?,
+        volume: row.real("volume")?,
+        volume_24h: row.real("volume_24h")?,
+        liquidity: row.real("liquidity")?,
+    })
+}
+
+/// The columns [`history_bar`] reads, and the market id.
+pub const HISTORY_COLUMNS: &str =
+    "market_id, bucket_start, resolution, first_at, last_at, outcomes, volume, volume_24h, liquidity";
 
 pub fn event_summary(row: &impl RecordRow) -> Result<EventSummary, StoreError> {
     Ok(EventSummary {

@@ -15,6 +15,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::catalog::{StoredEvent, StoredMarket};
 use crate::fingerprint::fingerprint;
+use crate::history::{HistoryWriter, record_observations};
 use crate::{StoreError, UpsertCounts};
 
 /// What the store holds of a record, and (for markets) the event it belonged to.
@@ -67,6 +68,8 @@ pub struct Stamped<'a, T> {
     pub created_at: Timestamp,
     /// When the record last changed (markets only).
     pub updated_at: Timestamp,
+    /// When these figures were observed: the write's own time (markets only).
+    pub observed_at: Timestamp,
     pub first_seen_at: Timestamp,
     /// The catalogue revision of this write ([`CatalogWriter::next_revision`]).
     pub changed_revision: i64,
@@ -120,11 +123,11 @@ fn aggregate(event_ids: &[String], figures: &[EventMarketFigures]) -> Vec<EventA
         .collect()
 }
 
-/// The head of a multi-row market insert; each row binds these 29 columns in this order.
+/// The head of a multi-row market insert; each row binds these 30 columns in this order.
 pub const INSERT_MARKETS: &str = "INSERT INTO markets (id, exchange, external_id, event_id, event_external_id, question, search_text, \
                 description, status, category, liquidity, volume, volume_24h, start_date, end_date, source_created_at, \
                 created_at, updated_at, source_updated_at, outcomes, headline_price, url_market, url_event, url_series, \
-                url, image_url, fingerprint, first_seen_at, changed_revision) ";
+                url, image_url, fingerprint, first_seen_at, changed_revision, observed_at) ";
 
 /// What an insert of a stored market replaces (every backend speaks this SQL).
 pub const ON_CONFLICT_UPDATE_MARKET: &str = " ON CONFLICT (id) DO UPDATE SET event_id = excluded.event_id, event_external_id = excluded.event_external_id, \
@@ -137,7 +140,7 @@ pub const ON_CONFLICT_UPDATE_MARKET: &str = " ON CONFLICT (id) DO UPDATE SET eve
                 headline_price = excluded.headline_price, url_market = excluded.url_market, \
                 url_event = excluded.url_event, url_series = excluded.url_series, url = excluded.url, \
                 image_url = excluded.image_url, fingerprint = excluded.fingerprint, \
-                changed_revision = excluded.changed_revision";
+                changed_revision = excluded.changed_revision, observed_at = excluded.observed_at";
 
 /// The head of a multi-row event insert; each row binds these 16 columns in this order.
 pub const INSERT_EVENTS: &str = "INSERT INTO events (id, exchange, external_id, title, description, category, reported_volume, image_url, \
@@ -151,7 +154,7 @@ pub const ON_CONFLICT_UPDATE_EVENT: &str = " ON CONFLICT (id) DO UPDATE SET titl
 
 /// Ids per statement when reading versions or refreshing aggregates.
 pub const IDS_PER_STATEMENT: usize = 500;
-/// Rows per multi-row upsert: markets bind 29 values each, events 16.
+/// Rows per multi-row upsert: markets bind 30 values each, events 16.
 pub const MARKETS_PER_STATEMENT: usize = 200;
 pub const EVENTS_PER_STATEMENT: usize = 400;
 
@@ -215,8 +218,10 @@ fn plan<'a, T: serde::Serialize>(
     plan
 }
 
+/// Writes the batch (see the module's doc); every market written is also an observation of
+/// its prices at `now` for the price history.
 pub async fn upsert(
-    writer: &mut impl CatalogWriter,
+    writer: &mut (impl CatalogWriter + HistoryWriter),
     markets: &[Market],
     events: &[Event],
     now: Timestamp,
@@ -238,6 +243,7 @@ pub async fn upsert(
                 fingerprint,
                 created_at: event.created_at.unwrap_or(now),
                 updated_at: event.source_updated_at.unwrap_or(now),
+                observed_at: now,
                 first_seen_at: now,
                 changed_revision,
             })
@@ -269,6 +275,7 @@ pub async fn upsert(
                 fingerprint,
                 created_at: market.created_at.unwrap_or(now),
                 updated_at: market.source_updated_at.unwrap_or(now),
+                observed_at: now,
                 first_seen_at: now,
                 changed_revision,
             })
@@ -279,6 +286,9 @@ pub async fn upsert(
             touched_events.extend(market.event_id().map(|id| id.to_string()));
         }
     }
+
+    let written: Vec<&Market> = market_plan.writes.iter().map(|(market, _)| *market).collect();
+    record_observations(writer, &written, now).await?;
 
     let changed = !touched_events.is_empty() || counts.markets_inserted + counts.markets_updated > 0;
     refresh_aggregates(writer, touched_events).await?;
@@ -315,6 +325,7 @@ pub async fn restore(
                 fingerprint: fingerprint(&stored.event),
                 created_at: stored.created_at,
                 updated_at: stored.created_at,
+                observed_at: stored.created_at,
                 first_seen_at: stored.created_at,
                 changed_revision,
             })
@@ -330,6 +341,7 @@ pub async fn restore(
                 fingerprint: fingerprint(&stored.market),
                 created_at: stored.created_at,
                 updated_at: stored.updated_at,
+                observed_at: stored.observed_at,
                 first_seen_at: stored.created_at,
                 changed_revision,
             })

@@ -1,18 +1,22 @@
 //! List markets and get one with its matches, from the in-memory catalogue; look one up by
-//! its exchange URL (parsed, never fetched).
+//! its exchange URL (parsed, never fetched). Each answer says how fresh its figures are
+//! (`X-Data-Age`, and `lastSyncedAt` in a get; see `freshness`).
 
 use axum::Json;
 use axum::extract::{Path, RawQuery, State};
 use axum::response::{IntoResponse, Response};
+use chrono::Utc;
 use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::Operation;
-use marketlens_domain::market_url;
+use marketlens_domain::{Exchange, market_url};
+use marketlens_storage::StoredMarket;
 use uuid::Uuid;
 
 use crate::auth::Caller;
 use crate::billing::{Charged, charged};
 use crate::error::{ApiError, ErrorBody};
 use crate::explain::market_by_url;
+use crate::freshness::{age_seconds, with_data_age};
 use crate::openapi::parameters;
 use crate::params;
 use crate::request_id::RequestId;
@@ -39,6 +43,11 @@ pub async fn list(
     let (market_query, include_outcomes) = params::list_markets(query.as_deref())?;
     charged(&state, &caller, Operation::ListMarkets, &request_id, async {
         let page = state.catalog.list_markets(&market_query).await?;
+        let exchanges = match market_query.filter.exchange {
+            Some(exchange) => vec![exchange],
+            None => Exchange::ALL.to_vec(),
+        };
+        let data_age = state.freshness.data_age(&state.catalog, &exchanges, Utc::now()).await?;
         let envelope = ListEnvelope {
             pagination: Pagination::of(&page, market_query.limit, market_query.offset),
             data: page
@@ -47,9 +56,9 @@ pub async fn list(
                 .map(|summary| MarketListItem::new(summary, include_outcomes))
                 .collect(),
         };
-        Ok(json_response(
-            &envelope,
-            (envelope.data.len() + 1) * BYTES_PER_LIST_ITEM,
+        Ok(with_data_age(
+            json_response(&envelope, (envelope.data.len() + 1) * BYTES_PER_LIST_ITEM),
+            data_age,
         ))
     })
     .await
@@ -79,11 +88,7 @@ pub async fn get(
         let unknown = || ApiError::not_found(format!("No market has id {id:?}."));
         let market_id = Uuid::parse_str(&id).map_err(|_| unknown())?;
         let stored = state.catalog.get_market(market_id).await?.ok_or_else(unknown)?;
-        let matched = state.catalog.matched_markets(market_id).await?;
-        Ok(Json(&DataEnvelope {
-            data: MarketDetail::new(&stored, &matched),
-        })
-        .into_response())
+        market_detail(&state, &stored).await
     })
     .await
 }
@@ -115,11 +120,21 @@ pub async fn lookup(
         let stored = market_by_url(state.store.as_ref(), &parsed)
             .await?
             .ok_or_else(unknown)?;
-        let matched = state.catalog.matched_markets(stored.id).await?;
-        Ok(Json(&DataEnvelope {
-            data: MarketDetail::new(&stored, &matched),
-        })
-        .into_response())
+        market_detail(&state, &stored).await
     })
     .await
+}
+
+/// A market as get answers it: with its matches, when it was last synced, and the
+/// `X-Data-Age` of that.
+async fn market_detail(state: &AppState, stored: &StoredMarket) -> Result<Response, ApiError> {
+    let matched = state.catalog.matched_markets(stored.id).await?;
+    let coverage = state.freshness.coverage().await?;
+    let market = &stored.market;
+    let last_synced_at = coverage.last_synced(market.exchange, market.status, stored.observed_at);
+    let response = Json(&DataEnvelope {
+        data: MarketDetail::new(stored, &matched, last_synced_at),
+    })
+    .into_response();
+    Ok(with_data_age(response, Some(age_seconds(last_synced_at, Utc::now()))))
 }

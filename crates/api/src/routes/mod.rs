@@ -6,7 +6,9 @@ pub mod benchmark;
 pub(crate) mod events;
 pub(crate) mod explain;
 pub(crate) mod health;
+pub(crate) mod history;
 pub(crate) mod markets;
+pub(crate) mod spreads;
 
 use axum::Router;
 use axum::middleware;
@@ -22,6 +24,8 @@ pub fn router(state: AppState) -> Router {
         .route("/markets", get(markets::list))
         .route("/markets/lookup", get(markets::lookup))
         .route("/markets/{id}", get(markets::get))
+        .route("/markets/{id}/history", get(history::history))
+        .route("/spreads", get(spreads::list))
         .route("/events", get(events::list))
         .route("/events/{id}", get(events::get))
         .route("/explain", get(explain::get).post(explain::post))

@@ -9,7 +9,7 @@
 //! length is the page's total) and a `select` of the page's first rank; `desc` walks the same
 //! bitmap from the other end, which gives exactly the SQL order `key DESC, id DESC`.
 //!
-//! Search gives a set of docs instead (see `words`); its page is found either by walking the
+//! Search (see `words`) and the external id filter give a set of docs instead; its page is found either by walking the
 //! sort order and keeping the docs in the set, or by ranking the set's docs, whichever reads
 //! fewer entries for that query.
 
@@ -61,6 +61,8 @@ pub struct MarketIndex {
     by_exchange: Vec<FilterBitmaps>,
     by_status: Vec<FilterBitmaps>,
     by_category: Vec<FilterBitmaps>,
+    /// Docs ordered by external id, for the `externalMarketId` filter.
+    by_external_id: Vec<u32>,
     words: WordIndex,
 }
 
@@ -99,6 +101,12 @@ impl MarketIndex {
         let by_status = filter(&|market| market.status as usize, MarketStatus::ALL.len());
         let by_category = filter(&|market| market.category as usize, Category::ALL.len());
         let words = WordIndex::build(markets.iter().map(CompactMarket::question));
+        let mut by_external_id: Vec<u32> = (0..count as u32).collect();
+        by_external_id.sort_by(|left, right| {
+            markets[*left as usize]
+                .external_id()
+                .cmp(markets[*right as usize].external_id())
+        });
         MarketIndex {
             markets,
             names,
@@ -107,7 +115,38 @@ impl MarketIndex {
             by_exchange,
             by_status,
             by_category,
+            by_external_id,
             words,
+        }
+    }
+
+    /// The docs whose exchange id is `external_id` (one per exchange at most).
+    fn docs_with_external_id(&self, external_id: &str) -> RoaringBitmap {
+        let external_id_of = |doc: &u32| self.markets[*doc as usize].external_id();
+        let start = self
+            .by_external_id
+            .partition_point(|doc| external_id_of(doc) < external_id);
+        self.by_external_id[start..]
+            .iter()
+            .take_while(|doc| external_id_of(doc) == external_id)
+            .copied()
+            .collect()
+    }
+
+    /// The docs the filter's search words and external id keep (both when both are given);
+    /// `None` when it has neither, so that the sort orders' bitmaps answer alone.
+    fn found_docs(&self, filter: &MarketFilter) -> Option<RoaringBitmap> {
+        let by_words = filter
+            .search
+            .as_ref()
+            .map(|search| self.words.all_of(search.words()).unwrap_or_default());
+        let by_external_id = filter
+            .external_id
+            .as_deref()
+            .map(|external_id| self.docs_with_external_id(external_id));
+        match (by_words, by_external_id) {
+            (Some(by_words), Some(by_external_id)) => Some(by_words & by_external_id),
+            (found, None) | (None, found) => found,
         }
     }
 
@@ -146,14 +185,8 @@ impl MarketIndex {
     pub fn list(&self, query: &MarketQuery) -> Page<MarketSummary> {
         let sort = sort_position(query.sort);
         let filters = self.filters(&query.filter);
-        let (docs, total) = match &query.filter.search {
-            Some(search) => {
-                let Some(mut found) = self.words.all_of(search.words()) else {
-                    return Page {
-                        items: Vec::new(),
-                        total: 0,
-                    };
-                };
+        let (docs, total) = match self.found_docs(&query.filter) {
+            Some(mut found) => {
                 for filter in &filters {
                     found &= &filter.docs;
                 }

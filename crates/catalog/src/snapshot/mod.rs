@@ -6,9 +6,12 @@
 mod compact;
 mod events;
 mod markets;
+mod spreads;
 mod words;
 
-use marketlens_domain::matching::MAX_MATCHES_PER_MARKET;
+use marketlens_domain::Exchange;
+use marketlens_domain::matching::{MAX_MATCHES_PER_MARKET, Orientation};
+use marketlens_domain::time::{Timestamp, from_epoch_millis};
 use marketlens_storage::{
     EventMarket, EventQuery, MarketQuery, MarketSummary, MatchedMarket, Page, SearchWords, Store, StoreError,
 };
@@ -18,6 +21,8 @@ use uuid::Uuid;
 use compact::{CompactMarket, OutcomeNames};
 use events::EventIndex;
 use markets::MarketIndex;
+use spreads::SpreadIndex;
+pub use spreads::{Spread, SpreadQuery, SpreadSort};
 
 /// Records read from the store per query while loading.
 const SCAN_PAGE: u32 = 10_000;
@@ -29,6 +34,9 @@ pub struct Snapshot {
     events: EventIndex,
     /// Each matched market's matches (doc, similarity), best first, ties by id, at most five.
     matches: HashMap<u32, Box<[(u32, f64)]>>,
+    spreads: SpreadIndex,
+    /// Per exchange (by its position in `Exchange::ALL`), the latest `observed_at` of its markets.
+    newest_observed: [Option<Timestamp>; 2],
 }
 
 impl Snapshot {
@@ -52,11 +60,11 @@ impl Snapshot {
             after = Some(last.id);
             events.extend(page);
         }
-        let pairs: Vec<(Uuid, Uuid, f64)> = store
+        let pairs: Vec<(Uuid, Uuid, f64, Orientation)> = store
             .match_pairs()
             .await?
             .into_iter()
-            .map(|pair| (pair.market_id, pair.matched_id, pair.similarity))
+            .map(|pair| (pair.market_id, pair.matched_id, pair.similarity, pair.orientation))
             .collect();
         tokio::task::spawn_blocking(move || {
             Snapshot::build(revision, MarketIndex::build(markets, names), events, pairs)
@@ -69,7 +77,7 @@ impl Snapshot {
         revision: i64,
         markets: MarketIndex,
         events: Vec<marketlens_storage::EventSummary>,
-        pairs: Vec<(Uuid, Uuid, f64)>,
+        pairs: Vec<(Uuid, Uuid, f64, Orientation)>,
     ) -> Snapshot {
         let mut by_event: HashMap<Uuid, Vec<u32>> = HashMap::new();
         for doc in 0..markets.len() as u32 {
@@ -86,12 +94,29 @@ impl Snapshot {
             });
             docs
         });
+        let pairs: Vec<(u32, u32, f64, Orientation)> = pairs
+            .into_iter()
+            .filter_map(|(market, matched, similarity, orientation)| {
+                Some((
+                    markets.doc_of(market)?,
+                    markets.doc_of(matched)?,
+                    similarity,
+                    orientation,
+                ))
+            })
+            .collect();
+        let spreads = SpreadIndex::build(&markets, &pairs);
         let mut matches: HashMap<u32, Vec<(u32, f64)>> = HashMap::new();
-        for (market, matched, similarity) in pairs {
-            if let (Some(market), Some(matched)) = (markets.doc_of(market), markets.doc_of(matched)) {
-                matches.entry(market).or_default().push((matched, similarity));
-            }
+        for (market, matched, similarity, _) in pairs {
+            matches.entry(market).or_default().push((matched, similarity));
         }
+        let mut newest_observed = [None; 2];
+        for doc in 0..markets.len() as u32 {
+            let market = markets.market(doc);
+            let newest = &mut newest_observed[exchange_position(market.exchange)];
+            *newest = Some(newest.unwrap_or(i64::MIN).max(market.observed_at_millis));
+        }
+        let newest_observed = newest_observed.map(|millis| millis.map(from_epoch_millis));
         let matches = matches
             .into_iter()
             .map(|(market, mut matched)| {
@@ -105,6 +130,8 @@ impl Snapshot {
             markets,
             events,
             matches,
+            spreads,
+            newest_observed,
         }
     }
 
@@ -159,6 +186,16 @@ impl Snapshot {
             .collect()
     }
 
+    /// A page of the cross-exchange spreads `query` keeps, and how many it keeps.
+    pub fn spreads(&self, query: &SpreadQuery) -> (Vec<Spread>, u64) {
+        self.spreads.list(&self.markets, query)
+    }
+
+    /// The latest time any of `exchange`'s markets was observed, if it has any.
+    pub fn newest_observed(&self, exchange: Exchange) -> Option<Timestamp> {
+        self.newest_observed[exchange_position(exchange)]
+    }
+
     pub fn search_any_words(&self, words: &SearchWords, limit: u32) -> Vec<MarketSummary> {
         self.markets
             .words()
@@ -166,5 +203,12 @@ impl Snapshot {
             .into_iter()
             .map(|doc| self.markets.summary(doc))
             .collect()
+    }
+}
+
+fn exchange_position(exchange: Exchange) -> usize {
+    match exchange {
+        Exchange::Polymarket => 0,
+        Exchange::Kalshi => 1,
     }
 }

@@ -80,7 +80,7 @@ async fn load_demo_data(store: &dyn Store) -> anyhow::Result<()> {
     }
     println!("Loading the recorded Polymarket and Kalshi payloads into the store...");
     for file in demo_data::files() {
-        let report = ingest::import_payload(store, file.exchange, file.bytes, |_, _| {})
+        let report = ingest::import_payload(store, file.exchange, file.bytes, file.recorded_at(), |_, _| {})
             .await
             .with_context(|| format!("importing the demo file {}", file.name))?;
         tracing::info!(

@@ -1,6 +1,7 @@
 //! `marketlens import --exchange EXCHANGE FILE...` and `marketlens import --news FILE...`
 
 use anyhow::Context;
+use chrono::Utc;
 use indicatif::{ProgressBar, ProgressStyle};
 use marketlens_domain::Exchange;
 use marketlens_storage::{Store, UpsertCounts};
@@ -19,6 +20,7 @@ pub async fn run(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<ExitCod
         Some(ExchangeArg::Kalshi) => Exchange::Kalshi,
         None => return import_news(store, args).await,
     };
+    let recorded_at = args.recorded_at.unwrap_or_else(Utc::now);
     let mut totals = UpsertCounts::default();
     let mut skipped: BTreeMap<String, u64> = BTreeMap::new();
     let mut failed_files = 0;
@@ -37,7 +39,7 @@ pub async fn run(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<ExitCod
                 .context("progress template")?
                 .progress_chars("=> "),
         );
-        let result = ingest::import_payload(store, exchange, &bytes, |written, total| {
+        let result = ingest::import_payload(store, exchange, &bytes, recorded_at, |written, total| {
             progress.set_length(total);
             progress.inc(written);
         })

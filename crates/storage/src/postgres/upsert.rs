@@ -88,7 +88,8 @@ impl CatalogWriter for PgWriter<'_> {
                 .push_bind(market.image_url.clone())
                 .push_bind(stamped.fingerprint)
                 .push_bind(stamped.first_seen_at)
-                .push_bind(stamped.changed_revision);
+                .push_bind(stamped.changed_revision)
+                .push_bind(stamped.observed_at);
         });
         builder.push(ON_CONFLICT_UPDATE_MARKET);
         builder.build().execute(&mut *self.0).await?;

@@ -53,6 +53,9 @@ fn push_market_filter(builder: &mut QueryBuilder<Sqlite>, filter: &MarketFilter)
     if let Some(category) = filter.category {
         builder.push(" AND m.category = ").push_bind(category.as_str());
     }
+    if let Some(external_id) = &filter.external_id {
+        builder.push(" AND m.external_id = ").push_bind(external_id.clone());
+    }
     if let Some(search) = &filter.search {
         builder
             .push(" AND m.seq IN (SELECT rowid FROM markets_fts WHERE markets_fts MATCH ")

@@ -8,6 +8,7 @@
 
 mod accounts;
 mod catalog;
+mod history;
 mod news;
 mod rows;
 mod sync_runs;

@@ -93,7 +93,8 @@ impl CatalogWriter for SqliteWriter<'_> {
                 .push_bind(market.image_url.clone())
                 .push_bind(stamped.fingerprint)
                 .push_bind(to_epoch_millis(stamped.first_seen_at))
-                .push_bind(stamped.changed_revision);
+                .push_bind(stamped.changed_revision)
+                .push_bind(to_epoch_millis(stamped.observed_at));
         });
         if let Some(error) = failure {
             return Err(StoreError::Internal(format!("outcomes do not serialize: {error}")));

@@ -143,6 +143,7 @@ async fn lists_filter_sort_and_page_without_overlap() {
             status: Some(MarketStatus::Open),
             category: Some(Category::Politics),
             search: None,
+            external_id: None,
         };
         let filtered = store
             .list_markets(&query(filter, MarketSort::CreatedAt, SortOrder::Desc, 50, 0))

@@ -1,0 +1,116 @@
+//! A market's price history as candles, from the store's bars (`marketlens_domain::history`).
+
+use axum::extract::{Path, RawQuery, State};
+use axum::response::Response;
+use marketlens_catalog::CatalogReader;
+use marketlens_domain::billing::Operation;
+use marketlens_domain::history::{Candle, Resolution, candles};
+use marketlens_domain::ids::outcome_id;
+use marketlens_domain::time::from_epoch_millis;
+use marketlens_storage::Page;
+use uuid::Uuid;
+
+use crate::auth::Caller;
+use crate::billing::{Charged, charged};
+use crate::error::{ApiError, ErrorBody};
+use crate::openapi::parameters;
+use crate::params::{self, HistoryQuery};
+use crate::request_id::RequestId;
+use crate::state::AppState;
+use crate::views::{CandleView, HistoryEnvelope, Iso8601, MarketHistory, OutcomeHistory, Pagination, json_response};
+
+/// About how many bytes one candle takes in JSON.
+const BYTES_PER_CANDLE: usize = 130;
+
+/// Candles of each outcome's price, oldest first, in UTC buckets of `interval`.
+///
+/// Five-minute candles cover the last 7 days, hourly and four-hour ones the last 90 days, and
+/// daily ones all the history kept (older bars are rolled up and cannot be split again).
+#[utoipa::path(
+    get,
+    path = "/api/v1/markets/{id}/history",
+    tag = "markets",
+    params(("id" = String, Path, description = "The market's id (a UUID)."), parameters::History),
+    responses(
+        (status = 200, description = "A page of the market's candles (1 credit).", body = HistoryEnvelope, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
+        (status = 404, description = "No market has this id (`NOT_FOUND`); not charged.", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn history(
+    State(state): State<AppState>,
+    caller: Caller,
+    axum::Extension(request_id): axum::Extension<RequestId>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Charged<Response>, ApiError> {
+    let history_query = params::history(query.as_deref())?;
+    charged(&state, &caller, Operation::MarketHistory, &request_id, async {
+        let unknown = || ApiError::not_found(format!("No market has id {id:?}."));
+        let market_id = Uuid::parse_str(&id).map_err(|_| unknown())?;
+        let stored = state.catalog.get_market(market_id).await?.ok_or_else(unknown)?;
+        let page = candle_page(&state, market_id, &history_query).await?;
+        let outcomes = stored
+            .market
+            .outcomes
+            .iter()
+            .enumerate()
+            .map(|(position, outcome)| OutcomeHistory {
+                id: outcome_id(market_id, position),
+                name: &outcome.name,
+                candles: page
+                    .items
+                    .iter()
+                    .filter_map(|candle| candle_view(candle, position))
+                    .collect(),
+            })
+            .collect::<Vec<_>>();
+        let envelope = HistoryEnvelope {
+            pagination: Pagination::of(&page, history_query.limit, history_query.offset),
+            data: MarketHistory {
+                market_id,
+                interval: history_query.interval.as_str(),
+                outcomes,
+            },
+        };
+        let candle_count = page.items.len() * envelope.data.outcomes.len();
+        Ok(json_response(&envelope, (candle_count + 1) * BYTES_PER_CANDLE))
+    })
+    .await
+}
+
+/// The page of the market's candles the query asks for, and how many there are in its range.
+async fn candle_page(state: &AppState, market_id: Uuid, query: &HistoryQuery) -> Result<Page<Candle>, ApiError> {
+    let interval = query.interval;
+    let from = query
+        .from
+        .map_or(i64::MIN, |from| interval.bucket_at_or_after(from.timestamp()));
+    let to = query
+        .to
+        .map_or(i64::MAX, |to| interval.bucket_at_or_after(to.timestamp()));
+    let resolutions: Vec<Resolution> = Resolution::ALL
+        .into_iter()
+        .filter(|resolution| *resolution <= interval.coarsest_resolution())
+        .collect();
+    let bars = state.store.history(market_id, &resolutions, from, to).await?;
+    let all = candles(&bars, interval);
+    let total = all.len() as u64;
+    let items = all
+        .into_iter()
+        .skip(usize::try_from(query.offset).unwrap_or(usize::MAX))
+        .take(query.limit as usize)
+        .collect();
+    Ok(Page { items, total })
+}
+
+fn candle_view(candle: &Candle, position: usize) -> Option<CandleView> {
+    let range = candle.outcomes.get(position)?;
+    Some(CandleView {
+        time: Iso8601(from_epoch_millis(candle.start.saturating_mul(1000))),
+        open: range.open,
+        high: range.high,
+        low: range.low,
+        close: range.close,
+        volume_24h: candle.volume_24h,
+    })
+}

@@ -1,0 +1,26 @@
+-- Freshness and price history (marketlens_domain::history).
+
+-- When Marketlens last wrote each market's figures: the observation time of the sync or
+-- import that changed them (epoch milliseconds). Markets stored before this migration
+-- count as observed when first seen, the latest time known for certain.
+ALTER TABLE markets ADD COLUMN observed_at INTEGER NOT NULL DEFAULT 0;
+UPDATE markets SET observed_at = first_seen_at;
+
+-- One row per market, resolution and bucket: each outcome's open, high, low and close over
+-- the bucket, and the market's figures as of its latest observation. Five-minute rows are
+-- rolled into hourly ones after a week, hourly into daily ones after 90 days.
+CREATE TABLE price_history (
+    market_id    BLOB    NOT NULL,  -- the market's UUID, 16 bytes
+    bucket_start INTEGER NOT NULL,  -- seconds since the epoch (UTC), a multiple of resolution
+    resolution   INTEGER NOT NULL,  -- seconds: 300, 3600 or 86400
+    first_at     INTEGER NOT NULL,  -- epoch milliseconds of the earliest observation merged in
+    last_at      INTEGER NOT NULL,  -- and of the latest
+    outcomes     TEXT    NOT NULL,  -- JSON: [[open, high, low, close], ...], one per outcome
+    volume       REAL    NOT NULL,
+    volume_24h   REAL    NOT NULL,
+    liquidity    REAL    NOT NULL,
+    PRIMARY KEY (market_id, bucket_start, resolution)
+) WITHOUT ROWID;
+
+-- For the roll-up: the rows of a resolution older than its retention.
+CREATE INDEX price_history_by_age ON price_history (resolution, bucket_start);
