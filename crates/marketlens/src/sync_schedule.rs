@@ -13,10 +13,12 @@
 //! events the matches are brought up to date: from scratch the first time and after every
 //! full run, otherwise only for the markets that changed (`matches::IncrementalMatcher`, held
 //! while this node syncs). A third loop polls the news feeds every news interval (each node's
-//! explain reads what it stores, see `marketlens_catalog::LiveNews`).
+//! explain reads what it stores, see `marketlens_catalog::LiveNews`), and a fourth rolls the
+//! price history's old bars up every [`ROLL_UP_EVERY`] (`marketlens_domain::history`).
 
 use chrono::{TimeDelta, Utc};
 use marketlens_domain::Exchange;
+use marketlens_domain::history::Retention;
 use marketlens_storage::{Store, SyncKind};
 use marketlens_sync::{FeedFetcher, Fetcher, poll_feeds, sync_exchange};
 use std::sync::Arc;
@@ -34,6 +36,8 @@ const LEASE: &str = "background-sync";
 const LEASE_DURATION: Duration = Duration::from_secs(30);
 /// How often the lease is taken or renewed.
 const RENEW_EVERY: Duration = Duration::from_secs(10);
+/// How often the price history's old bars are rolled up: bars fall due by the hour.
+const ROLL_UP_EVERY: Duration = Duration::from_secs(3_600);
 
 /// The background sync of one node; [`BackgroundSync::stop`] ends it and gives the lease up.
 pub struct BackgroundSync {
@@ -123,10 +127,27 @@ fn spawn_loops(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>) -> JoinSet<()
             rematching.clone(),
         ));
     }
+    loops.spawn(roll_up_loop(store.clone()));
     if !schedule.news_feeds.is_empty() {
         loops.spawn(news_loop(store, schedule));
     }
     loops
+}
+
+async fn roll_up_loop(store: Arc<dyn Store>) {
+    loop {
+        let started = Instant::now();
+        match store.roll_up_history(Utc::now(), Retention::default()).await {
+            Ok(report) => tracing::info!(
+                five_minute_bars = report.five_minute_bars,
+                hourly_bars = report.hourly_bars,
+                seconds = started.elapsed().as_secs_f64(),
+                "price history rolled up"
+            ),
+            Err(error) => tracing::warn!(%error, "could not roll the price history up; trying again later"),
+        }
+        tokio::time::sleep(ROLL_UP_EVERY).await;
+    }
 }
 
 async fn news_loop(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>) {

@@ -60,6 +60,21 @@ pub trait HistoryStore: Send + Sync {
 
     /// Rolls every bar past its retention at `now` into the next resolution.
     async fn roll_up_history(&self, now: Timestamp, retention: Retention) -> Result<RollUpReport, StoreError>;
+
+    /// Up to `limit` bars after `after` in (market, bucket start, resolution) order, from the
+    /// first when `None`: how `copy` reads the history.
+    async fn scan_history(&self, after: Option<HistoryKey>, limit: u32) -> Result<Vec<(Uuid, HistoryBar)>, StoreError>;
+
+    /// Writes bars read from another store as they were.
+    async fn restore_history(&self, bars: &[(Uuid, HistoryBar)]) -> Result<(), StoreError>;
+}
+
+/// Where a bar stands in the history's order: market, bucket start, resolution.
+pub type HistoryKey = (Uuid, i64, Resolution);
+
+/// The key of a bar of `market_id`.
+pub fn history_key(market_id: Uuid, bar: &HistoryBar) -> HistoryKey {
+    (market_id, bar.bucket_start, bar.resolution)
 }
 
 /// A backend's statements for history, run inside a transaction.

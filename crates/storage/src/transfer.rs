@@ -10,6 +10,7 @@ use uuid::Uuid;
 
 use crate::StoreError;
 use crate::catalog::{StoredEvent, StoredMarket};
+use crate::history::history_key;
 
 /// A key as another store needs it: its record and the hash it is found by.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,6 +59,7 @@ pub struct CopyReport {
     pub accounts: u64,
     pub keys: u64,
     pub ledger_lines: u64,
+    pub history_bars: u64,
 }
 
 /// What [`copy`] is doing, for a progress display.
@@ -68,11 +70,12 @@ pub enum CopyStep {
     Matches(u64),
     Accounts(u64),
     LedgerLines(u64),
+    HistoryBars(u64),
 }
 
 /// Copies everything `from` holds into `to`, which must hold nothing: events, markets,
-/// matches, accounts with their balances, keys (by hash) and every ledger line, ids and times
-/// as they were. Then checks that `to` holds the same counts and the same books, and fails if
+/// matches, the price history, accounts with their balances, keys (by hash) and every ledger
+/// line, ids and times as they were. Then checks that `to` holds the same counts and the same books, and fails if
 /// it does not. Sync history is not copied: the new store's first sync is a full one.
 pub async fn copy(
     from: &dyn crate::Store,
@@ -107,6 +110,15 @@ pub async fn copy(
     to.replace_matches(&pairs).await?;
     report.match_pairs = pairs.len() as u64 / 2;
     on_progress(CopyStep::Matches(report.match_pairs));
+    let mut after = None;
+    loop {
+        let bars = from.scan_history(after, PAGE).await?;
+        let Some((market_id, bar)) = bars.last() else { break };
+        after = Some(history_key(*market_id, bar));
+        to.restore_history(&bars).await?;
+        report.history_bars += bars.len() as u64;
+        on_progress(CopyStep::HistoryBars(report.history_bars));
+    }
 
     let accounts = from.list_accounts().await?;
     let keys = from.export_keys().await?;

@@ -38,6 +38,7 @@ fn path() -> impl Strategy<Value = String> {
         4 => prop::sample::select(vec![
             "/api/v1/markets",
             "/api/v1/markets/lookup",
+            "/api/v1/spreads",
             "/api/v1/events",
             "/api/v1/explain",
             "/api/v1/account",
@@ -50,6 +51,7 @@ fn path() -> impl Strategy<Value = String> {
         .prop_map(str::to_owned),
         2 => (prop::sample::select(vec!["/api/v1/markets/", "/api/v1/events/", "/api/v1/", "/admin/v1/"]), segment)
             .prop_map(|(prefix, id)| format!("{prefix}{}", encode_path(&id))),
+        1 => segment.prop_map(|id| format!("/api/v1/markets/{}/history", encode_path(&id))),
         1 => prop::collection::vec(segment, 0..5).prop_map(|segments| {
             segments.iter().map(|segment| format!("/{}", encode_path(segment))).collect::<String>()
         }),

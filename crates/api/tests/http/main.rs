@@ -10,6 +10,8 @@ mod billing;
 mod errors;
 mod events;
 mod explain;
+mod freshness;
+mod history;
 mod hostile;
 mod lookup;
 mod markets;
@@ -18,11 +20,12 @@ mod news;
 mod openapi;
 mod reference;
 mod seed;
+mod spreads;
 
 use chrono::Utc;
 use marketlens_api::connections::ConnectionLimits;
 use marketlens_api::{ApiSettings, AppState};
-use marketlens_catalog::LiveNews;
+use marketlens_catalog::{LiveCatalog, LiveNews};
 use marketlens_domain::account::Account;
 use marketlens_domain::api_key::ApiKey;
 use marketlens_domain::rate_limit::TierTable;
@@ -39,6 +42,7 @@ pub struct TestServer {
     pub store: Arc<dyn Store>,
     pub client: Client,
     news: Arc<LiveNews>,
+    catalog: Arc<LiveCatalog>,
     _shutdown: oneshot::Sender<()>,
     _database: TestDatabase,
 }
@@ -72,6 +76,7 @@ impl TestServer {
         // Lists are answered from memory, as in `serve`.
         state.catalog.refresh().await.expect("the catalogue loads");
         let news = state.news.clone();
+        let catalog = state.catalog.clone();
         let app = marketlens_api::app(state);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
         let base_url = format!("http://{}", listener.local_addr().unwrap());
@@ -85,6 +90,7 @@ impl TestServer {
             store,
             client: Client::new(),
             news,
+            catalog,
             _shutdown: shutdown,
             _database: database,
         }
@@ -97,6 +103,12 @@ impl TestServer {
             .await
             .expect("the articles are stored");
         self.news.catch_up(Utc::now()).await.expect("the news index catches up");
+    }
+
+    /// Has the server's in-memory catalogue load what the store holds now, as `serve`'s
+    /// background task does within seconds of a write.
+    pub async fn refresh_catalog(&self) {
+        self.catalog.refresh().await.expect("the catalogue loads");
     }
 
     /// A new account of `tier` with `credits`, and a key for it.

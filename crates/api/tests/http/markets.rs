@@ -254,9 +254,15 @@ async fn get_returns_every_field_with_outcome_ids_and_matches() {
         "updatedAt",
         "outcomes",
         "matchedMarkets",
+        "lastSyncedAt",
     ]));
     assert_eq!(keys_of(market), expected_fields);
     assert_eq!(market["externalMarketId"], "501");
+    // No sync has run: the seed's write is the latest confirmation.
+    assert_eq!(
+        market["lastSyncedAt"],
+        marketlens_domain::time::to_iso8601(seed::at(400))
+    );
     assert_eq!(
         market["description"],
         "Resolves Yes if: Will Bitcoin reach $100k by December 31, 2026?"
@@ -302,4 +308,32 @@ async fn get_unknown_or_malformed_ids_are_not_found() {
         .get(&format!("/api/v1/markets/{left}?include=outcomes"), &key)
         .await;
     assert_error(status, &body, 400, "INVALID_PARAMETER");
+}
+
+#[tokio::test]
+async fn external_market_id_finds_the_exchange_s_own_market() {
+    let server = TestServer::start().await;
+    let key = server.key().await;
+    let ids = |body: &serde_json::Value| -> Vec<String> {
+        body["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|market| market["externalMarketId"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    for (query, expected) in [
+        ("externalMarketId=KXBTC-26DEC31-T100000", vec!["KXBTC-26DEC31-T100000"]),
+        ("externalMarketId=501&include=outcomes", vec!["501"]),
+        ("externalMarketId=501&exchange=KALSHI", vec![]),
+        ("externalMarketId=501&search=bitcoin", vec!["501"]),
+        ("externalMarketId=501&search=pokemon", vec![]),
+        ("externalMarketId=kxbtc-26dec31-t100000", vec![]),
+        ("externalMarketId=nope", vec![]),
+    ] {
+        let (status, body) = server.get(&format!("/api/v1/markets?{query}"), &key).await;
+        assert_eq!(status, 200, "{query}: {body}");
+        assert_eq!(ids(&body), expected, "{query}");
+        assert_eq!(body["pagination"]["total"], expected.len(), "{query}");
+    }
 }

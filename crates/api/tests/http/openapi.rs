@@ -209,6 +209,11 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
             ("get", "/api/v1/markets/lookup"),
             Call::get(format!("/api/v1/markets/lookup?url={market_url}")),
         ),
+        (
+            ("get", "/api/v1/markets/{id}/history"),
+            Call::get(format!("/api/v1/markets/{market_id}/history?interval=1d&limit=1000")),
+        ),
+        (("get", "/api/v1/spreads"), Call::get("/api/v1/spreads?limit=200")),
         (("get", "/api/v1/events"), Call::get("/api/v1/events?limit=100")),
         (
             ("get", "/api/v1/events/{id}"),
@@ -275,6 +280,11 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
         (
             ("get", "/api/v1/events/{id}"),
             Call::get(format!("/api/v1/events/{unknown}")),
+            404,
+        ),
+        (
+            ("get", "/api/v1/markets/{id}/history"),
+            Call::get(format!("/api/v1/markets/{unknown}/history")),
             404,
         ),
         (
@@ -488,7 +498,10 @@ async fn documented_parameters_are_the_enforced_ones() {
             let name = parameter["name"].as_str().unwrap();
             // A number's schema is one of the number and the empty value (absent).
             let schema = match parameter["schema"]["oneOf"].as_array() {
-                Some(variants) => variants.iter().find(|variant| variant["type"] == "integer").unwrap(),
+                Some(variants) => variants
+                    .iter()
+                    .find(|variant| variant["type"] == "integer" || variant["type"] == "number")
+                    .unwrap_or(&parameter["schema"]),
                 None => &parameter["schema"],
             };
             let query = |value: &str| {
@@ -505,6 +518,18 @@ async fn documented_parameters_are_the_enforced_ones() {
             };
             let refused = |status: u16, body: &Value| status == 400 && body["error"]["details"]["parameter"] == name;
             let accepted = |status: u16| status == 200 || status == 404;
+            if schema["type"] == "number" {
+                let (minimum, maximum) = (schema["minimum"].as_f64().unwrap(), schema["maximum"].as_f64().unwrap());
+                for accepted_value in [minimum, (minimum + maximum) / 2.0, maximum] {
+                    let (status, body) = server.get(&query(&accepted_value.to_string()), &key).await;
+                    assert!(accepted(status), "{path} {name}={accepted_value}: {status} {body}");
+                }
+                for refused_value in [minimum - 0.5, maximum + 0.5, f64::NAN] {
+                    let (status, body) = server.get(&query(&refused_value.to_string()), &key).await;
+                    assert!(refused(status, &body), "{path} {name}={refused_value}: {status} {body}");
+                }
+                checked += 1;
+            }
             if let Some(maximum) = schema["maximum"].as_u64() {
                 let (status, body) = server.get(&query(&maximum.to_string()), &key).await;
                 assert!(accepted(status), "{path} {name}={maximum}: {status} {body}");
@@ -540,7 +565,7 @@ async fn documented_parameters_are_the_enforced_ones() {
             }
         }
     }
-    assert!(checked >= 12, "only {checked} parameters checked");
+    assert!(checked >= 18, "only {checked} parameters checked");
 }
 
 /// Every route the server answers is in the document, and nothing else is.
@@ -568,6 +593,8 @@ async fn every_route_is_documented() {
         "get /api/v1/markets",
         "get /api/v1/markets/lookup",
         "get /api/v1/markets/{id}",
+        "get /api/v1/markets/{id}/history",
+        "get /api/v1/spreads",
         "get /api/v1/events",
         "get /api/v1/events/{id}",
         "get /api/v1/explain",

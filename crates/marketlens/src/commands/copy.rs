@@ -23,6 +23,7 @@ pub async fn run(from: &str, to: &str) -> anyhow::Result<ExitCode> {
             CopyStep::Matches(count) => format!("{count} matched pairs"),
             CopyStep::Accounts(count) => format!("{count} accounts and their keys"),
             CopyStep::LedgerLines(count) => format!("{count} ledger lines"),
+            CopyStep::HistoryBars(count) => format!("{count} price history bars"),
         });
     })
     .await;
@@ -30,9 +31,15 @@ pub async fn run(from: &str, to: &str) -> anyhow::Result<ExitCode> {
     let report =
         report.context("the copy failed; the destination may hold part of it: empty it before trying again")?;
     println!(
-        "Copied {} markets, {} events, {} matched pairs, {} accounts, {} keys and {} ledger lines; \
-         the copy holds the same counts, balances and ledger sums as its source.",
-        report.markets, report.events, report.match_pairs, report.accounts, report.keys, report.ledger_lines
+        "Copied {} markets, {} events, {} matched pairs, {} price history bars, {} accounts, {} keys and {} ledger \
+         lines; the copy holds the same counts, balances and ledger sums as its source.",
+        report.markets,
+        report.events,
+        report.match_pairs,
+        report.history_bars,
+        report.accounts,
+        report.keys,
+        report.ledger_lines
     );
     Ok(ExitCode::SUCCESS)
 }

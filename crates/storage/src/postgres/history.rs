@@ -10,7 +10,9 @@ use uuid::Uuid;
 use super::PgStore;
 use super::upsert::PgWriter;
 use crate::StoreError;
-use crate::history::{HistoryStore, HistoryWriter, ON_CONFLICT_REPLACE_BAR, RollUpReport, roll_up_some};
+use crate::history::{
+    BARS_PER_STATEMENT, HistoryKey, HistoryStore, HistoryWriter, ON_CONFLICT_REPLACE_BAR, RollUpReport, roll_up_some,
+};
 use crate::records::{self, HISTORY_COLUMNS};
 
 fn bars_from(rows: Vec<PgRow>) -> Result<Vec<(Uuid, HistoryBar)>, StoreError> {
@@ -148,5 +150,35 @@ impl HistoryStore for PgStore {
             }
         }
         Ok(report)
+    }
+
+    async fn scan_history(&self, after: Option<HistoryKey>, limit: u32) -> Result<Vec<(Uuid, HistoryBar)>, StoreError> {
+        // The smallest key there is: the nil id sorts first in both id types.
+        let (market_id, bucket_start, resolution) = after.unwrap_or((Uuid::nil(), i64::MIN, Resolution::FiveMinutes));
+        let resolution = if after.is_some() {
+            resolution.seconds()
+        } else {
+            i64::MIN
+        };
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {HISTORY_COLUMNS} FROM price_history WHERE (market_id, bucket_start, resolution) > ($1, $2, $3) \
+             ORDER BY market_id, bucket_start, resolution LIMIT $4"
+        )))
+        .bind(market_id)
+        .bind(bucket_start)
+        .bind(resolution)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        bars_from(rows)
+    }
+
+    async fn restore_history(&self, bars: &[(Uuid, HistoryBar)]) -> Result<(), StoreError> {
+        let mut transaction = self.pool.begin().await?;
+        for chunk in bars.chunks(BARS_PER_STATEMENT) {
+            PgWriter(&mut transaction).write_bars(chunk).await?;
+        }
+        transaction.commit().await?;
+        Ok(())
     }
 }

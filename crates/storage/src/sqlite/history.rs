@@ -12,7 +12,9 @@ use uuid::Uuid;
 use super::SqliteStore;
 use super::upsert::SqliteWriter;
 use crate::StoreError;
-use crate::history::{HistoryStore, HistoryWriter, ON_CONFLICT_REPLACE_BAR, RollUpReport, roll_up_some};
+use crate::history::{
+    BARS_PER_STATEMENT, HistoryKey, HistoryStore, HistoryWriter, ON_CONFLICT_REPLACE_BAR, RollUpReport, roll_up_some,
+};
 use crate::records::{self, HISTORY_COLUMNS};
 
 fn bars_from(rows: Vec<SqliteRow>) -> Result<Vec<(Uuid, HistoryBar)>, StoreError> {
@@ -158,5 +160,35 @@ impl HistoryStore for SqliteStore {
         }
         self.restart_wal_if_wanted().await;
         Ok(report)
+    }
+
+    async fn scan_history(&self, after: Option<HistoryKey>, limit: u32) -> Result<Vec<(Uuid, HistoryBar)>, StoreError> {
+        // The smallest key there is: the nil id sorts first in both id types.
+        let (market_id, bucket_start, resolution) = after.unwrap_or((Uuid::nil(), i64::MIN, Resolution::FiveMinutes));
+        let resolution = if after.is_some() {
+            resolution.seconds()
+        } else {
+            i64::MIN
+        };
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {HISTORY_COLUMNS} FROM price_history WHERE (market_id, bucket_start, resolution) > (?, ?, ?) \
+             ORDER BY market_id, bucket_start, resolution LIMIT ?"
+        )))
+        .bind(market_id)
+        .bind(bucket_start)
+        .bind(resolution)
+        .bind(i64::from(limit))
+        .fetch_all(&self.reader)
+        .await?;
+        bars_from(rows)
+    }
+
+    async fn restore_history(&self, bars: &[(Uuid, HistoryBar)]) -> Result<(), StoreError> {
+        let mut transaction = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        for chunk in bars.chunks(BARS_PER_STATEMENT) {
+            SqliteWriter(&mut transaction).write_bars(chunk).await?;
+        }
+        transaction.commit().await?;
+        Ok(())
     }
 }

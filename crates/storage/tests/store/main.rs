@@ -4,6 +4,7 @@
 
 mod accounts;
 mod catalog;
+mod history;
 mod news;
 mod sync_runs;
 mod transfer;

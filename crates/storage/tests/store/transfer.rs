@@ -28,6 +28,10 @@ async fn fill(store: &Arc<dyn Store>) -> ApiKey {
         )
         .await
         .unwrap();
+    // A second observation of the first market, a day later: its history has two bars.
+    let mut repriced = first.clone();
+    repriced.outcomes[0].price = 0.45;
+    store.upsert(&[repriced], &[], at(50 + 86_400)).await.unwrap();
     store
         .replace_matches(&[
             MatchPair {
@@ -94,9 +98,10 @@ async fn everything(store: &Arc<dyn Store>) -> String {
         ledgers.push(store.ledger(account.id, None, 1_000).await.unwrap());
     }
     format!(
-        "{markets:?}\n{events:?}\n{:?}\n{accounts:?}\n{:?}\n{ledgers:?}",
+        "{markets:?}\n{events:?}\n{:?}\n{accounts:?}\n{:?}\n{ledgers:?}\n{:?}",
         store.match_pairs().await.unwrap(),
-        store.export_keys().await.unwrap()
+        store.export_keys().await.unwrap(),
+        store.scan_history(None, 1_000).await.unwrap()
     )
 }
 
@@ -128,9 +133,10 @@ async fn a_copy_holds_everything_as_it_was_and_keeps_working() {
                 report.match_pairs,
                 report.accounts,
                 report.keys,
-                report.ledger_lines
+                report.ledger_lines,
+                report.history_bars
             ),
-            (3, 1, 1, 2, 4, source_lines),
+            (3, 1, 1, 2, 4, source_lines, 4),
             "{} to {}",
             source.backend,
             destination.backend
