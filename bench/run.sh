@@ -7,6 +7,8 @@
 # Usage: bench/run.sh [MARKETS] [SECONDS] [CONCURRENCY]     (defaults: 1000000, 10, 32)
 # MARKETLENS_BENCH_ARTICLES (default 100000) news articles are stored beside the markets, so
 # that explain searches a full news index; the server counts them all as recent.
+# MARKETLENS_BENCH_HISTORY (default 1000) markets get a year of price history as the roll-up
+# leaves it (`seed --history`), the most a market holds; the script reports its bytes per bar.
 # Needs: wrk (installed from Debian's packages if missing), curl, python3.
 #
 # The seeded store is kept in target/bench/ and reused by later runs of the same size. wrk and
@@ -17,6 +19,7 @@ duration=${2:-10}
 concurrency=${3:-32}
 seed=${MARKETLENS_BENCH_SEED:-1}
 articles=${MARKETLENS_BENCH_ARTICLES:-100000}
+history=${MARKETLENS_BENCH_HISTORY:-1000}
 port=${MARKETLENS_BENCH_PORT:-18090}
 cd "$(dirname "$0")/.."
 
@@ -42,6 +45,25 @@ if [ ! -f "$store.articles-$articles" ]; then
   "$bin" seed --articles "$articles" --seed "$seed"
   touch "$store.articles-$articles"
 fi
+# The price history's bytes per bar, from SQLite's own page accounting (dbstat).
+history_bytes() {
+  python3 - "$store" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+size = db.execute("SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name IN ('price_history', 'price_history_by_age')").fetchone()[0]
+rows = db.execute("SELECT COUNT(*) FROM price_history").fetchone()[0]
+print(size, rows)
+PY
+}
+if [ ! -f "$store.history-$history" ]; then
+  read -r bytes_before bars_before < <(history_bytes)
+  "$bin" seed --history "$history" --seed "$seed"
+  read -r bytes_after bars_after < <(history_bytes)
+  echo "$(( (bytes_after - bytes_before) / (bars_after - bars_before) )) $((bars_after - bars_before))" >"$store.history-$history"
+fi
+read -r bytes_per_bar history_bars <"$store.history-$history"
+read -r _ all_bars < <(history_bytes)
 key=$("$bin" accounts create --tier bench --credits 1000000000 --label bench | awk '/^api key/ {print $3}')
 
 workdir=$(mktemp -d)
@@ -94,6 +116,16 @@ for question in questions[50:120]:
                 rare, fewest = word, total
 open(f"{workdir}/rare.txt", "w").write(rare or "will")
 PY
+# The markets `seed --history` gave a year of history: the first by id.
+python3 - "$store" "$history" "$workdir" <<'PY'
+import datetime, sqlite3, sys
+store, count, workdir = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+ids = [row[0] for row in sqlite3.connect(store).execute("SELECT id FROM markets ORDER BY id LIMIT ?", (count,))]
+day_ago = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+for name, suffix in (("hourly", "/history?interval=1h"), ("daily", "/history?interval=1d&limit=1000"),
+                     ("fine", f"/history?interval=5m&from={day_ago}&limit=1000")):
+    open(f"{workdir}/history-{name}.txt", "w").write("".join(f"{id}{suffix}\n" for id in ids))
+PY
 cat > "$workdir/random.lua" <<'LUA'
 local items = {}
 for line in io.lines(os.getenv("BENCH_ITEMS")) do items[#items + 1] = line end
@@ -145,6 +177,11 @@ results=(
   "$(measure "list events" "/api/v1/events")"
   "$(measure "get event (random ids)" "/api/v1/events/" "$workdir/events.txt")"
   "$(measure "explain by keyword (50 queries)" "/api/v1/explain?query=" "$workdir/queries.txt")"
+  "$(measure "history: 1h candles, first page of a year (random of $history markets)" "/api/v1/markets/" "$workdir/history-hourly.txt")"
+  "$(measure "history: 1d candles, a whole year" "/api/v1/markets/" "$workdir/history-daily.txt")"
+  "$(measure "history: 5m candles, the last day" "/api/v1/markets/" "$workdir/history-fine.txt")"
+  "$(measure "spreads (default: by spread)" "/api/v1/spreads")"
+  "$(measure "spreads by volume24h, minSimilarity=0.8" "/api/v1/spreads?sortBy=volume24h&minSimilarity=0.8")"
   "$(measure "account" "/api/v1/account")"
 )
 peak_kib=$(awk '/VmHWM/ {print $2}' "/proc/$server/status")
@@ -153,6 +190,8 @@ ceiling_rps=$(echo "$ceiling" | cut -d'|' -f2)
 echo
 echo "Marketlens benchmark: $markets synthetic markets and $articles news articles (seed $seed) on SQLite, $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)),"
 echo "wrk with $concurrency connections for ${duration}s per call on the same machine; catalogue loaded in ${loaded}s; server peak memory $((peak_kib / 1024)) MiB."
+echo "Price history: $all_bars bars stored; a year of it for $history markets took $history_bars bars at $bytes_per_bar bytes each (table and index, SQLite pages);"
+echo "matched pairs of open markets listed by spreads: $(api "/api/v1/spreads?limit=1" | python3 -c 'import json, sys; print(json.load(sys.stdin)["pagination"]["total"])')."
 echo
 echo "| call | req/s | p50 ms | p99 ms | non-2xx | share of ceiling |"
 echo "|---|---:|---:|---:|---:|---:|"

@@ -93,8 +93,9 @@ mod tests {
     #[test]
     fn costs_match_the_interface() {
         let costs: Vec<i64> = Operation::ALL.iter().map(|operation| operation.cost()).collect();
-        // The interface's six calls, then the additive lookup (1, like get).
-        assert_eq!(costs, [1, 1, 1, 1, 5, 0, 1]);
+        // The interface's six calls, then the additive lookup, history and spreads (1 each,
+        // like get and list).
+        assert_eq!(costs, [1, 1, 1, 1, 5, 0, 1, 1, 1]);
         for operation in Operation::ALL {
             assert_eq!(operation.as_str().parse::<Operation>().unwrap(), operation);
         }

@@ -63,7 +63,7 @@ pub enum Command {
     Credits(CreditsCommand),
     /// Fill the store with synthetic markets and events drawn from the recorded ones, or news
     /// articles drawn from the recorded feeds (benchmarks).
-    #[command(group(ArgGroup::new("what").required(true).multiple(true).args(["synthetic", "articles"])))]
+    #[command(group(ArgGroup::new("what").required(true).multiple(true).args(["synthetic", "articles", "history"])))]
     Seed {
         /// How many markets.
         #[arg(long)]
@@ -71,6 +71,10 @@ pub enum Command {
         /// How many news articles, dated over the last 14 days.
         #[arg(long)]
         articles: Option<u64>,
+        /// How many stored markets (the first by id) get a year of price history, as a market
+        /// observed every five minutes holds it after the roll-up.
+        #[arg(long)]
+        history: Option<u64>,
         /// The random seed: the same seed and size give the same catalogue.
         #[arg(long, default_value_t = 1)]
         seed: u64,

@@ -9,6 +9,7 @@
 //! - [`demo_data`]: the recorded exchange payloads built into the binary for `demo`.
 //! - [`sync_schedule`]: the background sync loops of `serve` (the engine is `marketlens-sync`).
 //! - [`synthetic`]: synthetic catalogues drawn from the recorded one, for `seed` (benchmarks).
+//! - [`synthetic_history`]: a year of synthetic price history, for `seed --history`.
 //! - [`synthetic_news`]: synthetic news drawn from the recorded feeds, for `seed --articles`.
 
 pub mod cli;
@@ -20,4 +21,5 @@ pub mod logging;
 pub mod matches;
 pub mod sync_schedule;
 pub mod synthetic;
+pub mod synthetic_history;
 pub mod synthetic_news;

@@ -337,7 +337,9 @@ async fn migrate_then_copy_a_store_into_a_new_one_and_refuse_a_second_copy() {
     let copied = copy(&destination.url);
     assert!(copied.status.success(), "{copied:?}");
     assert!(
-        stdout(&copied).contains("Copied 16 markets, 6 events, 0 matched pairs, 1 accounts, 1 keys and 1 ledger lines"),
+        stdout(&copied).contains(
+            "Copied 16 markets, 6 events, 0 matched pairs, 16 price history bars, 1 accounts, 1 keys and 1 ledger lines"
+        ),
         "{}",
         stdout(&copied)
     );

@@ -8,7 +8,7 @@
 //! upserts, and refresh event aggregates a few hundred events per statement. The SQL is the
 //! backend's ([`CatalogWriter`]); the decisions are made here, once.
 
-use marketlens_domain::time::Timestamp;
+use marketlens_domain::time::{Timestamp, from_epoch_millis, to_epoch_millis};
 use marketlens_domain::upsert::{UpsertDecision, Version, decide};
 use marketlens_domain::{Event, Market};
 use std::collections::{BTreeSet, HashMap};
@@ -226,6 +226,8 @@ pub async fn upsert(
     events: &[Event],
     now: Timestamp,
 ) -> Result<UpsertCounts, StoreError> {
+    // Every backend keeps milliseconds (PostgreSQL would keep microseconds of a clock's time).
+    let now = from_epoch_millis(to_epoch_millis(now));
     let mut counts = UpsertCounts::default();
     let mut touched_events: BTreeSet<String> = BTreeSet::new();
     let changed_revision = writer.next_revision().await?;

@@ -45,6 +45,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Seed {
             synthetic,
             articles,
+            history,
             seed,
         } => {
             if let Some(markets) = synthetic {
@@ -52,6 +53,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             if let Some(articles) = articles {
                 seed::articles(store.as_ref(), articles, seed).await?;
+            }
+            if let Some(markets) = history {
+                seed::history(store.as_ref(), markets, seed).await?;
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -2,11 +2,13 @@
 //! events) drawn from the recorded ones, for benchmarks at sizes the recordings do not reach.
 //! Writes go through the same upsert as `import` and `sync`, so the time it reports is the
 //! store's import speed. `--articles N` stores N news articles drawn from the recorded feeds
-//! (see `synthetic_news`), for explain at the size the news window holds.
+//! (see `synthetic_news`), for explain at the size the news window holds. `--history N` gives
+//! N markets a year of price history (see `synthetic_history`).
 
 use anyhow::{Context, bail};
 use chrono::Utc;
 use indicatif::{ProgressBar, ProgressStyle};
+use marketlens_domain::history::HistoryBar;
 use marketlens_domain::{Event, Market};
 use marketlens_exchanges::normalize;
 use marketlens_news::{Article, parse_feed};
@@ -14,6 +16,7 @@ use marketlens_storage::Store;
 use std::time::Instant;
 
 use crate::synthetic::{Generator, Templates};
+use crate::synthetic_history::SyntheticHistory;
 use crate::synthetic_news::SyntheticNews;
 use crate::{demo_data, matches};
 
@@ -110,6 +113,47 @@ pub async fn articles(store: &dyn Store, count: u64, seed: u64) -> anyhow::Resul
     );
     Ok(())
 }
+
+/// Gives the first `count` stored markets (by id) a year of price history: the most a market
+/// holds after the roll-up (see `synthetic_history`).
+pub async fn history(store: &dyn Store, count: u64, seed: u64) -> anyhow::Result<()> {
+    let mut generator = SyntheticHistory::new(seed, Utc::now());
+    let progress = ProgressBar::new(count);
+    progress.set_style(
+        ProgressStyle::with_template("seeding [{bar:30}] {pos}/{len} markets' history ({per_sec}, {eta} left)")
+            .context("progress template")?
+            .progress_chars("=> "),
+    );
+    let started = Instant::now();
+    let (mut markets, mut bars, mut after) = (0u64, 0u64, None);
+    while markets < count {
+        let page = store
+            .market_summaries(
+                after,
+                u32::try_from((count - markets).min(BATCH_HISTORY_MARKETS)).unwrap_or(1),
+            )
+            .await?;
+        let Some(last) = page.last() else { break };
+        after = Some(last.id);
+        let batch: Vec<(uuid::Uuid, HistoryBar)> = page
+            .iter()
+            .flat_map(|market| generator.bars(market).into_iter().map(move |bar| (market.id, bar)))
+            .collect();
+        store.restore_history(&batch).await?;
+        markets += page.len() as u64;
+        bars += batch.len() as u64;
+        progress.set_position(markets);
+    }
+    progress.finish_and_clear();
+    println!(
+        "Seeded a year of price history for {markets} markets ({bars} bars, seed {seed}) in {:.1} s.",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Markets whose history one transaction writes (about 4,300 bars each).
+const BATCH_HISTORY_MARKETS: u64 = 50;
 
 /// The recorded markets and events the synthetic ones are drawn from.
 fn templates() -> anyhow::Result<Templates> {
