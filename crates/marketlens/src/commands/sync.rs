@@ -1,8 +1,10 @@
-//! `marketlens sync [--exchange EXCHANGE] [--full]`: one sync, with progress, then a summary.
+//! `marketlens sync [--exchange EXCHANGE] [--full]`: one sync, with progress, then a summary,
+//! then the price history's roll-up (as `serve`'s syncing node does hourly).
 //! `marketlens sync --news`: one poll of the news feeds, then a summary.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use marketlens_domain::Exchange;
+use marketlens_domain::history::Retention;
 use marketlens_storage::{Store, SyncKind};
 use marketlens_sync::{FeedFetcher, Fetcher, SyncSettings, poll_feeds, sync_exchange};
 use std::process::ExitCode;
@@ -52,6 +54,12 @@ pub async fn run(store: &dyn Store, args: &SyncCommandArgs) -> anyhow::Result<Ex
         let pairs = matches::rematch(store).await?;
         println!("Cross-exchange matched pairs: {pairs}.");
     }
+    // Where syncs run from a scheduler rather than `serve`, they keep the history bounded too.
+    let rolled = store.roll_up_history(chrono::Utc::now(), Retention::default()).await?;
+    println!(
+        "Price history rolled up: {} five-minute bars into hourly ones, {} hourly bars into daily ones.",
+        rolled.five_minute_bars, rolled.hourly_bars
+    );
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
