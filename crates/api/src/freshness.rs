@@ -106,7 +106,9 @@ impl Freshness {
 
     /// How many whole seconds old, at `now`, the freshest figures of the least fresh of
     /// `exchanges` are: since its latest successful sync, or its latest import if that came
-    /// later. `None` when none of them has any market.
+    /// later. `None` when none of them was ever synced or has any market. (Until the
+    /// in-memory catalogue has loaded, imports are not counted: finding the latest would
+    /// cost a scan of the store.)
     pub async fn data_age(
         &self,
         catalog: &LiveCatalog,
@@ -114,17 +116,15 @@ impl Freshness {
         now: Timestamp,
     ) -> Result<Option<i64>, StoreError> {
         let coverage = self.coverage().await?;
-        let mut oldest: Option<i64> = None;
-        for exchange in exchanges {
-            let Some(observed) = catalog.newest_observed(*exchange).await? else {
-                continue;
-            };
-            let as_of = coverage
-                .latest_sync(*exchange)
-                .map_or(observed, |synced| synced.max(observed));
-            let age = age_seconds(as_of, now);
-            oldest = Some(oldest.map_or(age, |oldest| oldest.max(age)));
-        }
+        let oldest = exchanges
+            .iter()
+            .filter_map(|exchange| {
+                let synced = coverage.latest_sync(*exchange);
+                let observed = catalog.newest_observed(*exchange);
+                synced.max(observed)
+            })
+            .map(|as_of| age_seconds(as_of, now))
+            .max();
         Ok(oldest)
     }
 }

@@ -203,9 +203,9 @@ impl LiveCatalog {
     }
 
     /// The latest time any of `exchange`'s markets was observed (written by a sync or an
-    /// import), if it has any.
-    pub async fn newest_observed(&self, exchange: Exchange) -> Result<Option<Timestamp>, StoreError> {
-        Ok(self.loaded().await?.snapshot.newest_observed(exchange))
+    /// import), if it has any and the catalogue is loaded: never worth waiting for a load.
+    pub fn newest_observed(&self, exchange: Exchange) -> Option<Timestamp> {
+        self.snapshot()?.snapshot.newest_observed(exchange)
     }
 }
 

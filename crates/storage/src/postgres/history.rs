@@ -141,6 +141,12 @@ impl HistoryStore for PgStore {
         for roll_up in retention.roll_ups(now) {
             loop {
                 let mut transaction = self.pool.begin().await?;
+                // Writers of bars wait: an observation committed between reading the old bars
+                // and deleting them would otherwise be deleted unmerged. (SQLite's writer is
+                // alone already.)
+                sqlx::query("LOCK TABLE price_history IN SHARE ROW EXCLUSIVE MODE")
+                    .execute(&mut *transaction)
+                    .await?;
                 let moved = roll_up_some(&mut PgWriter(&mut transaction), roll_up).await?;
                 transaction.commit().await?;
                 if moved == 0 {
