@@ -515,8 +515,8 @@ matched exactly.",
             vec![
                 query(
                     "interval",
-                    "The candles' width (case-insensitive): 5-minute candles cover the last 7 days, hourly and \
-4-hour ones the last 90 days, daily ones all the history kept.",
+                    "The candles' width (case-insensitive). With the default retention, 5-minute candles cover the \
+last 7 days, hourly and 4-hour ones the last 90 days, daily ones all the history kept.",
                     false,
                     one_of(Interval::ALL.map(Interval::as_str)).default(Some(json!(Interval::Hour.as_str()))),
                 ),

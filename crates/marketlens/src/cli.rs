@@ -159,6 +159,21 @@ pub struct ServeCommandArgs {
     /// Seconds between two polls of the news feeds.
     #[arg(long, env = "MARKETLENS_NEWS_POLL_SECS", default_value_t = 900)]
     pub news_poll_secs: u64,
+
+    #[command(flatten)]
+    pub history: HistoryArgs,
+}
+
+/// How long the price history keeps its finer bars (`marketlens_domain::history::Retention`).
+#[derive(Debug, Clone, Args)]
+pub struct HistoryArgs {
+    /// Days five-minute bars are kept before they are rolled into hourly ones.
+    #[arg(long, env = "MARKETLENS_HISTORY_FIVE_MINUTE_DAYS", default_value_t = 7)]
+    pub history_five_minute_days: u32,
+
+    /// Days hourly bars are kept before they are rolled into daily ones (kept for ever).
+    #[arg(long, env = "MARKETLENS_HISTORY_HOURLY_DAYS", default_value_t = 90)]
+    pub history_hourly_days: u32,
 }
 
 /// Which news feeds to poll.
@@ -237,6 +252,9 @@ pub struct SyncCommandArgs {
 
     #[command(flatten)]
     pub sync: SyncArgs,
+
+    #[command(flatten)]
+    pub history: HistoryArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

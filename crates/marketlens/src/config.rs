@@ -6,11 +6,12 @@ use anyhow::{Context, bail};
 use marketlens_api::ApiSettings;
 use marketlens_api::admin::AdminToken;
 use marketlens_catalog::CatalogSettings;
+use marketlens_domain::history::Retention;
 use marketlens_domain::rate_limit::TierTable;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use crate::cli::{NewsFeedArgs, ServeArgs, ServeCommandArgs, SyncArgs};
+use crate::cli::{HistoryArgs, NewsFeedArgs, ServeArgs, ServeCommandArgs, SyncArgs};
 use chrono::TimeDelta;
 use marketlens_sync::{ExchangeSettings, SyncSettings};
 
@@ -166,6 +167,8 @@ pub struct SyncSchedule {
     pub news_feeds: Vec<String>,
     pub news_every: Duration,
     pub news_window: TimeDelta,
+    /// How long the price history keeps its finer bars.
+    pub retention: Retention,
 }
 
 /// The background sync of `serve`, or `None` with `--no-sync`.
@@ -186,5 +189,23 @@ pub fn sync_schedule(args: &ServeCommandArgs) -> anyhow::Result<Option<SyncSched
         news_feeds: news_feeds(&args.news)?,
         news_every: Duration::from_secs(args.news_poll_secs),
         news_window: news_window(args.serve.news_window_days)?,
+        retention: retention(&args.history)?,
     }))
+}
+
+/// The longest any bar is kept before it is rolled up: ten years.
+const MAX_RETENTION_DAYS: u32 = 3_650;
+
+/// The price history's retention: `--history-five-minute-days` and `--history-hourly-days`.
+pub fn retention(args: &HistoryArgs) -> anyhow::Result<Retention> {
+    let (five_minutes, hours) = (args.history_five_minute_days, args.history_hourly_days);
+    if !(1..=MAX_RETENTION_DAYS).contains(&five_minutes) || !(five_minutes..=MAX_RETENTION_DAYS).contains(&hours) {
+        bail!(
+            "--history-five-minute-days must be from 1 to {MAX_RETENTION_DAYS}, and --history-hourly-days from it to {MAX_RETENTION_DAYS}"
+        );
+    }
+    Ok(Retention {
+        five_minutes: TimeDelta::days(i64::from(five_minutes)),
+        hours: TimeDelta::days(i64::from(hours)),
+    })
 }

@@ -127,17 +127,17 @@ fn spawn_loops(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>) -> JoinSet<()
             rematching.clone(),
         ));
     }
-    loops.spawn(roll_up_loop(store.clone()));
+    loops.spawn(roll_up_loop(store.clone(), schedule.retention));
     if !schedule.news_feeds.is_empty() {
         loops.spawn(news_loop(store, schedule));
     }
     loops
 }
 
-async fn roll_up_loop(store: Arc<dyn Store>) {
+async fn roll_up_loop(store: Arc<dyn Store>, retention: Retention) {
     loop {
         let started = Instant::now();
-        match store.roll_up_history(Utc::now(), Retention::default()).await {
+        match store.roll_up_history(Utc::now(), retention).await {
             Ok(report) => tracing::info!(
                 five_minute_bars = report.five_minute_bars,
                 hourly_bars = report.hourly_bars,

@@ -14,6 +14,12 @@ use rand::{RngExt, SeedableRng};
 /// How far back the synthetic history reaches.
 pub const YEAR: TimeDelta = TimeDelta::days(365);
 
+/// Prices in the exchanges' own steps: Kalshi's dollar strings and Polymarket's prices carry
+/// at most four decimals, and so does what the history stores of them.
+fn to_tick(price: f64) -> f64 {
+    (price * 10_000.0).round() / 10_000.0
+}
+
 pub struct SyntheticHistory {
     random: Xoshiro256PlusPlus,
     retention: Retention,
@@ -48,7 +54,7 @@ impl SyntheticHistory {
         push_range(Resolution::Day, (self.now - YEAR).timestamp(), hourly_from);
         push_range(Resolution::Hour, hourly_from, fine_from);
         push_range(Resolution::FiveMinutes, fine_from, now);
-        let mut prices: Vec<f64> = market.outcomes.iter().map(|outcome| outcome.price).collect();
+        let mut prices: Vec<f64> = market.outcomes.iter().map(|outcome| to_tick(outcome.price)).collect();
         layout
             .into_iter()
             .map(|(resolution, start)| {
@@ -56,13 +62,13 @@ impl SyntheticHistory {
                     .iter_mut()
                     .map(|price| {
                         let open = *price;
-                        let close = (open + self.random.random_range(-0.02..0.02)).clamp(0.001, 0.999);
-                        let swing = self.random.random_range(0.0..0.01);
+                        let close = to_tick((open + self.random.random_range(-0.02..0.02)).clamp(0.001, 0.999));
+                        let swing: f64 = self.random.random_range(0.0..0.01);
                         *price = close;
                         PriceRange {
                             open,
-                            high: (open.max(close) + swing).min(1.0),
-                            low: (open.min(close) - swing).max(0.0),
+                            high: to_tick((open.max(close) + swing).min(1.0)),
+                            low: to_tick((open.min(close) - swing).max(0.0)),
                             close,
                         }
                     })

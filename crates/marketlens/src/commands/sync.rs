@@ -4,7 +4,6 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use marketlens_domain::Exchange;
-use marketlens_domain::history::Retention;
 use marketlens_storage::{Store, SyncKind};
 use marketlens_sync::{FeedFetcher, Fetcher, SyncSettings, poll_feeds, sync_exchange};
 use std::process::ExitCode;
@@ -15,6 +14,7 @@ use crate::{config, matches};
 
 pub async fn run(store: &dyn Store, args: &SyncCommandArgs) -> anyhow::Result<ExitCode> {
     let settings = config::sync_settings(&args.sync)?;
+    let retention = config::retention(&args.history)?;
     if args.news {
         return sync_news(store, args, &settings).await;
     }
@@ -55,7 +55,7 @@ pub async fn run(store: &dyn Store, args: &SyncCommandArgs) -> anyhow::Result<Ex
         println!("Cross-exchange matched pairs: {pairs}.");
     }
     // Where syncs run from a scheduler rather than `serve`, they keep the history bounded too.
-    let rolled = store.roll_up_history(chrono::Utc::now(), Retention::default()).await?;
+    let rolled = store.roll_up_history(chrono::Utc::now(), retention).await?;
     println!(
         "Price history rolled up: {} five-minute bars into hourly ones, {} hourly bars into daily ones.",
         rolled.five_minute_bars, rolled.hourly_bars
