@@ -3,16 +3,17 @@
 //! as candles.
 //!
 //! Every write of a market (a sync or an import that changed it) is an observation. It is
-//! merged at once into the market's five-minute bar, so a market synced every few minutes
-//! costs one row per five minutes, not one per sync. As bars age they are rolled up into
-//! coarser ones ([`Retention`]): five-minute bars into hourly ones after seven days, hourly
-//! ones into daily ones after ninety, and daily bars are kept for ever. Rolling up loses no
-//! extreme: a coarser bar's high and low are those of everything merged into it, its open the
-//! earliest observation's and its close the latest's.
+//! merged at once into the market's five-minute, hourly and daily bars, so a market synced
+//! every few minutes costs one row per five minutes (and one more per hour and per day), not
+//! one per sync. Each candle width then reads bars of one resolution only: five-minute
+//! candles five-minute bars, hourly and four-hour candles hourly bars, daily candles daily
+//! bars. Fine bars only cost space as they age, so they expire ([`Retention`]): five-minute
+//! bars after seven days, hourly ones after ninety; daily bars are kept for ever. Expiry
+//! loses nothing the coarser bars do not hold: they were written from the same observations,
+//! with the open of the earliest, the close of the latest and the extremes of all.
 //!
 //! Merging is order-free: each bar remembers the times of its first and last observations, so
-//! bars of one bucket can be merged in any order, and a roll-up that runs while a bucket is
-//! half old gives the same candles as one that runs after.
+//! observations (and bars of one bucket) can be merged in any order.
 //!
 //! Like the rest of this crate, no I/O: the stores keep the bars, the API asks for candles.
 
@@ -92,14 +93,18 @@ impl Interval {
         }
     }
 
-    /// The coarsest bars a candle of this width can be made of: a bar must fit inside one
-    /// candle (every resolution's width divides every wider interval's).
-    pub fn coarsest_resolution(self) -> Resolution {
+    /// The bars candles of this width are made of: the widest that fits inside one candle.
+    pub fn resolution(self) -> Resolution {
         match self {
             Interval::FiveMinutes => Resolution::FiveMinutes,
             Interval::Hour | Interval::FourHours => Resolution::Hour,
             Interval::Day => Resolution::Day,
         }
+    }
+
+    /// Whether each candle is exactly one bar (so that a page of candles is a page of bars).
+    pub fn is_one_bar_per_candle(self) -> bool {
+        self.resolution().seconds() == self.seconds()
     }
 
     /// The start of the candle holding `seconds` (since the epoch, UTC).
@@ -178,11 +183,11 @@ pub struct HistoryBar {
 }
 
 impl HistoryBar {
-    /// The market as observed at `at`, as a five-minute bar.
-    pub fn observed(market: &Market, at: Timestamp) -> HistoryBar {
+    /// The market as observed at `at`, as a bar of `resolution`.
+    pub fn observed(market: &Market, at: Timestamp, resolution: Resolution) -> HistoryBar {
         HistoryBar {
-            resolution: Resolution::FiveMinutes,
-            bucket_start: bucket_start(at.timestamp(), Resolution::FiveMinutes.seconds()),
+            resolution,
+            bucket_start: bucket_start(at.timestamp(), resolution.seconds()),
             first_at: at,
             last_at: at,
             outcomes: market
@@ -226,23 +231,14 @@ impl HistoryBar {
         self.first_at = self.first_at.min(other.first_at);
         self.last_at = self.last_at.max(other.last_at);
     }
-
-    /// The same observations as a bar of the coarser `resolution`.
-    pub fn rolled_into(&self, resolution: Resolution) -> HistoryBar {
-        HistoryBar {
-            resolution,
-            bucket_start: bucket_start(self.bucket_start, resolution.seconds()),
-            ..self.clone()
-        }
-    }
 }
 
-/// How long bars are kept at each resolution before they are rolled into the next.
+/// How long fine bars are kept (daily bars are kept for ever).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Retention {
-    /// Five-minute bars older than this become hourly ones.
+    /// Five-minute bars that ended longer ago than this are deleted: hourly bars hold them.
     pub five_minutes: TimeDelta,
-    /// Hourly bars older than this become daily ones (kept for ever).
+    /// Hourly bars that ended longer ago than this are deleted: daily bars hold them.
     pub hours: TimeDelta,
 }
 
@@ -255,31 +251,23 @@ impl Default for Retention {
     }
 }
 
-/// One step of a roll-up: bars of `from` whose bucket starts before `before` (seconds) become
-/// bars of `into`.
+/// Bars of `resolution` whose bucket starts before `before` (seconds) have expired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RollUp {
-    pub from: Resolution,
-    pub into: Resolution,
+pub struct Expiry {
+    pub resolution: Resolution,
     pub before: i64,
 }
 
 impl Retention {
-    /// The roll-ups due at `now`, finest first. A bar is rolled once it has ended more than
-    /// the retention ago, so a whole bar moves at once.
-    pub fn roll_ups(&self, now: Timestamp) -> [RollUp; 2] {
-        let due = |from: Resolution, keep: TimeDelta| (now - keep).timestamp() - from.seconds();
+    /// The bars expired at `now`, finest first: those that ended more than the retention ago.
+    pub fn expiries(&self, now: Timestamp) -> [Expiry; 2] {
+        let expiry = |resolution: Resolution, keep: TimeDelta| Expiry {
+            resolution,
+            before: (now - keep).timestamp() - resolution.seconds() + 1,
+        };
         [
-            RollUp {
-                from: Resolution::FiveMinutes,
-                into: Resolution::Hour,
-                before: due(Resolution::FiveMinutes, self.five_minutes) + 1,
-            },
-            RollUp {
-                from: Resolution::Hour,
-                into: Resolution::Day,
-                before: due(Resolution::Hour, self.hours) + 1,
-            },
+            expiry(Resolution::FiveMinutes, self.five_minutes),
+            expiry(Resolution::Hour, self.hours),
         ]
     }
 }
@@ -295,12 +283,11 @@ pub struct Candle {
 }
 
 /// The candles of `interval` that `bars` make, oldest first; buckets with no bar are absent.
-/// Bars coarser than the interval cannot be split and are left out (see
-/// [`Interval::coarsest_resolution`]).
+/// Only bars of the interval's own resolution ([`Interval::resolution`]) count.
 pub fn candles(bars: &[HistoryBar], interval: Interval) -> Vec<Candle> {
     let mut usable: Vec<&HistoryBar> = bars
         .iter()
-        .filter(|bar| bar.resolution <= interval.coarsest_resolution())
+        .filter(|bar| bar.resolution == interval.resolution())
         .collect();
     usable.sort_by_key(|bar| (bar.bucket_start, bar.first_at));
     let mut merged: Vec<HistoryBar> = Vec::new();
@@ -334,10 +321,14 @@ mod tests {
     const MIDNIGHT: i64 = 1_769_817_600;
 
     fn observation(seconds: i64, price: f64, volume_24h: f64) -> HistoryBar {
+        observed_at(seconds, price, volume_24h, Resolution::FiveMinutes)
+    }
+
+    fn observed_at(seconds: i64, price: f64, volume_24h: f64, resolution: Resolution) -> HistoryBar {
         let at = from_epoch_millis(seconds * 1000);
         HistoryBar {
-            resolution: Resolution::FiveMinutes,
-            bucket_start: bucket_start(seconds, 300),
+            resolution,
+            bucket_start: bucket_start(seconds, resolution.seconds()),
             first_at: at,
             last_at: at,
             outcomes: vec![PriceRange::at(price), PriceRange::at(1.0 - price)],
@@ -357,32 +348,39 @@ mod tests {
 
     #[test]
     fn a_candle_opens_at_the_first_observation_and_closes_at_the_last() {
-        let bars = [
-            merged(&[
-                observation(MIDNIGHT + 10, 0.40, 1.0),
-                observation(MIDNIGHT + 200, 0.55, 2.0),
-            ]),
-            observation(MIDNIGHT + 400, 0.30, 3.0),
-            observation(MIDNIGHT + 3_500, 0.45, 4.0),
-        ];
+        let hour = |offset, price, volume| observed_at(MIDNIGHT + offset, price, volume, Resolution::Hour);
+        let bars = [merged(&[
+            hour(10, 0.40, 1.0),
+            hour(200, 0.55, 2.0),
+            hour(400, 0.30, 3.0),
+            hour(3_500, 0.45, 4.0),
+        ])];
         let hourly = candles(&bars, Interval::Hour);
         assert_eq!(hourly.len(), 1);
         let yes = hourly[0].outcomes[0];
         assert_eq!((yes.open, yes.high, yes.low, yes.close), (0.40, 0.55, 0.30, 0.45));
         assert_eq!(hourly[0].volume_24h, 4.0);
         assert_eq!(hourly[0].start, MIDNIGHT);
+        assert!(
+            candles(&bars, Interval::Day).is_empty(),
+            "daily candles are made of daily bars"
+        );
     }
 
     #[test]
     fn empty_buckets_are_absent_and_edges_fall_on_utc_boundaries() {
-        let bars = [
-            observation(MIDNIGHT - 1, 0.1, 0.0),
-            observation(MIDNIGHT, 0.2, 0.0),
-            observation(MIDNIGHT + 4 * 3_600 - 1, 0.3, 0.0),
-            observation(MIDNIGHT + 4 * 3_600, 0.4, 0.0),
-            observation(MIDNIGHT + 10 * 3_600, 0.5, 0.0),
+        let seconds = [
+            MIDNIGHT - 1,
+            MIDNIGHT,
+            MIDNIGHT + 4 * 3_600 - 1,
+            MIDNIGHT + 4 * 3_600,
+            MIDNIGHT + 10 * 3_600,
         ];
-        let starts = |interval| {
+        let starts = |interval: Interval| {
+            let bars: Vec<HistoryBar> = seconds
+                .iter()
+                .map(|at| observed_at(*at, 0.5, 0.0, interval.resolution()))
+                .collect();
             candles(&bars, interval)
                 .iter()
                 .map(|candle| candle.start)
@@ -399,40 +397,49 @@ mod tests {
         );
         assert_eq!(starts(Interval::Day), [MIDNIGHT - 86_400, MIDNIGHT]);
         assert_eq!(starts(Interval::FiveMinutes).len(), 5);
+        assert!(Interval::Hour.is_one_bar_per_candle() && !Interval::FourHours.is_one_bar_per_candle());
     }
 
     #[test]
-    fn rolled_up_bars_keep_the_extremes_and_serve_coarser_candles_only() {
-        let day: Vec<HistoryBar> = (0..288)
-            .map(|step| observation(MIDNIGHT + step * 300, 0.5 + ((step % 7) as f64 - 3.0) / 100.0, 0.0))
+    fn bars_of_every_resolution_made_of_the_same_observations_agree() {
+        let day: Vec<(i64, f64)> = (0..288)
+            .map(|step| (MIDNIGHT + step * 300, 0.5 + ((step % 7) as f64 - 3.0) / 100.0))
             .collect();
-        let hourly: Vec<HistoryBar> = day
-            .chunks(12)
-            .map(|hour| merged(hour).rolled_into(Resolution::Hour))
-            .collect();
-        let daily = merged(&hourly).rolled_into(Resolution::Day);
-        assert_eq!(daily.bucket_start, MIDNIGHT);
-        let yes = daily.outcomes[0];
-        assert_eq!(
-            (yes.open, yes.high, yes.low, yes.close),
-            (0.47, 0.53, 0.47, day[287].outcomes[0].close)
+        let bars_of = |resolution| {
+            let mut bars: Vec<HistoryBar> = Vec::new();
+            for (at, price) in &day {
+                let observed = observed_at(*at, *price, 0.0, resolution);
+                match bars.last_mut() {
+                    Some(last) if last.bucket_start == observed.bucket_start => last.merge(&observed),
+                    _ => bars.push(observed),
+                }
+            }
+            bars
+        };
+        let (fine, hourly, daily) = (
+            bars_of(Resolution::FiveMinutes),
+            bars_of(Resolution::Hour),
+            bars_of(Resolution::Day),
         );
-        assert!(candles(std::slice::from_ref(&daily), Interval::Hour).is_empty());
-        assert_eq!(
-            candles(&hourly, Interval::Day),
-            candles(&day, Interval::Day),
-            "rolled up or not, the same daily candle"
-        );
+        assert_eq!((fine.len(), hourly.len(), daily.len()), (288, 24, 1));
+        let yes = daily[0].outcomes[0];
+        assert_eq!((yes.open, yes.high, yes.low, yes.close), (0.47, 0.53, 0.47, day[287].1));
+        let four_hourly = candles(&hourly, Interval::FourHours);
+        assert_eq!(four_hourly.len(), 6);
+        assert_eq!(four_hourly[0].outcomes[0].open, 0.47);
+        assert_eq!(four_hourly[5].outcomes[0].close, day[287].1);
     }
 
     #[test]
-    fn roll_ups_move_whole_bars_past_their_retention() {
+    fn bars_expire_whole_past_their_retention() {
         let now = from_epoch_millis((MIDNIGHT + 8 * 86_400) * 1000);
-        let [fine, coarse] = Retention::default().roll_ups(now);
+        let [fine, coarse] = Retention::default().expiries(now);
         // A five-minute bar starting at MIDNIGHT + 86_400 - 300 ends exactly seven days ago.
         assert_eq!(fine.before, MIDNIGHT + 86_400 - 300 + 1);
-        assert_eq!((fine.from, fine.into), (Resolution::FiveMinutes, Resolution::Hour));
-        assert_eq!((coarse.from, coarse.into), (Resolution::Hour, Resolution::Day));
+        assert_eq!(
+            (fine.resolution, coarse.resolution),
+            (Resolution::FiveMinutes, Resolution::Hour)
+        );
     }
 
     #[test]

@@ -13,8 +13,8 @@
 //! events the matches are brought up to date: from scratch the first time and after every
 //! full run, otherwise only for the markets that changed (`matches::IncrementalMatcher`, held
 //! while this node syncs). A third loop polls the news feeds every news interval (each node's
-//! explain reads what it stores, see `marketlens_catalog::LiveNews`), and a fourth rolls the
-//! price history's old bars up every [`ROLL_UP_EVERY`] (`marketlens_domain::history`).
+//! explain reads what it stores, see `marketlens_catalog::LiveNews`), and a fourth deletes the
+//! price history's expired bars every [`EXPIRE_EVERY`] (`marketlens_domain::history`).
 
 use chrono::{TimeDelta, Utc};
 use marketlens_domain::Exchange;
@@ -36,8 +36,8 @@ const LEASE: &str = "background-sync";
 const LEASE_DURATION: Duration = Duration::from_secs(30);
 /// How often the lease is taken or renewed.
 const RENEW_EVERY: Duration = Duration::from_secs(10);
-/// How often the price history's old bars are rolled up: bars fall due by the hour.
-const ROLL_UP_EVERY: Duration = Duration::from_secs(3_600);
+/// How often the price history's expired bars are deleted: bars fall due by the hour.
+const EXPIRE_EVERY: Duration = Duration::from_secs(3_600);
 
 /// The background sync of one node; [`BackgroundSync::stop`] ends it and gives the lease up.
 pub struct BackgroundSync {
@@ -127,26 +127,26 @@ fn spawn_loops(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>) -> JoinSet<()
             rematching.clone(),
         ));
     }
-    loops.spawn(roll_up_loop(store.clone(), schedule.retention));
+    loops.spawn(expiry_loop(store.clone(), schedule.retention));
     if !schedule.news_feeds.is_empty() {
         loops.spawn(news_loop(store, schedule));
     }
     loops
 }
 
-async fn roll_up_loop(store: Arc<dyn Store>, retention: Retention) {
+async fn expiry_loop(store: Arc<dyn Store>, retention: Retention) {
     loop {
         let started = Instant::now();
-        match store.roll_up_history(Utc::now(), retention).await {
+        match store.expire_history(Utc::now(), retention).await {
             Ok(report) => tracing::info!(
                 five_minute_bars = report.five_minute_bars,
                 hourly_bars = report.hourly_bars,
                 seconds = started.elapsed().as_secs_f64(),
-                "price history rolled up"
+                "expired price history bars deleted"
             ),
-            Err(error) => tracing::warn!(%error, "could not roll the price history up; trying again later"),
+            Err(error) => tracing::warn!(%error, "could not expire old price history bars; trying again later"),
         }
-        tokio::time::sleep(ROLL_UP_EVERY).await;
+        tokio::time::sleep(EXPIRE_EVERY).await;
     }
 }
 

@@ -338,7 +338,7 @@ async fn migrate_then_copy_a_store_into_a_new_one_and_refuse_a_second_copy() {
     assert!(copied.status.success(), "{copied:?}");
     assert!(
         stdout(&copied).contains(
-            "Copied 16 markets, 6 events, 0 matched pairs, 16 price history bars, 1 accounts, 1 keys and 1 ledger lines"
+            "Copied 16 markets, 6 events, 0 matched pairs, 48 price history bars, 1 accounts, 1 keys and 1 ledger lines"
         ),
         "{}",
         stdout(&copied)

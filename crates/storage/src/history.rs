@@ -2,66 +2,76 @@
 //! resolution and bucket.
 //!
 //! Written by the upsert (every market it writes is an observation, merged into its
-//! five-minute bar in the same transaction), read by the history call, and rolled up by
-//! [`HistoryStore::roll_up_history`], which the syncing node runs after its syncs. What to
-//! merge and roll is decided here, once; each backend only runs its statements
-//! ([`HistoryWriter`]).
+//! five-minute, hourly and daily bars in the same transaction), read by the history call one
+//! resolution at a time, and kept bounded by [`HistoryStore::expire_history`], which the
+//! syncing node runs every hour. What to merge and delete is decided here, once; each backend
+//! only runs its statements ([`HistoryWriter`]).
 
 use async_trait::async_trait;
 use marketlens_domain::Market;
-use marketlens_domain::history::{HistoryBar, Resolution, Retention, RollUp};
+use marketlens_domain::history::{Expiry, HistoryBar, Resolution, Retention};
 use marketlens_domain::time::Timestamp;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use uuid::Uuid;
 
-use crate::StoreError;
+use crate::{Page, StoreError};
 
-/// Markets whose bars one roll-up transaction moves: small enough to keep each transaction
+/// Markets whose expired bars one transaction deletes: small enough to keep each transaction
 /// short (a syncing node's writes wait behind it), large enough to amortise the commit.
-pub(crate) const MARKETS_PER_ROLL_UP: u32 = 500;
+pub(crate) const MARKETS_PER_EXPIRY: u32 = 500;
 /// Rows per multi-row history write: each binds 9 values.
 pub(crate) const BARS_PER_STATEMENT: usize = 500;
 
 /// What an insert of bars replaces (every backend speaks this SQL).
-pub(crate) const ON_CONFLICT_REPLACE_BAR: &str = " ON CONFLICT (market_id, bucket_start, resolution) DO UPDATE SET \
+pub(crate) const ON_CONFLICT_REPLACE_BAR: &str = " ON CONFLICT (market_id, resolution, bucket_start) DO UPDATE SET \
     first_at = excluded.first_at, last_at = excluded.last_at, outcomes = excluded.outcomes, \
     volume = excluded.volume, volume_24h = excluded.volume_24h, liquidity = excluded.liquidity";
 
-/// What a roll-up moved.
+/// What an expiry deleted.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RollUpReport {
-    /// Five-minute bars merged into hourly ones.
+pub struct ExpiryReport {
+    /// Five-minute bars past their retention (their hourly bars hold them).
     pub five_minute_bars: u64,
-    /// Hourly bars merged into daily ones.
+    /// Hourly bars past their retention (their daily bars hold them).
     pub hourly_bars: u64,
 }
 
-impl RollUpReport {
-    /// Counts `moved` bars of resolution `from`.
-    pub fn add(&mut self, from: Resolution, moved: u64) {
-        match from {
-            Resolution::FiveMinutes => self.five_minute_bars += moved,
-            Resolution::Hour | Resolution::Day => self.hourly_bars += moved,
+impl ExpiryReport {
+    /// Counts `deleted` bars of `resolution`.
+    pub fn add(&mut self, resolution: Resolution, deleted: u64) {
+        match resolution {
+            Resolution::FiveMinutes => self.five_minute_bars += deleted,
+            Resolution::Hour | Resolution::Day => self.hourly_bars += deleted,
         }
     }
 }
 
 #[async_trait]
 pub trait HistoryStore: Send + Sync {
-    /// The market's bars of `resolutions` whose bucket starts in `[from, to)` (seconds), by
+    /// The market's bars of `resolution` whose bucket starts in `[from, to)` (seconds), by
     /// bucket start.
     async fn history(
         &self,
         market_id: Uuid,
-        resolutions: &[Resolution],
+        resolution: Resolution,
         from: i64,
         to: i64,
     ) -> Result<Vec<HistoryBar>, StoreError>;
 
-    /// Rolls every bar past its retention at `now` into the next resolution.
-    async fn roll_up_history(&self, now: Timestamp, retention: Retention) -> Result<RollUpReport, StoreError>;
+    /// A page of those bars, and how many there are.
+    async fn history_page(
+        &self,
+        market_id: Uuid,
+        resolution: Resolution,
+        range: (i64, i64),
+        limit: u32,
+        offset: u64,
+    ) -> Result<Page<HistoryBar>, StoreError>;
 
-    /// Up to `limit` bars after `after` in (market, bucket start, resolution) order, from the
+    /// Deletes every fine bar past its retention at `now`.
+    async fn expire_history(&self, now: Timestamp, retention: Retention) -> Result<ExpiryReport, StoreError>;
+
+    /// Up to `limit` bars after `after` in (market, resolution, bucket start) order, from the
     /// first when `None`: how `copy` reads the history.
     async fn scan_history(&self, after: Option<HistoryKey>, limit: u32) -> Result<Vec<(Uuid, HistoryBar)>, StoreError>;
 
@@ -69,12 +79,12 @@ pub trait HistoryStore: Send + Sync {
     async fn restore_history(&self, bars: &[(Uuid, HistoryBar)]) -> Result<(), StoreError>;
 }
 
-/// Where a bar stands in the history's order: market, bucket start, resolution.
-pub type HistoryKey = (Uuid, i64, Resolution);
+/// Where a bar stands in the history's order: market, resolution, bucket start.
+pub type HistoryKey = (Uuid, Resolution, i64);
 
 /// The key of a bar of `market_id`.
 pub fn history_key(market_id: Uuid, bar: &HistoryBar) -> HistoryKey {
-    (market_id, bar.bucket_start, bar.resolution)
+    (market_id, bar.resolution, bar.bucket_start)
 }
 
 /// A backend's statements for history, run inside a transaction.
@@ -99,89 +109,64 @@ pub(crate) trait HistoryWriter {
         limit: u32,
     ) -> Result<Vec<Uuid>, StoreError>;
 
-    /// Deletes these markets' bars of `resolution` that start before `before`.
+    /// Deletes these markets' bars of `resolution` that start before `before`; returns how many.
     async fn delete_bars_before(
         &mut self,
         market_ids: &[Uuid],
         resolution: Resolution,
         before: i64,
-    ) -> Result<(), StoreError>;
+    ) -> Result<u64, StoreError>;
 }
 
-/// Merges each market, as observed at `at`, into its five-minute bar.
+/// Merges each market, as observed at `at`, into its bar of every resolution. `existed` says,
+/// per market, whether the store held it before this write: a new market has no bars to read.
 pub(crate) async fn record_observations(
     writer: &mut impl HistoryWriter,
-    markets: &[&Market],
+    markets: &[(&Market, bool)],
     at: Timestamp,
 ) -> Result<(), StoreError> {
-    let mut observed: Vec<(Uuid, HistoryBar)> = markets
-        .iter()
-        .map(|market| (market.id(), HistoryBar::observed(market, at)))
-        .collect();
-    let Some((_, first)) = observed.first() else {
-        return Ok(());
-    };
-    let bucket = first.bucket_start;
-    for chunk in observed.chunks_mut(BARS_PER_STATEMENT) {
-        let ids: Vec<Uuid> = chunk.iter().map(|(id, _)| *id).collect();
-        let stored: HashMap<Uuid, HistoryBar> = writer
-            .bars(&ids, Resolution::FiveMinutes, bucket, bucket + 1)
-            .await?
-            .into_iter()
+    for resolution in Resolution::ALL {
+        let mut observed: Vec<(Uuid, HistoryBar)> = markets
+            .iter()
+            .map(|(market, _)| (market.id(), HistoryBar::observed(market, at, resolution)))
             .collect();
-        for (id, bar) in chunk.iter_mut() {
-            if let Some(stored) = stored.get(id) {
-                let mut merged = stored.clone();
+        let Some((_, first)) = observed.first() else {
+            return Ok(());
+        };
+        let bucket = first.bucket_start;
+        let existing: Vec<Uuid> = markets
+            .iter()
+            .filter(|(_, existed)| *existed)
+            .map(|(market, _)| market.id())
+            .collect();
+        let mut stored: HashMap<Uuid, HistoryBar> = HashMap::new();
+        for chunk in existing.chunks(BARS_PER_STATEMENT) {
+            stored.extend(writer.bars(chunk, resolution, bucket, bucket + 1).await?);
+        }
+        for (id, bar) in observed.iter_mut() {
+            if let Some(stored) = stored.remove(id) {
+                let mut merged = stored;
                 merged.merge(bar);
                 *bar = merged;
             }
         }
-        writer.write_bars(chunk).await?;
+        for chunk in observed.chunks(BARS_PER_STATEMENT) {
+            writer.write_bars(chunk).await?;
+        }
     }
     Ok(())
 }
 
-/// One transaction's worth of `roll_up`: the old bars of up to [`MARKETS_PER_ROLL_UP`]
-/// markets merged into their coarser bars and deleted. Returns how many bars moved; 0 when
-/// none was due.
-pub(crate) async fn roll_up_some(writer: &mut impl HistoryWriter, roll_up: RollUp) -> Result<u64, StoreError> {
+/// One transaction's worth of expiry: the expired bars of up to [`MARKETS_PER_EXPIRY`]
+/// markets deleted. Returns how many; 0 when none was due.
+pub(crate) async fn expire_some(writer: &mut impl HistoryWriter, expiry: Expiry) -> Result<u64, StoreError> {
     let market_ids = writer
-        .markets_with_bars_before(roll_up.from, roll_up.before, MARKETS_PER_ROLL_UP)
+        .markets_with_bars_before(expiry.resolution, expiry.before, MARKETS_PER_EXPIRY)
         .await?;
     if market_ids.is_empty() {
         return Ok(0);
     }
-    let old = writer.bars(&market_ids, roll_up.from, i64::MIN, roll_up.before).await?;
-    let mut coarse: BTreeMap<(Uuid, i64), HistoryBar> = BTreeMap::new();
-    for (id, bar) in &old {
-        let rolled = bar.rolled_into(roll_up.into);
-        match coarse.get_mut(&(*id, rolled.bucket_start)) {
-            Some(existing) => existing.merge(&rolled),
-            None => {
-                coarse.insert((*id, rolled.bucket_start), rolled);
-            }
-        }
-    }
-    let (from, to) = match (
-        coarse.keys().map(|key| key.1).min(),
-        coarse.keys().map(|key| key.1).max(),
-    ) {
-        (Some(from), Some(to)) => (from, to + 1),
-        _ => return Ok(0),
-    };
-    for (id, stored) in writer.bars(&market_ids, roll_up.into, from, to).await? {
-        if let Some(rolled) = coarse.get_mut(&(id, stored.bucket_start)) {
-            let mut merged = stored;
-            merged.merge(rolled);
-            *rolled = merged;
-        }
-    }
-    let rows: Vec<(Uuid, HistoryBar)> = coarse.into_iter().map(|((id, _), bar)| (id, bar)).collect();
-    for chunk in rows.chunks(BARS_PER_STATEMENT) {
-        writer.write_bars(chunk).await?;
-    }
     writer
-        .delete_bars_before(&market_ids, roll_up.from, roll_up.before)
-        .await?;
-    Ok(old.len() as u64)
+        .delete_bars_before(&market_ids, expiry.resolution, expiry.before)
+        .await
 }

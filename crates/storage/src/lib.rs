@@ -35,7 +35,7 @@ pub use catalog::{
     MarketSummary, MatchedMarket, Page, SearchWords, SortOrder, StoredEvent, StoredMarket, UpsertCounts,
 };
 pub use error::StoreError;
-pub use history::{HistoryStore, RollUpReport};
+pub use history::{ExpiryReport, HistoryStore};
 pub use news::{FeedPoll, FeedStatus, NewsStore, StoredArticle};
 pub use sync_runs::{SyncKind, SyncRun, SyncStatus, SyncStore};
 pub use transfer::{CopyReport, CopyStep, ExportedKey, TransferStore};

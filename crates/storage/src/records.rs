@@ -160,7 +160,7 @@ pub fn history_bar(row: &impl RecordRow) -> Result<HistoryBar, StoreError> {
 
 /// The columns [`history_bar`] reads, and the market id.
 pub const HISTORY_COLUMNS: &str =
-    "market_id, bucket_start, resolution, first_at, last_at, outcomes, volume, volume_24h, liquidity";
+    "market_id, resolution, bucket_start, first_at, last_at, outcomes, volume, volume_24h, liquidity";
 
 pub fn event_summary(row: &impl RecordRow) -> Result<EventSummary, StoreError> {
     Ok(EventSummary {

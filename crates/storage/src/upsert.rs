@@ -11,7 +11,7 @@
 use marketlens_domain::time::{Timestamp, from_epoch_millis, to_epoch_millis};
 use marketlens_domain::upsert::{UpsertDecision, Version, decide};
 use marketlens_domain::{Event, Market};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::catalog::{StoredEvent, StoredMarket};
 use crate::fingerprint::fingerprint;
@@ -256,6 +256,7 @@ pub async fn upsert(
 
     let market_ids: Vec<String> = markets.iter().map(|market| market.id().to_string()).collect();
     let mut stored_markets = writer.stored_versions(Table::Markets, &market_ids).await?;
+    let held_before: HashSet<String> = stored_markets.keys().cloned().collect();
     // A market that moves to another event changes both events' aggregates.
     let previous_events: HashMap<String, String> = stored_markets
         .iter()
@@ -289,7 +290,11 @@ pub async fn upsert(
         }
     }
 
-    let written: Vec<&Market> = market_plan.writes.iter().map(|(market, _)| *market).collect();
+    let written: Vec<(&Market, bool)> = market_plan
+        .writes
+        .iter()
+        .map(|(market, _)| (*market, held_before.contains(&market.id().to_string())))
+        .collect();
     record_observations(writer, &written, now).await?;
 
     let changed = !touched_events.is_empty() || counts.markets_inserted + counts.markets_updated > 0;

@@ -4,7 +4,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::response::Response;
 use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::Operation;
-use marketlens_domain::history::{Candle, Resolution, candles};
+use marketlens_domain::history::{Candle, candles};
 use marketlens_domain::ids::outcome_id;
 use marketlens_domain::time::from_epoch_millis;
 use marketlens_storage::Page;
@@ -81,6 +81,8 @@ pub async fn history(
 }
 
 /// The page of the market's candles the query asks for, and how many there are in its range.
+/// Where a candle is one bar, the store pages the bars; four-hour candles are merged from the
+/// range's hourly bars here.
 async fn candle_page(state: &AppState, market_id: Uuid, query: &HistoryQuery) -> Result<Page<Candle>, ApiError> {
     let interval = query.interval;
     let from = query
@@ -89,11 +91,18 @@ async fn candle_page(state: &AppState, market_id: Uuid, query: &HistoryQuery) ->
     let to = query
         .to
         .map_or(i64::MAX, |to| interval.bucket_at_or_after(to.timestamp()));
-    let resolutions: Vec<Resolution> = Resolution::ALL
-        .into_iter()
-        .filter(|resolution| *resolution <= interval.coarsest_resolution())
-        .collect();
-    let bars = state.store.history(market_id, &resolutions, from, to).await?;
+    let resolution = interval.resolution();
+    if interval.is_one_bar_per_candle() {
+        let page = state
+            .store
+            .history_page(market_id, resolution, (from, to), query.limit, query.offset)
+            .await?;
+        return Ok(Page {
+            items: candles(&page.items, interval),
+            total: page.total,
+        });
+    }
+    let bars = state.store.history(market_id, resolution, from, to).await?;
     let all = candles(&bars, interval);
     let total = all.len() as u64;
     let items = all

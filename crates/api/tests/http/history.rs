@@ -1,11 +1,11 @@
 //! `GET /api/v1/markets/{id}/history`: candles from the snapshots every write records, on
 //! known observations: open, high, low and close, empty buckets, UTC bucket edges, paging,
-//! the roll-up, errors and credits.
+//! expiry of fine bars, errors and credits.
 
 use chrono::{TimeDelta, TimeZone, Utc};
 use marketlens_domain::history::Retention;
 use marketlens_domain::time::Timestamp;
-use marketlens_storage::RollUpReport;
+use marketlens_storage::ExpiryReport;
 use serde_json::Value;
 
 use crate::seed::{SPECS, market};
@@ -211,7 +211,7 @@ async fn candles_open_at_the_first_observation_close_at_the_last_and_skip_empty_
 }
 
 #[tokio::test]
-async fn the_roll_up_keeps_every_candle_it_can_still_serve() {
+async fn expiry_keeps_every_candle_the_coarser_bars_serve() {
     let server = TestServer::start().await;
     let key = server.key().await;
     let t0 = midnight();
@@ -245,15 +245,15 @@ async fn the_roll_up_keeps_every_candle_it_can_still_serve() {
     assert_eq!(daily[0]["candles"][0]["high"], 0.7);
     assert_eq!(daily[0]["candles"][0]["low"], 0.3);
 
-    // A week later the five-minute bars are hourly ones: the hourly and daily candles stay.
+    // A week later the five-minute bars are gone: the hourly and daily candles stay.
     let report = server
         .store
-        .roll_up_history(t0 + TimeDelta::days(9), Retention::default())
+        .expire_history(t0 + TimeDelta::days(9), Retention::default())
         .await
         .unwrap();
     assert_eq!(
         report,
-        RollUpReport {
+        ExpiryReport {
             five_minute_bars: 288,
             hourly_bars: 0
         }
@@ -262,22 +262,22 @@ async fn the_roll_up_keeps_every_candle_it_can_still_serve() {
     assert_eq!(candles("1h").await, hourly);
     assert_eq!(candles("1d").await, daily);
 
-    // After 90 days the hourly bars are a daily one, with the day's extremes.
+    // After 90 days the hourly bars are gone too; the daily one keeps the day's extremes.
     let report = server
         .store
-        .roll_up_history(t0 + TimeDelta::days(92), Retention::default())
+        .expire_history(t0 + TimeDelta::days(92), Retention::default())
         .await
         .unwrap();
     assert_eq!(report.hourly_bars, 24);
     assert_eq!(candles("1h").await[0]["candles"], serde_json::json!([]));
     assert_eq!(candles("1d").await, daily);
-    // Rolling up again moves nothing.
+    // Expiring again deletes nothing.
     let again = server
         .store
-        .roll_up_history(t0 + TimeDelta::days(92), Retention::default())
+        .expire_history(t0 + TimeDelta::days(92), Retention::default())
         .await
         .unwrap();
-    assert_eq!(again, RollUpReport::default());
+    assert_eq!(again, ExpiryReport::default());
 }
 
 #[tokio::test]

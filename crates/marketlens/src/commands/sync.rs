@@ -1,5 +1,5 @@
 //! `marketlens sync [--exchange EXCHANGE] [--full]`: one sync, with progress, then a summary,
-//! then the price history's roll-up (as `serve`'s syncing node does hourly).
+//! then the price history's expiry (as `serve`'s syncing node does hourly).
 //! `marketlens sync --news`: one poll of the news feeds, then a summary.
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -55,10 +55,10 @@ pub async fn run(store: &dyn Store, args: &SyncCommandArgs) -> anyhow::Result<Ex
         println!("Cross-exchange matched pairs: {pairs}.");
     }
     // Where syncs run from a scheduler rather than `serve`, they keep the history bounded too.
-    let rolled = store.roll_up_history(chrono::Utc::now(), retention).await?;
+    let expired = store.expire_history(chrono::Utc::now(), retention).await?;
     println!(
-        "Price history rolled up: {} five-minute bars into hourly ones, {} hourly bars into daily ones.",
-        rolled.five_minute_bars, rolled.hourly_bars
+        "Price history: {} five-minute and {} hourly bars past their retention deleted.",
+        expired.five_minute_bars, expired.hourly_bars
     );
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }

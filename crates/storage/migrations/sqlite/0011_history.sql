@@ -7,20 +7,22 @@ ALTER TABLE markets ADD COLUMN observed_at INTEGER NOT NULL DEFAULT 0;
 UPDATE markets SET observed_at = first_seen_at;
 
 -- One row per market, resolution and bucket: each outcome's open, high, low and close over
--- the bucket, and the market's figures as of its latest observation. Five-minute rows are
--- rolled into hourly ones after a week, hourly into daily ones after 90 days.
+-- the bucket, and the market's figures as of its latest observation. Every observation is
+-- merged into its five-minute, hourly and daily rows; five-minute rows are deleted after a
+-- week, hourly ones after 90 days (by default). The key keeps each market's rows of one
+-- resolution together, in time order, as the history call reads them.
 CREATE TABLE price_history (
     market_id    BLOB    NOT NULL,  -- the market's UUID, 16 bytes
-    bucket_start INTEGER NOT NULL,  -- seconds since the epoch (UTC), a multiple of resolution
     resolution   INTEGER NOT NULL,  -- seconds: 300, 3600 or 86400
+    bucket_start INTEGER NOT NULL,  -- seconds since the epoch (UTC), a multiple of resolution
     first_at     INTEGER NOT NULL,  -- epoch milliseconds of the earliest observation merged in
     last_at      INTEGER NOT NULL,  -- and of the latest
     outcomes     TEXT    NOT NULL,  -- JSON: [[open, high, low, close], ...], one per outcome
     volume       REAL    NOT NULL,
     volume_24h   REAL    NOT NULL,
     liquidity    REAL    NOT NULL,
-    PRIMARY KEY (market_id, bucket_start, resolution)
+    PRIMARY KEY (market_id, resolution, bucket_start)
 ) WITHOUT ROWID;
 
--- For the roll-up: the rows of a resolution older than its retention.
+-- For the expiry: the rows of a resolution older than its retention.
 CREATE INDEX price_history_by_age ON price_history (resolution, bucket_start);

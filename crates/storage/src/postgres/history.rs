@@ -9,11 +9,11 @@ use uuid::Uuid;
 
 use super::PgStore;
 use super::upsert::PgWriter;
-use crate::StoreError;
 use crate::history::{
-    BARS_PER_STATEMENT, HistoryKey, HistoryStore, HistoryWriter, ON_CONFLICT_REPLACE_BAR, RollUpReport, roll_up_some,
+    BARS_PER_STATEMENT, ExpiryReport, HistoryKey, HistoryStore, HistoryWriter, ON_CONFLICT_REPLACE_BAR, expire_some,
 };
-use crate::records::{self, HISTORY_COLUMNS};
+use crate::records::{self, HISTORY_COLUMNS, to_i64};
+use crate::{Page, StoreError};
 
 fn bars_from(rows: Vec<PgRow>) -> Result<Vec<(Uuid, HistoryBar)>, StoreError> {
     rows.iter()
@@ -62,8 +62,8 @@ impl HistoryWriter for PgWriter<'_> {
                 String::new()
             });
             row.push_bind(*id)
-                .push_bind(bar.bucket_start)
                 .push_bind(bar.resolution.seconds())
+                .push_bind(bar.bucket_start)
                 .push_bind(bar.first_at)
                 .push_bind(bar.last_at)
                 .push_bind(outcomes)
@@ -100,7 +100,7 @@ impl HistoryWriter for PgWriter<'_> {
         market_ids: &[Uuid],
         resolution: Resolution,
         before: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<u64, StoreError> {
         let mut builder: QueryBuilder<Postgres> = QueryBuilder::new("DELETE FROM price_history WHERE");
         push_ids(&mut builder, market_ids);
         builder
@@ -108,8 +108,7 @@ impl HistoryWriter for PgWriter<'_> {
             .push_bind(resolution.seconds())
             .push(" AND bucket_start < ")
             .push_bind(before);
-        builder.build().execute(&mut *self.0).await?;
-        Ok(())
+        Ok(builder.build().execute(&mut *self.0).await?.rows_affected())
     }
 }
 
@@ -118,61 +117,81 @@ impl HistoryStore for PgStore {
     async fn history(
         &self,
         market_id: Uuid,
-        resolutions: &[Resolution],
+        resolution: Resolution,
         from: i64,
         to: i64,
     ) -> Result<Vec<HistoryBar>, StoreError> {
-        let resolutions: Vec<i64> = resolutions.iter().map(|resolution| resolution.seconds()).collect();
-        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {HISTORY_COLUMNS} FROM price_history WHERE market_id = $1 AND bucket_start >= $2 \
-             AND bucket_start < $3 AND resolution = ANY($4) ORDER BY bucket_start, resolution"
-        )))
-        .bind(market_id)
-        .bind(from)
-        .bind(to)
-        .bind(resolutions)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(bars_from(rows)?.into_iter().map(|(_, bar)| bar).collect())
+        Ok(self
+            .history_page(market_id, resolution, (from, to), u32::MAX, 0)
+            .await?
+            .items)
     }
 
-    async fn roll_up_history(&self, now: Timestamp, retention: Retention) -> Result<RollUpReport, StoreError> {
-        let mut report = RollUpReport::default();
-        for roll_up in retention.roll_ups(now) {
+    async fn history_page(
+        &self,
+        market_id: Uuid,
+        resolution: Resolution,
+        (from, to): (i64, i64),
+        limit: u32,
+        offset: u64,
+    ) -> Result<Page<HistoryBar>, StoreError> {
+        let total: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM price_history WHERE market_id = $1 AND resolution = $2 AND bucket_start >= $3 \
+             AND bucket_start < $4",
+        )
+        .bind(market_id)
+        .bind(resolution.seconds())
+        .bind(from)
+        .bind(to)
+        .fetch_one(&self.pool)
+        .await?;
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {HISTORY_COLUMNS} FROM price_history WHERE market_id = $1 AND resolution = $2 \
+             AND bucket_start >= $3 AND bucket_start < $4 ORDER BY bucket_start LIMIT $5 OFFSET $6"
+        )))
+        .bind(market_id)
+        .bind(resolution.seconds())
+        .bind(from)
+        .bind(to)
+        .bind(i64::from(limit))
+        .bind(to_i64(offset))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(Page {
+            items: bars_from(rows)?.into_iter().map(|(_, bar)| bar).collect(),
+            total: total.max(0) as u64,
+        })
+    }
+
+    async fn expire_history(&self, now: Timestamp, retention: Retention) -> Result<ExpiryReport, StoreError> {
+        let mut report = ExpiryReport::default();
+        for expiry in retention.expiries(now) {
             loop {
                 let mut transaction = self.pool.begin().await?;
-                // Writers of bars wait: an observation committed between reading the old bars
-                // and deleting them would otherwise be deleted unmerged. (SQLite's writer is
-                // alone already.)
-                sqlx::query("LOCK TABLE price_history IN SHARE ROW EXCLUSIVE MODE")
-                    .execute(&mut *transaction)
-                    .await?;
-                let moved = roll_up_some(&mut PgWriter(&mut transaction), roll_up).await?;
+                let deleted = expire_some(&mut PgWriter(&mut transaction), expiry).await?;
                 transaction.commit().await?;
-                if moved == 0 {
+                if deleted == 0 {
                     break;
                 }
-                report.add(roll_up.from, moved);
+                report.add(expiry.resolution, deleted);
             }
         }
         Ok(report)
     }
 
     async fn scan_history(&self, after: Option<HistoryKey>, limit: u32) -> Result<Vec<(Uuid, HistoryBar)>, StoreError> {
-        // The smallest key there is: the nil id sorts first in both id types.
-        let (market_id, bucket_start, resolution) = after.unwrap_or((Uuid::nil(), i64::MIN, Resolution::FiveMinutes));
-        let resolution = if after.is_some() {
-            resolution.seconds()
-        } else {
-            i64::MIN
+        // Before the smallest key there is: the nil id sorts first.
+        let (market_id, resolution, bucket_start) = match after {
+            Some((market_id, resolution, bucket_start)) => (market_id, resolution.seconds(), bucket_start),
+            None => (Uuid::nil(), i64::MIN, i64::MIN),
         };
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {HISTORY_COLUMNS} FROM price_history WHERE (market_id, bucket_start, resolution) > ($1, $2, $3) \
-             ORDER BY market_id, bucket_start, resolution LIMIT $4"
+            "SELECT {HISTORY_COLUMNS} FROM price_history WHERE (market_id, resolution, bucket_start) > ($1, $2, $3) \
+             ORDER BY market_id, resolution, bucket_start LIMIT $4"
         )))
         .bind(market_id)
-        .bind(bucket_start)
         .bind(resolution)
+        .bind(bucket_start)
         .bind(i64::from(limit))
         .fetch_all(&self.pool)
         .await?;

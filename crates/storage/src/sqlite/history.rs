@@ -11,11 +11,11 @@ use uuid::Uuid;
 
 use super::SqliteStore;
 use super::upsert::SqliteWriter;
-use crate::StoreError;
 use crate::history::{
-    BARS_PER_STATEMENT, HistoryKey, HistoryStore, HistoryWriter, ON_CONFLICT_REPLACE_BAR, RollUpReport, roll_up_some,
+    BARS_PER_STATEMENT, ExpiryReport, HistoryKey, HistoryStore, HistoryWriter, ON_CONFLICT_REPLACE_BAR, expire_some,
 };
-use crate::records::{self, HISTORY_COLUMNS};
+use crate::records::{self, HISTORY_COLUMNS, to_i64};
+use crate::{Page, StoreError};
 
 fn bars_from(rows: Vec<SqliteRow>) -> Result<Vec<(Uuid, HistoryBar)>, StoreError> {
     rows.iter()
@@ -66,8 +66,8 @@ impl HistoryWriter for SqliteWriter<'_> {
                 String::new()
             });
             row.push_bind(*id)
-                .push_bind(bar.bucket_start)
                 .push_bind(bar.resolution.seconds())
+                .push_bind(bar.bucket_start)
                 .push_bind(to_epoch_millis(bar.first_at))
                 .push_bind(to_epoch_millis(bar.last_at))
                 .push_bind(outcomes)
@@ -104,7 +104,7 @@ impl HistoryWriter for SqliteWriter<'_> {
         market_ids: &[Uuid],
         resolution: Resolution,
         before: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<u64, StoreError> {
         let mut builder: QueryBuilder<Sqlite> = QueryBuilder::new("DELETE FROM price_history WHERE");
         push_ids(&mut builder, market_ids);
         builder
@@ -112,8 +112,7 @@ impl HistoryWriter for SqliteWriter<'_> {
             .push_bind(resolution.seconds())
             .push(" AND bucket_start < ")
             .push_bind(before);
-        builder.build().execute(&mut *self.0).await?;
-        Ok(())
+        Ok(builder.build().execute(&mut *self.0).await?.rows_affected())
     }
 }
 
@@ -122,40 +121,63 @@ impl HistoryStore for SqliteStore {
     async fn history(
         &self,
         market_id: Uuid,
-        resolutions: &[Resolution],
+        resolution: Resolution,
         from: i64,
         to: i64,
     ) -> Result<Vec<HistoryBar>, StoreError> {
-        let mut builder: QueryBuilder<Sqlite> = QueryBuilder::new(format!(
-            "SELECT {HISTORY_COLUMNS} FROM price_history WHERE market_id = "
-        ));
-        builder
-            .push_bind(market_id)
-            .push(" AND bucket_start >= ")
-            .push_bind(from)
-            .push(" AND bucket_start < ")
-            .push_bind(to)
-            .push(" AND resolution IN (");
-        let mut separated = builder.separated(", ");
-        for resolution in resolutions {
-            separated.push_bind(resolution.seconds());
-        }
-        builder.push(") ORDER BY bucket_start, resolution");
-        let rows = builder.build().fetch_all(&self.reader).await?;
-        Ok(bars_from(rows)?.into_iter().map(|(_, bar)| bar).collect())
+        Ok(self
+            .history_page(market_id, resolution, (from, to), u32::MAX, 0)
+            .await?
+            .items)
     }
 
-    async fn roll_up_history(&self, now: Timestamp, retention: Retention) -> Result<RollUpReport, StoreError> {
-        let mut report = RollUpReport::default();
-        for roll_up in retention.roll_ups(now) {
+    async fn history_page(
+        &self,
+        market_id: Uuid,
+        resolution: Resolution,
+        (from, to): (i64, i64),
+        limit: u32,
+        offset: u64,
+    ) -> Result<Page<HistoryBar>, StoreError> {
+        let total: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM price_history WHERE market_id = ? AND resolution = ? AND bucket_start >= ? \
+             AND bucket_start < ?",
+        )
+        .bind(market_id)
+        .bind(resolution.seconds())
+        .bind(from)
+        .bind(to)
+        .fetch_one(&self.reader)
+        .await?;
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {HISTORY_COLUMNS} FROM price_history WHERE market_id = ? AND resolution = ? \
+             AND bucket_start >= ? AND bucket_start < ? ORDER BY bucket_start LIMIT ? OFFSET ?"
+        )))
+        .bind(market_id)
+        .bind(resolution.seconds())
+        .bind(from)
+        .bind(to)
+        .bind(i64::from(limit))
+        .bind(to_i64(offset))
+        .fetch_all(&self.reader)
+        .await?;
+        Ok(Page {
+            items: bars_from(rows)?.into_iter().map(|(_, bar)| bar).collect(),
+            total: total.max(0) as u64,
+        })
+    }
+
+    async fn expire_history(&self, now: Timestamp, retention: Retention) -> Result<ExpiryReport, StoreError> {
+        let mut report = ExpiryReport::default();
+        for expiry in retention.expiries(now) {
             loop {
                 let mut transaction = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-                let moved = roll_up_some(&mut SqliteWriter(&mut transaction), roll_up).await?;
+                let deleted = expire_some(&mut SqliteWriter(&mut transaction), expiry).await?;
                 transaction.commit().await?;
-                if moved == 0 {
+                if deleted == 0 {
                     break;
                 }
-                report.add(roll_up.from, moved);
+                report.add(expiry.resolution, deleted);
             }
         }
         self.restart_wal_if_wanted().await;
@@ -163,20 +185,18 @@ impl HistoryStore for SqliteStore {
     }
 
     async fn scan_history(&self, after: Option<HistoryKey>, limit: u32) -> Result<Vec<(Uuid, HistoryBar)>, StoreError> {
-        // The smallest key there is: the nil id sorts first in both id types.
-        let (market_id, bucket_start, resolution) = after.unwrap_or((Uuid::nil(), i64::MIN, Resolution::FiveMinutes));
-        let resolution = if after.is_some() {
-            resolution.seconds()
-        } else {
-            i64::MIN
+        // Before the smallest key there is: the nil id sorts first.
+        let (market_id, resolution, bucket_start) = match after {
+            Some((market_id, resolution, bucket_start)) => (market_id, resolution.seconds(), bucket_start),
+            None => (Uuid::nil(), i64::MIN, i64::MIN),
         };
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {HISTORY_COLUMNS} FROM price_history WHERE (market_id, bucket_start, resolution) > (?, ?, ?) \
-             ORDER BY market_id, bucket_start, resolution LIMIT ?"
+            "SELECT {HISTORY_COLUMNS} FROM price_history WHERE (market_id, resolution, bucket_start) > (?, ?, ?) \
+             ORDER BY market_id, resolution, bucket_start LIMIT ?"
         )))
         .bind(market_id)
-        .bind(bucket_start)
         .bind(resolution)
+        .bind(bucket_start)
         .bind(i64::from(limit))
         .fetch_all(&self.reader)
         .await?;

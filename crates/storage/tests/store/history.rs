@@ -1,14 +1,15 @@
 //! Price history in the store: every write of a market is an observation merged into its
-//! five-minute bar; the roll-up moves old bars into coarser ones; the same on every backend.
+//! five-minute, hourly and daily bars; expiry deletes fine bars past their retention; the
+//! same on every backend.
 
 use marketlens_domain::Exchange::{Kalshi, Polymarket};
 use marketlens_domain::history::{Resolution, Retention};
-use marketlens_storage::RollUpReport;
+use marketlens_storage::ExpiryReport;
 
 use crate::{at, backends, market};
 
 #[tokio::test]
-async fn writes_are_observations_merged_into_five_minute_bars() {
+async fn writes_are_observations_merged_into_bars_of_every_resolution() {
     for backend in backends().await {
         let store = &backend.store;
         let mut bitcoin = market(Polymarket, "1", "Will Bitcoin reach $100k?");
@@ -25,10 +26,14 @@ async fn writes_are_observations_merged_into_five_minute_bars() {
         }
         // Unchanged: no observation.
         store.upsert(&[bitcoin.clone()], &[], at(260)).await.unwrap();
-        let all = [Resolution::FiveMinutes, Resolution::Hour, Resolution::Day];
-        let bars = store.history(bitcoin.id(), &all, i64::MIN, i64::MAX).await.unwrap();
-        assert_eq!(bars.len(), 2, "{}: {bars:?}", backend.name);
-        let (first, second) = (&bars[0], &bars[1]);
+        let bitcoin_id = bitcoin.id();
+        let bars = |resolution| {
+            let store = store.clone();
+            async move { store.history(bitcoin_id, resolution, i64::MIN, i64::MAX).await.unwrap() }
+        };
+        let fine = bars(Resolution::FiveMinutes).await;
+        assert_eq!(fine.len(), 2, "{}: {fine:?}", backend.name);
+        let (first, second) = (&fine[0], &fine[1]);
         assert_eq!(
             (first.bucket_start, second.bucket_start),
             (bucket, bucket + 300),
@@ -49,18 +54,36 @@ async fn writes_are_observations_merged_into_five_minute_bars() {
             (second.volume, second.volume_24h, second.liquidity),
             (1000.0, 10.0, 100.0)
         );
-        // A range reads only its buckets; the other market has its own bar.
-        let later = store.history(bitcoin.id(), &all, bucket + 1, i64::MAX).await.unwrap();
-        assert_eq!(later.len(), 1);
-        let hourly_only = store
-            .history(bitcoin.id(), &[Resolution::Hour], i64::MIN, i64::MAX)
+        // The hourly and daily bars hold all four observations.
+        for resolution in [Resolution::Hour, Resolution::Day] {
+            let coarse = bars(resolution).await;
+            assert_eq!(coarse.len(), 1, "{}", backend.name);
+            let yes = coarse[0].outcomes[0];
+            assert_eq!(
+                (yes.open, yes.high, yes.low, yes.close),
+                (0.4, 0.55, 0.35, 0.5),
+                "{}",
+                backend.name
+            );
+            assert_eq!((coarse[0].first_at, coarse[0].last_at), (at(0), at(250)));
+        }
+        // A range reads only its buckets, a page only its bars; the other market has its own.
+        let later = store
+            .history(bitcoin.id(), Resolution::FiveMinutes, bucket + 1, i64::MAX)
             .await
             .unwrap();
-        assert!(hourly_only.is_empty());
-        assert_eq!(
-            store.history(ether.id(), &all, i64::MIN, i64::MAX).await.unwrap().len(),
-            1
-        );
+        assert_eq!(later.len(), 1);
+        let page = store
+            .history_page(bitcoin.id(), Resolution::FiveMinutes, (i64::MIN, i64::MAX), 1, 1)
+            .await
+            .unwrap();
+        assert_eq!((page.total, page.items.len()), (2, 1));
+        assert_eq!(page.items[0].bucket_start, bucket + 300, "{}", backend.name);
+        let ether_bars = store
+            .history(ether.id(), Resolution::Day, i64::MIN, i64::MAX)
+            .await
+            .unwrap();
+        assert_eq!(ether_bars.len(), 1);
         // The market records when its figures were observed.
         let stored = store.get_market(bitcoin.id()).await.unwrap().unwrap();
         assert_eq!(stored.observed_at, at(250), "{}", backend.name);
@@ -68,7 +91,7 @@ async fn writes_are_observations_merged_into_five_minute_bars() {
 }
 
 #[tokio::test]
-async fn the_roll_up_merges_old_bars_into_coarser_ones_and_is_idempotent() {
+async fn expiry_deletes_only_fine_bars_past_their_retention() {
     for backend in backends().await {
         let store = &backend.store;
         let mut bitcoin = market(Polymarket, "1", "Will Bitcoin reach $100k?");
@@ -77,46 +100,55 @@ async fn the_roll_up_merges_old_bars_into_coarser_ones_and_is_idempotent() {
             bitcoin.outcomes[0].price = 0.3 + (hour % 5) as f64 / 10.0;
             store.upsert(&[bitcoin.clone()], &[], at(hour * 3_600)).await.unwrap();
         }
-        let all = [Resolution::FiveMinutes, Resolution::Hour, Resolution::Day];
-        let before = store.history(bitcoin.id(), &all, i64::MIN, i64::MAX).await.unwrap();
-        assert_eq!(before.len(), 48);
-
-        // Eight days after the first observation, the first day's bars (and some) are due.
-        let report = store
-            .roll_up_history(at(8 * 86_400), Retention::default())
+        let bitcoin_id = bitcoin.id();
+        let count = |resolution| {
+            let store = store.clone();
+            async move {
+                store
+                    .history(bitcoin_id, resolution, i64::MIN, i64::MAX)
+                    .await
+                    .unwrap()
+                    .len() as u64
+            }
+        };
+        assert_eq!(count(Resolution::FiveMinutes).await, 48);
+        assert_eq!(count(Resolution::Hour).await, 48);
+        let daily_before = store
+            .history(bitcoin.id(), Resolution::Day, i64::MIN, i64::MAX)
             .await
             .unwrap();
-        let after = store.history(bitcoin.id(), &all, i64::MIN, i64::MAX).await.unwrap();
+
+        // Eight days after the first observation, the first day's five-minute bars (and some) are due.
+        let report = store
+            .expire_history(at(8 * 86_400), Retention::default())
+            .await
+            .unwrap();
         assert_eq!(report.hourly_bars, 0, "{}", backend.name);
         assert!(
             report.five_minute_bars > 0 && report.five_minute_bars < 48,
             "{report:?}"
         );
-        assert_eq!(after.len(), 48, "one hourly bar per five-minute bar here");
-        let hourly = after.iter().filter(|bar| bar.resolution == Resolution::Hour).count() as u64;
-        assert_eq!(hourly, report.five_minute_bars, "{}", backend.name);
+        assert_eq!(count(Resolution::FiveMinutes).await, 48 - report.five_minute_bars);
+        assert_eq!(count(Resolution::Hour).await, 48);
 
-        // A hundred days on, everything is daily: two days (and the extremes of each).
+        // A hundred days on, only the daily bars are left, as they were.
         let report = store
-            .roll_up_history(at(100 * 86_400), Retention::default())
+            .expire_history(at(100 * 86_400), Retention::default())
             .await
             .unwrap();
-        assert_eq!(report.five_minute_bars + hourly, 48, "{}", backend.name);
-        let daily = store.history(bitcoin.id(), &all, i64::MIN, i64::MAX).await.unwrap();
-        assert!(daily.iter().all(|bar| bar.resolution == Resolution::Day), "{daily:?}");
-        let observed: Vec<f64> = before.iter().map(|bar| bar.outcomes[0].close).collect();
-        let high = daily.iter().map(|bar| bar.outcomes[0].high).fold(f64::MIN, f64::max);
-        let low = daily.iter().map(|bar| bar.outcomes[0].low).fold(f64::MAX, f64::min);
-        assert_eq!(high, observed.iter().copied().fold(f64::MIN, f64::max));
-        assert_eq!(low, observed.iter().copied().fold(f64::MAX, f64::min));
-        assert_eq!(daily.first().unwrap().outcomes[0].open, before[0].outcomes[0].open);
-        assert_eq!(daily.last().unwrap().outcomes[0].close, before[47].outcomes[0].close);
+        assert_eq!(report.hourly_bars, 48, "{}", backend.name);
+        assert_eq!(count(Resolution::FiveMinutes).await + count(Resolution::Hour).await, 0);
+        let daily_after = store
+            .history(bitcoin.id(), Resolution::Day, i64::MIN, i64::MAX)
+            .await
+            .unwrap();
+        assert_eq!(daily_after, daily_before, "{}", backend.name);
         assert_eq!(
             store
-                .roll_up_history(at(100 * 86_400), Retention::default())
+                .expire_history(at(100 * 86_400), Retention::default())
                 .await
                 .unwrap(),
-            RollUpReport::default(),
+            ExpiryReport::default(),
             "{}",
             backend.name
         );

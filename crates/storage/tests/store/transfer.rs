@@ -28,7 +28,7 @@ async fn fill(store: &Arc<dyn Store>) -> ApiKey {
         )
         .await
         .unwrap();
-    // A second observation of the first market, a day later: its history has two bars.
+    // A second observation of the first market, a day later: two bars of each resolution.
     let mut repriced = first.clone();
     repriced.outcomes[0].price = 0.45;
     store.upsert(&[repriced], &[], at(50 + 86_400)).await.unwrap();
@@ -136,7 +136,7 @@ async fn a_copy_holds_everything_as_it_was_and_keeps_working() {
                 report.ledger_lines,
                 report.history_bars
             ),
-            (3, 1, 1, 2, 4, source_lines, 4),
+            (3, 1, 1, 2, 4, source_lines, 12),
             "{} to {}",
             source.backend,
             destination.backend
