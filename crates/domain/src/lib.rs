@@ -16,7 +16,7 @@
 //! - [`account`]: accounts, keys and the ledger.
 //! - [`api_key`], [`billing`], [`rate_limit`]: the rules of paid access.
 //! - [`upsert`]: when an incoming record replaces a stored one.
-//! - [`history`]: price history as bars, their roll-up, and candles.
+//! - [`history`]: price history as bars of three resolutions, their retention, and candles.
 
 pub mod account;
 pub mod api_key;

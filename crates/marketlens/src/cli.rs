@@ -72,7 +72,7 @@ pub enum Command {
         #[arg(long)]
         articles: Option<u64>,
         /// How many stored markets (the first by id) get a year of price history, as a market
-        /// observed every five minutes holds it after the roll-up.
+        /// observed every five minutes holds it under the default retention.
         #[arg(long)]
         history: Option<u64>,
         /// The random seed: the same seed and size give the same catalogue.
@@ -167,11 +167,11 @@ pub struct ServeCommandArgs {
 /// How long the price history keeps its finer bars (`marketlens_domain::history::Retention`).
 #[derive(Debug, Clone, Args)]
 pub struct HistoryArgs {
-    /// Days five-minute bars are kept before they are rolled into hourly ones.
+    /// Days five-minute bars are kept (hourly bars hold the same observations).
     #[arg(long, env = "MARKETLENS_HISTORY_FIVE_MINUTE_DAYS", default_value_t = 7)]
     pub history_five_minute_days: u32,
 
-    /// Days hourly bars are kept before they are rolled into daily ones (kept for ever).
+    /// Days hourly bars are kept (daily bars, kept for ever, hold the same observations).
     #[arg(long, env = "MARKETLENS_HISTORY_HOURLY_DAYS", default_value_t = 90)]
     pub history_hourly_days: u32,
 }

@@ -193,7 +193,7 @@ pub fn sync_schedule(args: &ServeCommandArgs) -> anyhow::Result<Option<SyncSched
     }))
 }
 
-/// The longest any bar is kept before it is rolled up: ten years.
+/// The longest a fine bar may be kept: ten years.
 const MAX_RETENTION_DAYS: u32 = 3_650;
 
 /// The price history's retention: `--history-five-minute-days` and `--history-hourly-days`.

@@ -25,8 +25,7 @@ const BYTES_PER_CANDLE: usize = 130;
 /// Candles of each outcome's price, oldest first, in UTC buckets of `interval`.
 ///
 /// With the default retention, five-minute candles cover the last 7 days, hourly and four-hour
-/// ones the last 90 days, and daily ones all the history kept (older bars are rolled up and
-/// cannot be split again).
+/// ones the last 90 days, and daily ones all the history kept (finer bars expire).
 #[utoipa::path(
     get,
     path = "/api/v1/markets/{id}/history",

@@ -115,7 +115,7 @@ pub async fn articles(store: &dyn Store, count: u64, seed: u64) -> anyhow::Resul
 }
 
 /// Gives the first `count` stored markets (by id) a year of price history: the most a market
-/// holds after the roll-up (see `synthetic_history`).
+/// holds under the default retention (see `synthetic_history`).
 pub async fn history(store: &dyn Store, count: u64, seed: u64) -> anyhow::Result<()> {
     let mut generator = SyntheticHistory::new(seed, Utc::now());
     let progress = ProgressBar::new(count);
