@@ -7,8 +7,8 @@
 # Usage: bench/run.sh [MARKETS] [SECONDS] [CONCURRENCY]     (defaults: 1000000, 10, 32)
 # MARKETLENS_BENCH_ARTICLES (default 100000) news articles are stored beside the markets, so
 # that explain searches a full news index; the server counts them all as recent.
-# MARKETLENS_BENCH_HISTORY (default 1000) markets get a year of price history as the roll-up
-# leaves it (`seed --history`), the most a market holds; the script reports its bytes per bar.
+# MARKETLENS_BENCH_HISTORY (default 1000) markets get a year of price history as the default
+# retention keeps it (`seed --history`), the most a market holds; the script reports its bytes per bar.
 # Needs: wrk (installed from Debian's packages if missing), curl, python3.
 #
 # The seeded store is kept in target/bench/ and reused by later runs of the same size. wrk and
