@@ -97,9 +97,9 @@ impl Freshness {
         if !due || (!first && self.rereading.swap(true, Ordering::AcqRel)) {
             return Ok(reading.1.clone());
         }
-        let read = SyncCoverage::read(self.store.as_ref()).await;
-        self.rereading.store(false, Ordering::Release);
-        let coverage = read?;
+        // Cleared however this call ends, even if its request is dropped mid-read.
+        let _rereading = ClearOnDrop(&self.rereading);
+        let coverage = SyncCoverage::read(self.store.as_ref()).await?;
         self.reading.store(Arc::new((Some(Instant::now()), coverage.clone())));
         Ok(coverage)
     }
@@ -126,6 +126,15 @@ impl Freshness {
             .map(|as_of| age_seconds(as_of, now))
             .max();
         Ok(oldest)
+    }
+}
+
+/// Clears its flag when dropped.
+struct ClearOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for ClearOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
     }
 }
 

@@ -260,14 +260,19 @@ pub struct Expiry {
 
 impl Retention {
     /// The bars expired at `now`, finest first: those that ended more than the retention ago.
+    /// Hourly bars expire four hours at a time, so that the oldest four-hour candle is always
+    /// made of all its hours.
     pub fn expiries(&self, now: Timestamp) -> [Expiry; 2] {
-        let expiry = |resolution: Resolution, keep: TimeDelta| Expiry {
-            resolution,
-            before: (now - keep).timestamp() - resolution.seconds() + 1,
-        };
+        let before = |resolution: Resolution, keep: TimeDelta| (now - keep).timestamp() - resolution.seconds() + 1;
         [
-            expiry(Resolution::FiveMinutes, self.five_minutes),
-            expiry(Resolution::Hour, self.hours),
+            Expiry {
+                resolution: Resolution::FiveMinutes,
+                before: before(Resolution::FiveMinutes, self.five_minutes),
+            },
+            Expiry {
+                resolution: Resolution::Hour,
+                before: Interval::FourHours.bucket_start(before(Resolution::Hour, self.hours)),
+            },
         ]
     }
 }
@@ -440,6 +445,8 @@ mod tests {
             (fine.resolution, coarse.resolution),
             (Resolution::FiveMinutes, Resolution::Hour)
         );
+        assert_eq!(coarse.before % 14_400, 0, "whole four-hour candles only");
+        assert!(coarse.before <= (now - TimeDelta::days(90)).timestamp() - 3_600 + 1);
     }
 
     #[test]

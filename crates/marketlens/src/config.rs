@@ -193,8 +193,10 @@ pub fn sync_schedule(args: &ServeCommandArgs) -> anyhow::Result<Option<SyncSched
     }))
 }
 
-/// The longest a fine bar may be kept: ten years.
-const MAX_RETENTION_DAYS: u32 = 3_650;
+/// The longest five-minute and hourly bars may be kept: a year. Bounds the rows one history
+/// call reads (four-hour candles are merged from all the hourly bars of their range: at most
+/// 8,784).
+const MAX_RETENTION_DAYS: u32 = 366;
 
 /// The price history's retention: `--history-five-minute-days` and `--history-hourly-days`.
 pub fn retention(args: &HistoryArgs) -> anyhow::Result<Retention> {

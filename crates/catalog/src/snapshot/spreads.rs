@@ -104,7 +104,11 @@ pub struct SpreadIndex {
 impl SpreadIndex {
     /// From every match (both directions, as the store keeps them), each pair once.
     pub fn build(markets: &MarketIndex, matches: &[(u32, u32, f64, Orientation)]) -> SpreadIndex {
-        let open = |doc: u32| markets.market(doc).status == MarketStatus::Open;
+        // Open, and priced: a market that lists no outcome has no price to compare.
+        let open = |doc: u32| {
+            let market = markets.market(doc);
+            market.status == MarketStatus::Open && market.outcome_price(0).is_some()
+        };
         let pairs: Vec<Pair> = matches
             .iter()
             .filter(|(market, matched, _, _)| {

@@ -2,7 +2,7 @@
 
 -- When Marketlens last wrote each market's figures: the observation time of the sync or
 -- import that changed them. Markets stored before this migration count as observed when
--- first seen, the latest time known for certain.
+-- first seen, their figures are at least that fresh.
 ALTER TABLE markets ADD COLUMN observed_at TIMESTAMPTZ;
 UPDATE markets SET observed_at = first_seen_at;
 ALTER TABLE markets ALTER COLUMN observed_at SET NOT NULL;

@@ -2,7 +2,7 @@
 
 -- When Marketlens last wrote each market's figures: the observation time of the sync or
 -- import that changed them (epoch milliseconds). Markets stored before this migration
--- count as observed when first seen, the latest time known for certain.
+-- count as observed when first seen, their figures are at least that fresh.
 ALTER TABLE markets ADD COLUMN observed_at INTEGER NOT NULL DEFAULT 0;
 UPDATE markets SET observed_at = first_seen_at;
 
