@@ -31,18 +31,11 @@ pub const DATA_AGE_HEADER: &str = "x-data-age";
 /// When each exchange's syncs last confirmed its markets.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SyncCoverage {
-    /// Per exchange, in the order of `Exchange::ALL`: the start of its latest successful sync
-    /// of any kind (it walked every open market), and of its latest successful full sync (it
-    /// walked every market).
-    latest: [Option<Timestamp>; 2],
-    latest_full: [Option<Timestamp>; 2],
-}
-
-fn position(exchange: Exchange) -> usize {
-    match exchange {
-        Exchange::Polymarket => 0,
-        Exchange::Kalshi => 1,
-    }
+    /// Per exchange (`exchange as usize`): the start of its latest successful sync of any kind
+    /// (it walked every open market), and of its latest successful full sync (it walked every
+    /// market).
+    latest: [Option<Timestamp>; Exchange::ALL.len()],
+    latest_full: [Option<Timestamp>; Exchange::ALL.len()],
 }
 
 impl SyncCoverage {
@@ -50,8 +43,8 @@ impl SyncCoverage {
         let mut coverage = SyncCoverage::default();
         for exchange in Exchange::ALL {
             let status = store.sync_status(exchange).await?;
-            coverage.latest[position(exchange)] = status.latest_success.map(|run| run.started_at);
-            coverage.latest_full[position(exchange)] = status.latest_full_success.map(|run| run.started_at);
+            coverage.latest[exchange as usize] = status.latest_success.map(|run| run.started_at);
+            coverage.latest_full[exchange as usize] = status.latest_full_success.map(|run| run.started_at);
         }
         Ok(coverage)
     }
@@ -60,15 +53,15 @@ impl SyncCoverage {
     /// was last confirmed.
     pub fn last_synced(&self, exchange: Exchange, status: MarketStatus, observed_at: Timestamp) -> Timestamp {
         let walked = match status {
-            MarketStatus::Open => self.latest[position(exchange)],
-            MarketStatus::Closed | MarketStatus::Resolved => self.latest_full[position(exchange)],
+            MarketStatus::Open => self.latest[exchange as usize],
+            MarketStatus::Closed | MarketStatus::Resolved => self.latest_full[exchange as usize],
         };
         walked.map_or(observed_at, |walked| walked.max(observed_at))
     }
 
     /// The start of `exchange`'s latest successful sync.
     pub fn latest_sync(&self, exchange: Exchange) -> Option<Timestamp> {
-        self.latest[position(exchange)]
+        self.latest[exchange as usize]
     }
 }
 

@@ -56,7 +56,12 @@ pub trait HistoryStore: Send + Sync {
         resolution: Resolution,
         from: i64,
         to: i64,
-    ) -> Result<Vec<HistoryBar>, StoreError>;
+    ) -> Result<Vec<HistoryBar>, StoreError> {
+        let all = self
+            .history_page(market_id, resolution, (from, to), u32::MAX, 0)
+            .await?;
+        Ok(all.items)
+    }
 
     /// A page of those bars, and how many there are.
     async fn history_page(

@@ -35,8 +35,9 @@ pub struct Snapshot {
     /// Each matched market's matches (doc, similarity), best first, ties by id, at most five.
     matches: HashMap<u32, Box<[(u32, f64)]>>,
     spreads: SpreadIndex,
-    /// Per exchange (by its position in `Exchange::ALL`), the latest `observed_at` of its markets.
-    newest_observed: [Option<Timestamp>; 2],
+    /// Per exchange (`exchange as usize`, as `MarketIndex` keys its filters), the latest
+    /// `observed_at` of its markets.
+    newest_observed: [Option<Timestamp>; Exchange::ALL.len()],
 }
 
 impl Snapshot {
@@ -110,10 +111,10 @@ impl Snapshot {
         for (market, matched, similarity, _) in pairs {
             matches.entry(market).or_default().push((matched, similarity));
         }
-        let mut newest_observed = [None; 2];
+        let mut newest_observed = [None; Exchange::ALL.len()];
         for doc in 0..markets.len() as u32 {
             let market = markets.market(doc);
-            let newest = &mut newest_observed[exchange_position(market.exchange)];
+            let newest = &mut newest_observed[market.exchange as usize];
             *newest = Some(newest.unwrap_or(i64::MIN).max(market.observed_at_millis));
         }
         let newest_observed = newest_observed.map(|millis| millis.map(from_epoch_millis));
@@ -193,7 +194,7 @@ impl Snapshot {
 
     /// The latest time any of `exchange`'s markets was observed, if it has any.
     pub fn newest_observed(&self, exchange: Exchange) -> Option<Timestamp> {
-        self.newest_observed[exchange_position(exchange)]
+        self.newest_observed[exchange as usize]
     }
 
     pub fn search_any_words(&self, words: &SearchWords, limit: u32) -> Vec<MarketSummary> {
@@ -203,12 +204,5 @@ impl Snapshot {
             .into_iter()
             .map(|doc| self.markets.summary(doc))
             .collect()
-    }
-}
-
-fn exchange_position(exchange: Exchange) -> usize {
-    match exchange {
-        Exchange::Polymarket => 0,
-        Exchange::Kalshi => 1,
     }
 }

@@ -114,19 +114,6 @@ impl HistoryWriter for PgWriter<'_> {
 
 #[async_trait]
 impl HistoryStore for PgStore {
-    async fn history(
-        &self,
-        market_id: Uuid,
-        resolution: Resolution,
-        from: i64,
-        to: i64,
-    ) -> Result<Vec<HistoryBar>, StoreError> {
-        Ok(self
-            .history_page(market_id, resolution, (from, to), u32::MAX, 0)
-            .await?
-            .items)
-    }
-
     async fn history_page(
         &self,
         market_id: Uuid,
