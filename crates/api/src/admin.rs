@@ -11,7 +11,7 @@ use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{Path, RawQuery, Request, State};
+use axum::extract::{RawQuery, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -30,12 +30,17 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::error::ApiError;
-use crate::params::QueryParameters;
+use crate::params::{PathId, QueryParameters};
 use crate::state::AppState;
 use crate::views::DataEnvelope;
+use crate::{auth, connections};
 
 /// The shortest admin token accepted: 32 characters, as `openssl rand -hex 16` makes.
 pub const MIN_TOKEN_LEN: usize = 32;
+/// The fewest bits an admin token must carry by the estimate of [`estimated_bits`]: 32 random
+/// hex digits give about 118, 32 identical characters 0, a word repeated little more than the
+/// word.
+const MIN_TOKEN_BITS: f64 = 96.0;
 /// The longest label or wallet address accepted.
 const MAX_TEXT_LEN: usize = 128;
 /// The most credits one call may add.
@@ -66,6 +71,12 @@ impl AdminToken {
                 "the admin token must be at least {MIN_TOKEN_LEN} characters with no spaces"
             ));
         }
+        if estimated_bits(token) < MIN_TOKEN_BITS {
+            return Err(
+                "the admin token is too predictable (repeated characters or a short pattern); make one with `openssl rand -hex 32`"
+                    .to_owned(),
+            );
+        }
         Ok(AdminToken {
             digest: Sha256::digest(token.as_bytes()).into(),
         })
@@ -76,6 +87,32 @@ impl AdminToken {
         let presented: [u8; 32] = Sha256::digest(presented.as_bytes()).into();
         self.digest.ct_eq(&presented).into()
     }
+}
+
+/// A token's entropy as its characters' frequencies estimate it (Shannon's, times its length),
+/// counting a token that repeats a shorter one as that one: a floor that refuses what a person
+/// types by hand, not a proof of randomness.
+fn estimated_bits(token: &str) -> f64 {
+    let chars: Vec<char> = token.chars().collect();
+    let period = (1..chars.len())
+        .find(|&period| {
+            chars.len().is_multiple_of(period) && chars.chunks(period).all(|chunk| chunk == &chars[..period])
+        })
+        .unwrap_or(chars.len());
+    let unit = &chars[..period];
+    let mut counts = std::collections::HashMap::<char, usize>::new();
+    for &char in unit {
+        *counts.entry(char).or_default() += 1;
+    }
+    let length = unit.len() as f64;
+    let per_char: f64 = counts
+        .values()
+        .map(|&count| {
+            let share = count as f64 / length;
+            -share * share.log2()
+        })
+        .sum();
+    per_char * length
 }
 
 /// The admin routes, or none when no token is configured.
@@ -89,7 +126,8 @@ pub fn router(state: &AppState) -> Option<Router<AppState>> {
             .route("/accounts/{id}/keys", get(list_keys).post(create_key))
             .route("/accounts/{id}/ledger", get(ledger))
             .route("/keys/{id}", delete(revoke_key))
-            .route_layer(middleware::from_fn_with_state(state.clone(), authorize)),
+            .route_layer(middleware::from_fn_with_state(state.clone(), authorize))
+            .route_layer(crate::no_store()),
     )
 }
 
@@ -97,14 +135,18 @@ async fn authorize(State(state): State<AppState>, request: Request, next: Next) 
     let Some(token) = &state.settings.admin_token else {
         return ApiError::not_found("No such path.").into_response();
     };
-    let presented = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.strip_prefix("Bearer "));
+    let presented = match auth::bearer_token(request.headers()) {
+        Ok(presented) => presented,
+        Err(error) => return error.into_response(),
+    };
+    let peer = connections::peer_of(&request).map(|address| address.ip());
+    if let Err(refusal) = state.failed_auth.check(peer) {
+        return refusal.into_response();
+    }
     match presented {
-        Some(presented) if token.matches(presented.trim()) => next.run(request).await,
+        Some(presented) if token.matches(presented) => next.run(request).await,
         _ => {
+            state.failed_auth.record(peer);
             tracing::warn!(path = %request.uri().path(), "admin call refused: missing or wrong token");
             ApiError::InvalidAdminToken.into_response()
         }
@@ -425,7 +467,7 @@ async fn account(state: &AppState, id: &str) -> Result<Account, ApiError> {
 )]
 pub(crate) async fn get_account(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     RawQuery(query): RawQuery,
 ) -> Result<Json<DataEnvelope<AdminAccount>>, ApiError> {
     QueryParameters::parse(query.as_deref(), &[])?;
@@ -455,7 +497,7 @@ struct UpdateAccount {
 )]
 pub(crate) async fn update_account(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
@@ -520,7 +562,7 @@ struct AddCredits {
 )]
 pub(crate) async fn add_credits(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
@@ -555,7 +597,7 @@ pub(crate) async fn add_credits(
 )]
 pub(crate) async fn create_key(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
     QueryParameters::parse(query.as_deref(), &[])?;
@@ -576,7 +618,7 @@ pub(crate) async fn create_key(
 )]
 pub(crate) async fn list_keys(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     RawQuery(query): RawQuery,
 ) -> Result<Json<DataEnvelope<Vec<AdminKey>>>, ApiError> {
     QueryParameters::parse(query.as_deref(), &[])?;
@@ -598,7 +640,7 @@ pub(crate) async fn list_keys(
 )]
 pub(crate) async fn revoke_key(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     RawQuery(query): RawQuery,
 ) -> Result<Json<DataEnvelope<AdminKey>>, ApiError> {
     QueryParameters::parse(query.as_deref(), &[])?;
@@ -621,7 +663,7 @@ pub(crate) async fn revoke_key(
 )]
 pub(crate) async fn ledger(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     RawQuery(query): RawQuery,
 ) -> Result<Json<LedgerPage>, ApiError> {
     let parameters = QueryParameters::parse(query.as_deref(), &["after", "limit"])?;

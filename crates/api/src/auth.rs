@@ -7,7 +7,7 @@
 
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
@@ -16,6 +16,7 @@ use marketlens_domain::api_key::{ApiKey, KeyHash};
 use marketlens_domain::time::to_iso8601;
 use marketlens_storage::StoreError;
 
+use crate::connections;
 use crate::error::ApiError;
 use crate::rate_limit::WindowUsage;
 use crate::state::AppState;
@@ -45,26 +46,61 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
     }
 }
 
-/// The token of an `Authorization: Bearer <token>` header (scheme case-insensitive).
-fn bearer_token(headers: &HeaderMap) -> Option<&str> {
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = value.trim().split_once(' ')?;
-    let token = token.trim();
-    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+/// The token of an `Authorization: Bearer <token>` header (scheme case-insensitive); `None`
+/// without one. Two `Authorization` headers are refused: which one counts is ambiguous, and
+/// proxies disagree on it.
+pub(crate) fn bearer_token(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
+    let mut values = headers.get_all(header::AUTHORIZATION).iter();
+    let Some(value) = values.next() else {
+        return Ok(None);
+    };
+    if values.next().is_some() {
+        return Err(ApiError::InvalidRequest {
+            status: StatusCode::BAD_REQUEST,
+            message: "Send one Authorization header, not several.".to_owned(),
+        });
+    }
+    let token = value.to_str().ok().and_then(|value| {
+        let (scheme, token) = value.trim().split_once(' ')?;
+        let token = token.trim();
+        (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+    });
+    Ok(token)
 }
 
 pub async fn authenticate(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let token = match bearer_token(request.headers()) {
-        Some(token) => token,
-        None => return ApiError::MissingApiKey.into_response(),
+        Ok(Some(token)) => token,
+        Ok(None) => return ApiError::MissingApiKey.into_response(),
+        Err(error) => return error.into_response(),
     };
-    let Some(key) = ApiKey::parse(token) else {
+    let peer = connections::peer_of(&request).map(|address| address.ip());
+    let parsed = ApiKey::parse(token).map(|key| key.hash());
+    // A key the cache holds passes without a store read, even from an address over its limit
+    // of failures (a suspended account is read afresh, by `known_key`).
+    let cached = parsed
+        .as_ref()
+        .and_then(|key_hash| state.keys.cached(key_hash))
+        .filter(|(_, account)| account.status != AccountStatus::Suspended);
+    if cached.is_none()
+        && let Err(refusal) = state.failed_auth.check(peer)
+    {
+        return refusal.into_response();
+    }
+    let Some(key_hash) = parsed else {
+        state.failed_auth.record(peer);
         return ApiError::InvalidApiKey.into_response();
     };
-    let key_hash = key.hash();
-    let (key, account) = match known_key(&state, &key_hash).await {
+    let found = match cached {
+        Some(found) => Ok(Some(found)),
+        None => known_key(&state, &key_hash).await,
+    };
+    let (key, account) = match found {
         Ok(Some(found)) => found,
-        Ok(None) => return ApiError::InvalidApiKey.into_response(),
+        Ok(None) => {
+            state.failed_auth.record(peer);
+            return ApiError::InvalidApiKey.into_response();
+        }
         Err(error) => return ApiError::from(error).into_response(),
     };
     if account.status == AccountStatus::Suspended {
@@ -137,11 +173,25 @@ mod tests {
 
     #[test]
     fn reads_bearer_tokens_only() {
-        assert_eq!(bearer_token(&headers("Bearer abc")), Some("abc"));
-        assert_eq!(bearer_token(&headers("bearer   abc ")), Some("abc"));
-        assert_eq!(bearer_token(&headers("Basic abc")), None);
-        assert_eq!(bearer_token(&headers("Bearer ")), None);
-        assert_eq!(bearer_token(&headers("abc")), None);
-        assert_eq!(bearer_token(&HeaderMap::new()), None);
+        let token = |headers: &HeaderMap| bearer_token(headers).unwrap().map(str::to_owned);
+        assert_eq!(token(&headers("Bearer abc")).as_deref(), Some("abc"));
+        assert_eq!(token(&headers("bearer   abc ")).as_deref(), Some("abc"));
+        assert_eq!(token(&headers("Basic abc")), None);
+        assert_eq!(token(&headers("Bearer ")), None);
+        assert_eq!(token(&headers("abc")), None);
+        assert_eq!(token(&HeaderMap::new()), None);
+    }
+
+    #[test]
+    fn two_authorization_headers_are_refused() {
+        let mut both = headers("Bearer abc");
+        both.append(header::AUTHORIZATION, HeaderValue::from_static("Bearer def"));
+        assert!(matches!(
+            bearer_token(&both),
+            Err(ApiError::InvalidRequest {
+                status: StatusCode::BAD_REQUEST,
+                ..
+            })
+        ));
     }
 }

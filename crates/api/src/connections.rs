@@ -1,22 +1,34 @@
 //! The accept loop: connections served by hyper with the limits that `axum::serve` does not
 //! set. `axum::serve` gives hyper no timer, so a client that sends its headers a byte at a
 //! time, or opens a connection and sends nothing, holds it for ever; and it accepts
-//! connections without bound. Here hyper-util serves each connection with a header read
-//! timeout and a bounded buffer, a semaphore caps the connections open at once (the one past
-//! the cap is closed at once, and counted), and shutdown is graceful: no new connections,
-//! and those open finish their requests in flight.
+//! connections without bound. Here hyper serves each connection with a header read timeout
+//! (which also bounds how long an idle keep-alive connection is kept) and a bounded buffer, a
+//! semaphore caps the connections open at once (the one past the cap is closed at once, and
+//! counted), and shutdown is graceful: no new connections, and those open finish their
+//! requests in flight.
+//!
+//! Only HTTP/1 is spoken. hyper's HTTP/2 server has no idle or header timeout: a client that
+//! sends the HTTP/2 preface and then nothing (answering pings) held its connection for ever,
+//! and a few thousand of them filled the cap. A JSON API loses nothing by it (TLS and HTTP/2
+//! to clients belong to the proxy in front); a client speaking HTTP/2 in clear text gets
+//! `505 HTTP Version Not Supported` and the connection is closed.
+//!
+//! Each request carries its peer's address as axum's `ConnectInfo`, for the limits on failed
+//! authentication.
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
+use axum::extract::{ConnectInfo, Request};
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, watch};
+use tower::ServiceExt;
 
 /// What a connection may take.
 #[derive(Debug, Clone, Copy)]
@@ -47,19 +59,17 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
     limits: ConnectionLimits,
 ) -> std::io::Result<()> {
-    let mut builder = auto::Builder::new(TokioExecutor::new());
+    let mut builder = http1::Builder::new();
     builder
-        .http1()
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout)
         .max_buf_size(limits.max_header_bytes);
-    builder.http2().timer(TokioTimer::new());
     let builder = Arc::new(builder);
     let open = Arc::new(Semaphore::new(limits.max_connections));
-    let graceful = GracefulShutdown::new();
+    let (stop, stopped) = watch::channel(false);
     tokio::pin!(shutdown);
     loop {
-        let (stream, _) = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
                 Err(error) => {
@@ -77,22 +87,26 @@ pub async fn serve(
             continue;
         };
         stream.set_nodelay(true).ok();
-        let service = TowerToHyperService::new(app.clone());
+        let service = TowerToHyperService::new(app.clone().map_request(move |mut request: Request<_>| {
+            request.extensions_mut().insert(ConnectInfo(peer));
+            request
+        }));
         let builder = builder.clone();
-        let watcher = graceful.watcher();
-        let first_byte_within = limits.header_read_timeout;
+        let mut stopped = stopped.clone();
         tokio::spawn(async move {
-            // hyper's header timeout starts once it reads a request; before that, the protocol
-            // sniffing of the auto builder waits for a first byte without one.
-            let mut first = [0u8; 1];
-            if !matches!(
-                tokio::time::timeout(first_byte_within, stream.peek(&mut first)).await,
-                Ok(Ok(1..))
-            ) {
-                return;
-            }
-            let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
-            if let Err(error) = watcher.watch(connection.into_owned()).await {
+            let connection = builder.serve_connection(TokioIo::new(stream), service).with_upgrades();
+            tokio::pin!(connection);
+            // The guard `wait_for` returns is not `Send`: dropped inside.
+            let stop = async move { stopped.wait_for(|stop| *stop).await.is_ok() };
+            let ended = tokio::select! {
+                ended = connection.as_mut() => ended,
+                _ = stop => {
+                    // Finish the request in flight, if any, then close.
+                    connection.as_mut().graceful_shutdown();
+                    connection.await
+                }
+            };
+            if let Err(error) = ended {
                 tracing::debug!(%error, "a connection ended with an error");
             }
             // Held until the connection ends.
@@ -100,6 +114,18 @@ pub async fn serve(
         });
     }
     drop(listener);
-    graceful.shutdown().await;
+    stop.send_replace(true);
+    // Every connection holds a permit until it ends: all of them back means all have ended.
+    let all = u32::try_from(limits.max_connections).unwrap_or(u32::MAX);
+    let _ = open.acquire_many(all).await;
     Ok(())
+}
+
+/// The peer's address, when the request came through [`serve`] (tests that call the router
+/// directly have none).
+pub fn peer_of(request: &Request) -> Option<SocketAddr> {
+    request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(address)| *address)
 }

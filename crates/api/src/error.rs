@@ -4,8 +4,9 @@
 //! stashes the error in the response's extensions; [`render_errors`], the outermost
 //! middleware, turns it into the error JSON of `decisions.md` section 2 with the request's
 //! id. Error responses made by the framework itself (an unknown method, a body over the
-//! limit, a timeout, a panic) carry no `ApiError`; `render_errors` maps their status onto one,
-//! so every error on every path has the same shape.
+//! limit, a timeout, a panic, a path parameter that does not decode) carry no `ApiError`;
+//! `render_errors` maps their status onto one, a 4xx staying a 4xx, so every error on every
+//! path has the same shape.
 
 use axum::extract::Request;
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
@@ -51,7 +52,19 @@ pub enum ApiError {
         retry_after_seconds: i64,
         resets_at: String,
     },
+    /// The client's address failed authentication too often (see [`crate::failed_auth`]).
+    TooManyFailedAuthentications {
+        limit: u32,
+        retry_after_seconds: i64,
+    },
     MethodNotAllowed,
+    /// A request refused before it reached a handler that could name what was wrong: a
+    /// framework rejection with no mapping of its own, or a request that is ambiguous (two
+    /// `Authorization` headers). Keeps the framework's 4xx status.
+    InvalidRequest {
+        status: StatusCode,
+        message: String,
+    },
     ServiceUnavailable {
         message: String,
     },
@@ -60,7 +73,7 @@ pub enum ApiError {
 
 impl ApiError {
     /// Every error code, as the OpenAPI document lists them.
-    pub const CODES: [&'static str; 16] = [
+    pub const CODES: [&'static str; 17] = [
         "MISSING_API_KEY",
         "INVALID_API_KEY",
         "INVALID_ADMIN_TOKEN",
@@ -75,6 +88,7 @@ impl ApiError {
         "INSUFFICIENT_CREDITS",
         "RATE_LIMITED",
         "METHOD_NOT_ALLOWED",
+        "INVALID_REQUEST",
         "SERVICE_UNAVAILABLE",
         "INTERNAL_ERROR",
     ];
@@ -108,8 +122,11 @@ impl ApiError {
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::InsufficientCredits { .. } => StatusCode::PAYMENT_REQUIRED,
-            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::RateLimited { .. } | ApiError::TooManyFailedAuthentications { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::InvalidRequest { status, .. } => *status,
             ApiError::ServiceUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -129,8 +146,9 @@ impl ApiError {
             ApiError::NoMatch { .. } => "NO_MATCH",
             ApiError::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
             ApiError::InsufficientCredits { .. } => "INSUFFICIENT_CREDITS",
-            ApiError::RateLimited { .. } => "RATE_LIMITED",
+            ApiError::RateLimited { .. } | ApiError::TooManyFailedAuthentications { .. } => "RATE_LIMITED",
             ApiError::MethodNotAllowed => "METHOD_NOT_ALLOWED",
+            ApiError::InvalidRequest { .. } => "INVALID_REQUEST",
             ApiError::ServiceUnavailable { .. } => "SERVICE_UNAVAILABLE",
             ApiError::Internal => "INTERNAL_ERROR",
         }
@@ -149,6 +167,7 @@ impl ApiError {
             ApiError::InvalidParameter { message, .. }
             | ApiError::NotFound { message }
             | ApiError::InvalidJson { message }
+            | ApiError::InvalidRequest { message, .. }
             | ApiError::ServiceUnavailable { message } => message.clone(),
             ApiError::MissingQuery => "The 'query' parameter is required and must not be empty.".to_owned(),
             ApiError::UnsupportedMediaType => "Send the body as JSON with 'Content-Type: application/json'.".to_owned(),
@@ -162,6 +181,12 @@ impl ApiError {
                 retry_after_seconds,
                 ..
             } => format!("Rate limit of {limit} requests per minute exceeded; retry in {retry_after_seconds} seconds."),
+            ApiError::TooManyFailedAuthentications {
+                limit,
+                retry_after_seconds,
+            } => format!(
+                "More than {limit} failed authentications from your address within a minute; retry in {retry_after_seconds} seconds."
+            ),
             ApiError::MethodNotAllowed => "This path does not support this method.".to_owned(),
             ApiError::Internal => {
                 "Something went wrong on our side. The request id identifies it in our logs.".to_owned()
@@ -181,6 +206,12 @@ impl ApiError {
                 resets_at,
             } => Some(json!({
                 "requestsPerMinute": limit, "retryAfterSeconds": retry_after_seconds, "resetsAt": resets_at
+            })),
+            ApiError::TooManyFailedAuthentications {
+                limit,
+                retry_after_seconds,
+            } => Some(json!({
+                "failedAuthenticationsPerMinute": limit, "retryAfterSeconds": retry_after_seconds
             })),
             _ => None,
         }
@@ -204,6 +235,9 @@ impl ApiError {
             )],
             ApiError::RateLimited {
                 retry_after_seconds, ..
+            }
+            | ApiError::TooManyFailedAuthentications {
+                retry_after_seconds, ..
             } => {
                 vec![(header::RETRY_AFTER, HeaderValue::from(*retry_after_seconds))]
             }
@@ -223,6 +257,10 @@ impl ApiError {
                     message: "The request took too long; try again.".to_owned(),
                 }
             }
+            status if status.is_client_error() => ApiError::InvalidRequest {
+                status,
+                message: "The request is malformed and was refused before it was read.".to_owned(),
+            },
             _ => ApiError::Internal,
         }
     }
@@ -339,11 +377,21 @@ mod tests {
                 retry_after_seconds: 1,
                 resets_at: String::new(),
             },
+            ApiError::TooManyFailedAuthentications {
+                limit: 1,
+                retry_after_seconds: 1,
+            },
             ApiError::MethodNotAllowed,
+            ApiError::InvalidRequest {
+                status: StatusCode::BAD_REQUEST,
+                message: String::new(),
+            },
             ApiError::ServiceUnavailable { message: String::new() },
             ApiError::Internal,
         ];
-        let codes: Vec<&str> = every_error.iter().map(ApiError::code).collect();
+        let mut codes: Vec<&str> = every_error.iter().map(ApiError::code).collect();
+        // Two errors share RATE_LIMITED: the account's limit and the address's failures.
+        codes.dedup();
         assert_eq!(codes, ApiError::CODES);
     }
 }

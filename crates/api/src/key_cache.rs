@@ -10,8 +10,12 @@
 //!   it is read afresh before any refusal; the charge decides on the stored balance.
 //! - A tier that changed: the new rate limit applies within [`TIME_TO_LIVE`].
 //!
-//! Only keys that exist are remembered: unknown keys are not cached, so a flood of made-up
-//! keys cannot push real ones out.
+//! Unknown keys are remembered apart, for [`UNKNOWN_TIME_TO_LIVE`], so that a client repeating
+//! a wrong or revoked key costs one store read a second, not one per call; the two caches are
+//! separate, so a flood of made-up keys cannot push real ones out. A key is made at random
+//! (256 bits) and never before it is stored, so no client can have presented a new key before
+//! it existed; operators' changes forget both caches anyway. Distinct made-up keys are bounded
+//! per address by [`crate::failed_auth`].
 
 use marketlens_domain::account::{Account, ApiKeyRecord};
 use marketlens_domain::api_key::KeyHash;
@@ -21,11 +25,14 @@ use std::time::Duration;
 
 /// How long a lookup is trusted.
 pub const TIME_TO_LIVE: Duration = Duration::from_secs(5);
+/// How long a key found unknown is taken as unknown.
+pub const UNKNOWN_TIME_TO_LIVE: Duration = Duration::from_secs(1);
 /// Keys remembered at most.
 const CAPACITY: u64 = 100_000;
 
 pub struct KeyCache {
     known: Cache<KeyHash, (ApiKeyRecord, Account)>,
+    unknown: Cache<KeyHash, ()>,
 }
 
 impl Default for KeyCache {
@@ -34,6 +41,10 @@ impl Default for KeyCache {
             known: Cache::builder()
                 .max_capacity(CAPACITY)
                 .time_to_live(TIME_TO_LIVE)
+                .build(),
+            unknown: Cache::builder()
+                .max_capacity(CAPACITY)
+                .time_to_live(UNKNOWN_TIME_TO_LIVE)
                 .build(),
         }
     }
@@ -46,23 +57,34 @@ impl KeyCache {
         store: &dyn Store,
         key_hash: &KeyHash,
     ) -> Result<Option<(ApiKeyRecord, Account)>, StoreError> {
-        if let Some(known) = self.known.get(key_hash) {
+        if let Some(known) = self.cached(key_hash) {
             return Ok(Some(known));
         }
+        if self.unknown.contains_key(key_hash) {
+            return Ok(None);
+        }
         let found = store.authenticate(key_hash).await?;
-        if let Some(found) = &found {
-            self.known.insert(*key_hash, found.clone());
+        match &found {
+            Some(found) => self.known.insert(*key_hash, found.clone()),
+            None => self.unknown.insert(*key_hash, ()),
         }
         Ok(found)
+    }
+
+    /// The live key with this hash and its account, if remembered (no store read).
+    pub fn cached(&self, key_hash: &KeyHash) -> Option<(ApiKeyRecord, Account)> {
+        self.known.get(key_hash)
     }
 
     /// Drops everything remembered, after an operator changed accounts or keys.
     pub fn forget_all(&self) {
         self.known.invalidate_all();
+        self.unknown.invalidate_all();
     }
 
     /// Drops what is remembered of a key, so that its next call reads the store.
     pub fn forget(&self, key_hash: &KeyHash) {
         self.known.invalidate(key_hash);
+        self.unknown.invalidate(key_hash);
     }
 }

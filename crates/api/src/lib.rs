@@ -5,8 +5,8 @@
 //!
 //! A request passes, outermost first: request id ([`request_id`]), error rendering
 //! ([`error::render_errors`]), tracing, panic catching, the timeout and the body limit; then,
-//! on `/api/v1` routes, authentication ([`auth`], through [`key_cache`]) and the rate limit
-//! ([`rate_limit`]); then the handler, which parses its parameters ([`params`]) and runs its
+//! on `/api/v1` routes, authentication ([`auth`], through [`key_cache`], with failures limited
+//! per address by [`failed_auth`]) and the rate limit ([`rate_limit`]); then the handler, which parses its parameters ([`params`]) and runs its
 //! work as a charged call ([`billing`]). Responses are built from [`views`], the contract's JSON shapes.
 
 pub mod admin;
@@ -15,6 +15,7 @@ pub mod billing;
 pub mod connections;
 pub mod error;
 pub mod explain;
+pub mod failed_auth;
 pub mod freshness;
 pub mod key_cache;
 pub mod openapi;
@@ -28,13 +29,14 @@ pub mod telemetry;
 pub mod views;
 
 use axum::Router;
-use axum::http::{Request, StatusCode};
+use axum::http::{HeaderValue, Request, StatusCode, header};
 use axum::middleware;
 use std::future::Future;
 use tokio::net::TcpListener;
 use tower::ServiceBuilder;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
@@ -43,21 +45,43 @@ pub use state::{ApiSettings, AppState};
 /// The largest request body accepted (`decisions.md` section 2).
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
 
+/// `Cache-Control` of every keyed and admin answer: a paid answer or an account is the
+/// caller's alone, so no shared cache (a CDN set to cache everything) may keep it.
+pub(crate) fn no_store() -> SetResponseHeaderLayer<HeaderValue> {
+    SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("private, no-store"))
+}
+
 pub fn app(state: AppState) -> Router {
     telemetry::install();
     let request_timeout = state.settings.request_timeout + state::REQUEST_TIMEOUT_MARGIN;
     routes::router(state).layer(
         ServiceBuilder::new()
             .layer(middleware::from_fn(request_id::assign_request_id))
+            // Every answer, JSON or page: not to be sniffed as another type, nor framed.
+            .layer(SetResponseHeaderLayer::overriding(
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            ))
+            .layer(SetResponseHeaderLayer::if_not_present(
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static("frame-ancestors 'none'"),
+            ))
             .layer(middleware::from_fn(error::render_errors))
             .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
-                let request_id = request
-                    .extensions()
+                let extensions = request.extensions();
+                let request_id = extensions
                     .get::<request_id::RequestId>()
                     .map(|id| id.0.as_str())
                     .unwrap_or_default();
+                let client_request_id = extensions.get::<request_id::ClientRequestId>().map(|id| id.0.as_str());
                 // The path only: query strings and headers (keys) stay out of the logs.
-                tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id)
+                tracing::info_span!(
+                    "request",
+                    method = %request.method(),
+                    path = %request.uri().path(),
+                    request_id,
+                    client_request_id
+                )
             }))
             .layer(CatchPanicLayer::new())
             .layer(TimeoutLayer::with_status_code(

@@ -6,6 +6,8 @@
 //! An empty value (`?status=`) counts as absent, as many HTTP clients send absent options
 //! that way.
 
+use axum::extract::{FromRequestParts, Path};
+use axum::http::request::Parts;
 use chrono::DateTime;
 use marketlens_catalog::{SpreadQuery, SpreadSort};
 use marketlens_domain::history::Interval;
@@ -16,6 +18,26 @@ use serde_json::json;
 use std::str::FromStr;
 
 use crate::error::ApiError;
+
+/// The `{id}` of a route's path. axum's own `Path` answers an id that is not UTF-8 once
+/// percent-decoded (`/markets/%FF`) with a bare 400; this names the parameter in the one error
+/// shape.
+pub struct PathId(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for PathId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Path::<String>::from_request_parts(parts, state).await {
+            Ok(Path(id)) => Ok(PathId(id)),
+            Err(_) => Err(ApiError::invalid_parameter(
+                "id",
+                "The id in the path must be valid UTF-8 once percent-decoded.",
+                json!({}),
+            )),
+        }
+    }
+}
 
 /// The longest query string accepted.
 pub const MAX_QUERY_STRING_LEN: usize = 4096;

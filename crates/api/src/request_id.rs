@@ -1,6 +1,9 @@
-//! Every request is stamped with its arrival time, and every response carries `X-Request-Id`: the client's own when it sent a sane one, else a
-//! fresh UUID. The id goes into the request's extensions (for logs, the ledger and error
-//! bodies) and onto the response.
+//! Every request is stamped with its arrival time and an id the server makes (a fresh UUID):
+//! [`RequestId`], in the request's extensions for logs, the ledger and error bodies, so that
+//! an id in the ledger names one call of one account, whatever clients send. A client's own
+//! `X-Request-Id`, when sane, is echoed on the response (`decisions.md` section 2) and logged
+//! beside the server's ([`ClientRequestId`]), but never becomes the ledger's; without one, the
+//! response carries the server's id.
 //!
 //! Written here rather than with tower-http's request-id layers because those keep any
 //! client value as it is; we must refuse ids that are long or carry characters unsafe in
@@ -16,8 +19,13 @@ use uuid::Uuid;
 pub static REQUEST_ID_HEADER: HeaderName = HeaderName::from_static("x-request-id");
 const MAX_CLIENT_ID_LEN: usize = 128;
 
+/// The id the server made for the request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RequestId(pub String);
+
+/// The client's own `X-Request-Id`, when it sent a sane one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientRequestId(pub String);
 
 /// When the request reached the server (before authentication), for honest timings.
 #[derive(Debug, Clone, Copy)]
@@ -33,15 +41,20 @@ fn is_sane(id: &str) -> bool {
 
 pub async fn assign_request_id(mut request: Request, next: Next) -> Response {
     request.extensions_mut().insert(ReceivedAt(Instant::now()));
-    let id = request
+    let id = Uuid::new_v4().to_string();
+    let client_id = request
         .headers()
         .get(&REQUEST_ID_HEADER)
         .and_then(|value| value.to_str().ok())
         .filter(|value| is_sane(value))
-        .map_or_else(|| Uuid::new_v4().to_string(), str::to_owned);
+        .map(str::to_owned);
     request.extensions_mut().insert(RequestId(id.clone()));
+    if let Some(client_id) = &client_id {
+        request.extensions_mut().insert(ClientRequestId(client_id.clone()));
+    }
     let mut response = next.run(request).await;
-    if let Ok(value) = HeaderValue::from_str(&id) {
+    let echoed = client_id.unwrap_or(id);
+    if let Ok(value) = HeaderValue::from_str(&echoed) {
         response.headers_mut().insert(REQUEST_ID_HEADER.clone(), value);
     }
     response

@@ -9,10 +9,12 @@ use std::time::Duration;
 
 use crate::admin::AdminToken;
 use crate::billing::Charger;
+use crate::failed_auth::FailedAuth;
 use crate::freshness::Freshness;
 use crate::key_cache::KeyCache;
 use crate::rate_limit::{InProcessRateLimiter, RateLimiter};
 use crate::routes::benchmark::CeilingBodies;
+use crate::routes::health::ReadinessCache;
 
 /// What the API takes from configuration.
 #[derive(Debug, Clone)]
@@ -30,6 +32,10 @@ pub struct ApiSettings {
     pub admin_token: Option<AdminToken>,
     /// How long after its last sync a market's price counts as stale in spreads.
     pub stale_after: TimeDelta,
+    /// Failed authentications (API key or admin token) an address may make in a minute before
+    /// its unknown credentials are refused unread; 0 turns the limit off (see
+    /// [`crate::failed_auth`]).
+    pub failed_auth_per_minute: u32,
 }
 
 impl Default for ApiSettings {
@@ -41,9 +47,13 @@ impl Default for ApiSettings {
             news_window: TimeDelta::days(14),
             admin_token: None,
             stale_after: DEFAULT_STALE_AFTER,
+            failed_auth_per_minute: DEFAULT_FAILED_AUTH_PER_MINUTE,
         }
     }
 }
+
+/// One failed authentication a second, on average, per address.
+pub const DEFAULT_FAILED_AUTH_PER_MINUTE: u32 = 60;
 
 /// Three times the default interval of incremental syncs: one missed sync is not yet stale.
 pub const DEFAULT_STALE_AFTER: TimeDelta = TimeDelta::minutes(15);
@@ -63,8 +73,11 @@ pub struct AppState {
     pub freshness: Arc<Freshness>,
     pub rate_limiter: Arc<dyn RateLimiter>,
     pub keys: Arc<KeyCache>,
+    pub failed_auth: Arc<FailedAuth>,
     pub charger: Charger,
     pub settings: Arc<ApiSettings>,
+    /// The last `/readyz` reading.
+    pub(crate) readiness: Arc<ReadinessCache>,
     /// The constant bodies of `/benchmark/ceiling`.
     pub(crate) benchmark_bodies: Arc<CeilingBodies>,
 }
@@ -89,7 +102,9 @@ impl AppState {
             store,
             rate_limiter,
             keys: Arc::new(KeyCache::default()),
+            failed_auth: Arc::new(FailedAuth::new(settings.failed_auth_per_minute)),
             settings: Arc::new(settings),
+            readiness: Arc::default(),
             benchmark_bodies: Arc::default(),
         }
     }

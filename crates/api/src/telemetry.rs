@@ -5,13 +5,14 @@
 //! time, so that every node reports the shared store's state, whichever node synced.
 //!
 //! Labels are bounded: a route is its template (`/api/v1/markets/{id}`), never the path a
-//! client sent, and unknown paths share one label, so hostile paths cannot grow the series.
+//! client sent, and unknown paths share one label; a method is one of HTTP's nine, any other
+//! token (HTTP allows any) is `other`. So hostile paths and methods cannot grow the series.
 
 use std::sync::OnceLock;
 use std::time::Instant;
 
 use axum::extract::{MatchedPath, Request, State};
-use axum::http::header;
+use axum::http::{Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
@@ -51,15 +52,32 @@ pub async fn track(request: Request, next: Next) -> Response {
         .extensions()
         .get::<MatchedPath>()
         .map_or_else(|| "unmatched".to_owned(), |path| path.as_str().to_owned());
-    let method = request.method().as_str().to_owned();
+    let method = method_label(request.method());
     let started = Instant::now();
     let response = next.run(request).await;
     let status = response.status().as_u16().to_string();
-    metrics::histogram!(REQUEST_DURATION, "route" => route.clone(), "method" => method.clone())
+    metrics::histogram!(REQUEST_DURATION, "route" => route.clone(), "method" => method)
         .record(started.elapsed().as_secs_f64());
     metrics::counter!("marketlens_http_requests_total", "route" => route, "method" => method, "status" => status)
         .increment(1);
     response
+}
+
+/// The method's label: a standard method's name, else `other`, since a client may send any token
+/// as a method, before authentication.
+fn method_label(method: &Method) -> &'static str {
+    match *method {
+        Method::GET => "GET",
+        Method::HEAD => "HEAD",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::PATCH => "PATCH",
+        Method::OPTIONS => "OPTIONS",
+        Method::CONNECT => "CONNECT",
+        Method::TRACE => "TRACE",
+        _ => "other",
+    }
 }
 
 /// Counters, histograms and the store's state in Prometheus text format. No key needed: it

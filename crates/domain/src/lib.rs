@@ -12,6 +12,7 @@
 //! - [`ids`]: deterministic UUIDs, so a market keeps its id on every node and re-import.
 //! - [`text`]: word splitting shared by search, matching and explain.
 //! - [`market_url`]: parsing (never fetching) public market URLs of both exchanges.
+//! - [`redact`]: URLs and error messages fit to show, without credentials.
 //! - [`matching`]: the cross-exchange matcher that fills `matchedMarkets`.
 //! - [`account`]: accounts, keys and the ledger.
 //! - [`api_key`], [`billing`], [`rate_limit`]: the rules of paid access.
@@ -30,6 +31,7 @@ pub mod market;
 pub mod market_url;
 pub mod matching;
 pub mod rate_limit;
+pub mod redact;
 pub mod text;
 pub mod time;
 pub mod upsert;

@@ -103,6 +103,12 @@ pub struct ServeArgs {
     #[arg(long, env = "MARKETLENS_REQUEST_TIMEOUT_SECS", default_value_t = 30)]
     pub request_timeout_secs: u64,
 
+    /// Failed authentications (API key or admin token) one client address may make in a minute
+    /// before its unknown credentials are refused with 429 unread; 0 turns the limit off.
+    /// Behind a reverse proxy every client has the proxy's address: raise it, or limit there.
+    #[arg(long, env = "MARKETLENS_FAILED_AUTH_PER_MINUTE", default_value_t = marketlens_api::state::DEFAULT_FAILED_AUTH_PER_MINUTE)]
+    pub failed_auth_per_minute: u32,
+
     /// Also serve GET /benchmark/ceiling?bytes=N, a constant body with no work (bench/run.sh).
     #[arg(long, env = "MARKETLENS_BENCHMARK")]
     pub benchmark: bool,

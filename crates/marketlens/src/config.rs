@@ -52,6 +52,7 @@ impl ServerConfig {
                 benchmark: args.benchmark,
                 news_window: news_window(args.news_window_days)?,
                 stale_after: TimeDelta::seconds(args.stale_after_secs as i64),
+                failed_auth_per_minute: args.failed_auth_per_minute,
                 admin_token: args
                     .admin_token
                     .as_deref()

@@ -264,3 +264,73 @@ async fn serve_polls_the_feeds_and_explain_cites_them() {
         "{body}"
     );
 }
+
+/// Operators put credentials in the URLs they configure; errors repeat those URLs. None of it
+/// may show on `/readyz`, `/metrics` or in the logs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_shows_no_credential_of_a_configured_url() {
+    const SECRET: &str = "s3cretTOKEN42";
+    let replay = ReplayServer::start(ReplayData::recorded());
+    let directory = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", directory.path().join("serve.db").display());
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    // A feed that answers (its query string carries a key), one that cannot be reached, and an
+    // exchange that cannot be reached, each with a credential in its URL.
+    let good_feed = format!("{}?apikey={SECRET}", replay.news_url("coindesk-crypto-2023-03.xml"));
+    let dead_feed = format!("http://reader:{SECRET}@127.0.0.1:9/feed.xml?apikey={SECRET}");
+    let child = marketlens(
+        &url,
+        &[
+            "serve",
+            "--bind",
+            &format!("127.0.0.1:{port}"),
+            "--news-window-days",
+            ANY_AGE,
+        ],
+    )
+    .env("MARKETLENS_POLYMARKET_URL", replay.polymarket_url())
+    .env("MARKETLENS_KALSHI_URL", format!("http://operator:{SECRET}@127.0.0.1:9"))
+    .env("MARKETLENS_NEWS_FEEDS", format!("{good_feed},{dead_feed}"))
+    .env("MARKETLENS_SYNC_ATTEMPTS", "2")
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let client = reqwest::Client::new();
+    let started = Instant::now();
+    let readiness = loop {
+        if let Ok(response) = client.get(format!("http://127.0.0.1:{port}/readyz")).send().await {
+            let text = response.text().await.unwrap();
+            let body: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let feeds_polled = body["news"]["feeds"].as_array().is_some_and(|feeds| feeds.len() == 2);
+            let kalshi_failed = body["sync"]["KALSHI"]["lastRunSucceeded"] == false;
+            if feeds_polled && kalshi_failed {
+                break text;
+            }
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(90),
+            "the feeds and the Kalshi sync were never reported"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    let metrics = client
+        .get(format!("http://127.0.0.1:{port}/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let mut child = child;
+    child.kill().unwrap();
+    let logs = String::from_utf8_lossy(&child.wait_with_output().unwrap().stderr).into_owned();
+    assert!(!readiness.contains(SECRET), "{readiness}");
+    assert!(readiness.contains("127.0.0.1:9/feed.xml?***"), "{readiness}");
+    assert!(!metrics.contains(SECRET));
+    assert!(!logs.contains(SECRET), "{logs}");
+    assert!(logs.contains("***"), "the failures were not logged at all: {logs}");
+}

@@ -9,6 +9,7 @@
 use backon::{BackoffBuilder, ExponentialBuilder};
 use chrono::Utc;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
+use marketlens_domain::redact;
 use reqwest::StatusCode;
 use reqwest::header::RETRY_AFTER;
 use std::num::NonZeroU32;
@@ -91,8 +92,10 @@ impl Retrying {
     }
 
     /// GETs `url` until `read` accepts a successful response's body. `target` names the request
-    /// in logs and errors.
+    /// in logs and errors, with any URL in it redacted, as in every reason given: errors end up
+    /// in logs, in the store and on `/readyz`.
     pub async fn get<T>(&self, target: &str, url: &str, read: impl Fn(&[u8]) -> Reading<T>) -> Result<T, FetchError> {
+        let target = &redact::urls_in(target);
         let mut delays = self.backoff.build();
         let mut attempts = 0;
         loop {
@@ -100,7 +103,7 @@ impl Retrying {
             let (reason, retry_after) = match self.attempt(target, url, &read).await {
                 Attempt::Done(value) => return Ok(value),
                 Attempt::Fail(error) => return Err(error),
-                Attempt::Retry { reason, wait } => (reason, wait),
+                Attempt::Retry { reason, wait } => (redact::urls_in(&reason), wait),
             };
             let Some(backoff) = delays.next().filter(|_| attempts < self.max_attempts) else {
                 return Err(FetchError::Exhausted {
@@ -175,7 +178,7 @@ impl Retrying {
             Reading::Garbled(reason) => Attempt::Retry { reason, wait: None },
             Reading::Refused(reason) => Attempt::Fail(FetchError::Unusable {
                 target: target.to_owned(),
-                reason,
+                reason: redact::urls_in(&reason),
             }),
         }
     }
@@ -208,7 +211,7 @@ fn retry_after(value: &str) -> Option<Duration> {
 
 fn preview(body: &[u8]) -> String {
     let text = String::from_utf8_lossy(body);
-    text.chars().take(BODY_PREVIEW).collect::<String>().replace('\n', " ")
+    redact::urls_in(&text.chars().take(BODY_PREVIEW).collect::<String>().replace('\n', " "))
 }
 
 #[cfg(test)]

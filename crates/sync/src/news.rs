@@ -9,6 +9,7 @@
 //! be deleted at once.
 
 use chrono::TimeDelta;
+use marketlens_domain::redact;
 use marketlens_domain::time::Timestamp;
 use marketlens_news::{Article, Deduplicator, FeedError, ParsedFeed, deduplicate, parse_feed};
 use marketlens_storage::{FeedPoll, Store, StoreError};
@@ -149,8 +150,9 @@ pub async fn poll_feeds(
                 (None, stored.added)
             }
             Err(error) => {
-                tracing::warn!(feed = %url, %error, "a news feed could not be read");
-                report.failed.push((url.clone(), error.to_string()));
+                // The error names the feed already, redacted (see `http`).
+                tracing::warn!(%error, "a news feed could not be read");
+                report.failed.push((redact::url(url), error.to_string()));
                 (Some(error.to_string()), 0)
             }
         };

@@ -1,7 +1,7 @@
 //! List events and get one with its markets, from the in-memory catalogue.
 
 use axum::Json;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{RawQuery, State};
 use axum::response::{IntoResponse, Response};
 use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::Operation;
@@ -11,7 +11,7 @@ use crate::auth::Caller;
 use crate::billing::{Charged, charged};
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::parameters;
-use crate::params;
+use crate::params::{self, PathId};
 use crate::request_id::RequestId;
 use crate::state::AppState;
 use crate::views::{
@@ -64,7 +64,7 @@ pub async fn get(
     State(state): State<AppState>,
     caller: Caller,
     axum::Extension(request_id): axum::Extension<RequestId>,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     RawQuery(query): RawQuery,
 ) -> Result<Charged<Response>, ApiError> {
     params::none(query.as_deref())?;

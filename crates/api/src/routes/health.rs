@@ -3,10 +3,12 @@
 use axum::Json;
 use axum::extract::State;
 use chrono::Utc;
-use marketlens_domain::Exchange;
 use marketlens_domain::time::to_iso8601;
+use marketlens_domain::{Exchange, redact};
 use marketlens_storage::{FeedStatus, StoreError, SyncStatus};
 use serde_json::{Map, Value, json};
+use std::time::{Duration, Instant};
+use tokio::sync::Mutex;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
@@ -25,7 +27,9 @@ pub async fn alive() -> Json<Value> {
 /// The process can serve: its store answers.
 ///
 /// Reports what the store holds and, per exchange, the freshness of its data: the last
-/// successful sync, its age, and the last run's error.
+/// successful sync, its age, and the last run's error (URLs in errors without their
+/// credentials). Read at most once a second however often it is asked (see
+/// [`ReadinessCache`]), since anyone may ask.
 #[utoipa::path(
     get,
     path = "/readyz",
@@ -36,6 +40,11 @@ pub async fn alive() -> Json<Value> {
     )
 )]
 pub async fn ready(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
+    state.readiness.get(|| readiness(&state)).await.map(Json)
+}
+
+/// What `/readyz` reports, read from the store and the node's state.
+async fn readiness(state: &AppState) -> Result<Value, ApiError> {
     let not_ready = |error: StoreError| {
         tracing::warn!(%error, "readiness check failed");
         ApiError::ServiceUnavailable {
@@ -51,7 +60,7 @@ pub async fn ready(State(state): State<AppState>) -> Result<Json<Value>, ApiErro
         let status = state.store.sync_status(exchange).await.map_err(not_ready)?;
         sync.insert(exchange.as_str().to_owned(), freshness(&status));
     }
-    Ok(Json(json!({
+    Ok(json!({
         "status": "ready",
         "storage": "ok",
         "markets": { "POLYMARKET": counts.polymarket_markets, "KALSHI": counts.kalshi_markets },
@@ -71,17 +80,46 @@ pub async fn ready(State(state): State<AppState>) -> Result<Json<Value>, ApiErro
         "rateLimiter": {
             "kind": limiter.kind,
             "shared": limiter.shared,
-            "degraded": limiter.degraded,
+            "degraded": limiter.degraded.as_deref().map(redact::urls_in),
         },
-    })))
+    }))
+}
+
+/// How old a readiness reading may be before the next request reads again.
+const READINESS_MAX_AGE: Duration = Duration::from_secs(1);
+
+/// The last readiness reading. `/readyz` needs no key and reads the store several times, so a
+/// flood of it must not cost a store read per request: callers within
+/// [`READINESS_MAX_AGE`] of a reading get it again, and while one caller reads, the others
+/// wait for its reading rather than reading too.
+#[derive(Default)]
+pub struct ReadinessCache {
+    last: Mutex<Option<(Instant, Result<Value, ApiError>)>>,
+}
+
+impl ReadinessCache {
+    async fn get<F: Future<Output = Result<Value, ApiError>>>(
+        &self,
+        read: impl FnOnce() -> F,
+    ) -> Result<Value, ApiError> {
+        let mut last = self.last.lock().await;
+        if let Some((at, reading)) = last.as_ref()
+            && at.elapsed() < READINESS_MAX_AGE
+        {
+            return reading.clone();
+        }
+        let reading = read().await;
+        *last = Some((Instant::now(), reading.clone()));
+        reading
+    }
 }
 
 fn feed_freshness(feed: &FeedStatus) -> Value {
     json!({
-        "url": feed.url,
+        "url": redact::url(&feed.url),
         "lastPolledAt": to_iso8601(feed.last_polled_at),
         "lastSuccessAt": feed.last_success_at.map(to_iso8601),
-        "lastError": feed.last_error,
+        "lastError": feed.last_error.as_deref().map(redact::urls_in),
         "articlesAdded": feed.articles_added,
     })
 }
@@ -95,6 +133,6 @@ fn freshness(status: &SyncStatus) -> Value {
         "lastRunAt": latest.map(|run| to_iso8601(run.finished_at)),
         "lastRunKind": latest.map(|run| run.kind.as_str()),
         "lastRunSucceeded": latest.map(|run| run.succeeded),
-        "lastError": latest.and_then(|run| run.error.clone()),
+        "lastError": latest.and_then(|run| run.error.as_deref()).map(redact::urls_in),
     })
 }

@@ -1,6 +1,6 @@
 //! A market's price history as candles, from the store's bars (`marketlens_domain::history`).
 
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{RawQuery, State};
 use axum::response::Response;
 use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::Operation;
@@ -14,7 +14,7 @@ use crate::auth::Caller;
 use crate::billing::{Charged, charged};
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::parameters;
-use crate::params::{self, HistoryQuery};
+use crate::params::{self, HistoryQuery, PathId};
 use crate::request_id::RequestId;
 use crate::state::AppState;
 use crate::views::{CandleView, HistoryEnvelope, Iso8601, MarketHistory, OutcomeHistory, Pagination, json_response};
@@ -41,7 +41,7 @@ pub async fn history(
     State(state): State<AppState>,
     caller: Caller,
     axum::Extension(request_id): axum::Extension<RequestId>,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     RawQuery(query): RawQuery,
 ) -> Result<Charged<Response>, ApiError> {
     let history_query = params::history(query.as_deref())?;

@@ -3,7 +3,7 @@
 //! (`X-Data-Age`, and `lastSyncedAt` in a get; see `freshness`).
 
 use axum::Json;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{RawQuery, State};
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
 use marketlens_catalog::CatalogReader;
@@ -18,7 +18,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::explain::market_by_url;
 use crate::freshness::{age_seconds, with_data_age};
 use crate::openapi::parameters;
-use crate::params;
+use crate::params::{self, PathId};
 use crate::request_id::RequestId;
 use crate::state::AppState;
 use crate::views::{
@@ -80,7 +80,7 @@ pub async fn get(
     State(state): State<AppState>,
     caller: Caller,
     axum::Extension(request_id): axum::Extension<RequestId>,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     RawQuery(query): RawQuery,
 ) -> Result<Charged<Response>, ApiError> {
     params::none(query.as_deref())?;

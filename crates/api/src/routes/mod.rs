@@ -31,6 +31,7 @@ pub fn router(state: AppState) -> Router {
         .route("/explain", get(explain::get).post(explain::post))
         .route("/account", get(account::get))
         .route_layer(middleware::from_fn_with_state(state.clone(), auth::authenticate))
+        .route_layer(crate::no_store())
         .route("/openapi.json", get(openapi::openapi_json));
     let router = Router::new()
         .nest("/api/v1", api)

@@ -81,6 +81,13 @@ async fn a_missing_or_wrong_token_is_refused() {
     }
     assert!(AdminToken::new("short").is_err());
     assert!(AdminToken::new("0123456789abcdef 0123456789abcdef").is_err());
+    // Long enough but predictable: one character, a short pattern repeated.
+    assert!(AdminToken::new(&"a".repeat(32)).is_err());
+    assert!(AdminToken::new(&"ab".repeat(32)).is_err());
+    assert!(AdminToken::new(&"0123456789abcdef".repeat(2)).is_err());
+    assert!(AdminToken::new(&"password".repeat(5)).is_err());
+    // What `openssl rand -hex 16` makes is accepted.
+    assert!(AdminToken::new("9f86d081884c7d659a2feaa0c55ad015").is_ok());
 }
 
 #[tokio::test]

@@ -11,6 +11,7 @@ mod errors;
 mod events;
 mod explain;
 mod freshness;
+mod hardening;
 mod history;
 mod hostile;
 mod lookup;

@@ -13,6 +13,7 @@ mod serve;
 mod sync;
 
 use anyhow::Context;
+use marketlens_domain::redact;
 use marketlens_storage::Store;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -63,7 +64,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             // Opening the store applied every migration it lacked.
             println!(
                 "The store at {} is migrated to this version's schema.",
-                redacted(&cli.database_url)
+                redact::url(&cli.database_url)
             );
             Ok(ExitCode::SUCCESS)
         }
@@ -71,19 +72,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// A database URL fit for messages and logs: without its password.
-fn redacted(database_url: &str) -> String {
-    match url::Url::parse(database_url) {
-        Ok(mut url) if url.password().is_some() => {
-            let _ = url.set_password(Some("***"));
-            url.to_string()
-        }
-        _ => database_url.to_owned(),
-    }
-}
-
 async fn open_store(database_url: &str) -> anyhow::Result<Arc<dyn Store>> {
     marketlens_storage::open(database_url)
         .await
-        .with_context(|| format!("could not open the store at {}", redacted(database_url)))
+        .with_context(|| format!("could not open the store at {}", redact::url(database_url)))
 }

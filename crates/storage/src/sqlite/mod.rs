@@ -17,6 +17,7 @@ mod upsert;
 
 use sqlx::ConnectOptions;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -170,6 +171,10 @@ impl SqliteStore {
             // second) makes every reader drop its cache, so a large one is mostly emptied and
             // refilled; the operating system's file cache keeps the pages warm instead.
             .pragma("cache_size", "-2048");
+        let in_memory = database_url.contains(":memory:") || database_url.contains("mode=memory");
+        if !in_memory {
+            create_private(options.get_filename());
+        }
         // The writer gets 64 MiB, so that a large upsert does not spill pages mid-transaction,
         // and leaves checkpoints to `checkpoint_in_background`.
         let writer = connect_writer(
@@ -208,10 +213,47 @@ impl SqliteStore {
     }
 }
 
+/// Creates a new store file readable and writable by its owner alone (0600), before SQLite
+/// opens it: SQLite would create it as the umask allows (usually readable by every user of
+/// the machine), and gives its WAL and shared-memory files the mode of the database file. An
+/// existing file is left as it is (its mode is the operator's choice), and so is a path that
+/// cannot be created here: opening it reports why.
+fn create_private(path: &Path) {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    if let Err(error) = options.open(path)
+        && error.kind() != std::io::ErrorKind::AlreadyExists
+    {
+        tracing::debug!(%error, path = %path.display(), "could not create the store file ahead of SQLite");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use sqlx::Row;
     use sqlx::sqlite::SqlitePoolOptions;
+
+    /// A new store file, and the WAL and shared-memory files beside it, are the owner's alone.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_new_store_file_is_readable_by_its_owner_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let directory = tempfile::tempdir().unwrap();
+        let path = directory.path().join("store.db");
+        let store = super::SqliteStore::open(&format!("sqlite://{}", path.display()))
+            .await
+            .unwrap();
+        for file in ["store.db", "store.db-wal", "store.db-shm"] {
+            let mode = std::fs::metadata(directory.path().join(file))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o077, 0, "{file} is open to others: {mode:o}");
+        }
+        drop(store);
+    }
 
     /// A store of the two-phase era: pending, settled and refunded charges. The one-step
     /// migration gives back what was pending, drops what cancels out, and keeps the books.

@@ -1,0 +1,148 @@
+//! A limit on failed authentication per client address, API keys and the admin token alike.
+//!
+//! Without a key nothing else is limited: the rate limit counts per account, and an unknown
+//! key has none. So a client guessing keys or admin tokens, or sending made-up keys to cost the
+//! store a read each, could go as fast as the network lets it. Here each address may fail
+//! [`ApiSettings::failed_auth_per_minute`](crate::state::ApiSettings) times in a minute that
+//! starts at its first failure; past that, until the minute ends, any credential from it that
+//! is not already known (a key in the key cache still passes) is refused with 429 before it is
+//! looked up.
+//!
+//! The address is the TCP peer's. `X-Forwarded-For` is not read: any client can write it.
+//! Behind a reverse proxy every client shares the proxy's address, so an operator there raises
+//! the limit or sets it to 0 (off) and limits at the proxy. IPv6 addresses count per /64, the
+//! block one host is usually given.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use moka::sync::Cache;
+
+use crate::error::ApiError;
+
+/// How long an address's count lasts, from its first failure.
+const WINDOW: Duration = Duration::from_secs(60);
+/// Addresses remembered at most; the least used are forgotten first.
+const CAPACITY: u64 = 100_000;
+
+struct Failures {
+    since: Instant,
+    count: AtomicU32,
+}
+
+pub struct FailedAuth {
+    limit: u32,
+    by_address: Cache<IpAddr, Arc<Failures>>,
+}
+
+impl FailedAuth {
+    /// At most `limit` failures per address per minute; 0 turns the limit off.
+    pub fn new(limit: u32) -> FailedAuth {
+        FailedAuth {
+            limit,
+            by_address: Cache::builder().max_capacity(CAPACITY).time_to_live(WINDOW).build(),
+        }
+    }
+
+    /// Refuses (429) an address that has failed too often within its minute.
+    pub fn check(&self, address: Option<IpAddr>) -> Result<(), ApiError> {
+        let Some(failures) = self.failures_of(address) else {
+            return Ok(());
+        };
+        if failures.count.load(Ordering::Relaxed) < self.limit {
+            return Ok(());
+        }
+        let retry_after = WINDOW.saturating_sub(failures.since.elapsed());
+        Err(ApiError::TooManyFailedAuthentications {
+            limit: self.limit,
+            retry_after_seconds: retry_after.as_secs().max(1) as i64,
+        })
+    }
+
+    /// Counts a failed authentication from `address`.
+    pub fn record(&self, address: Option<IpAddr>) {
+        if self.limit == 0 {
+            return;
+        }
+        let Some(address) = address.map(counted_as) else {
+            return;
+        };
+        let failures = self.by_address.get_with(address, || {
+            Arc::new(Failures {
+                since: Instant::now(),
+                count: AtomicU32::new(0),
+            })
+        });
+        failures.count.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn failures_of(&self, address: Option<IpAddr>) -> Option<Arc<Failures>> {
+        if self.limit == 0 {
+            return None;
+        }
+        self.by_address.get(&counted_as(address?))
+    }
+}
+
+/// The address failures count against: IPv4 as it is (an IPv4-mapped IPv6 address as its
+/// IPv4 one), IPv6 by its /64.
+fn counted_as(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V4(_) => address,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let mut segments = v6.segments();
+                segments[4..].fill(0);
+                IpAddr::V6(segments.into())
+            }
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_is_refused_past_its_limit_and_others_are_not() {
+        let failures = FailedAuth::new(3);
+        let attacker: IpAddr = "203.0.113.9".parse().unwrap();
+        for _ in 0..3 {
+            assert!(failures.check(Some(attacker)).is_ok());
+            failures.record(Some(attacker));
+        }
+        let refusal = failures.check(Some(attacker)).unwrap_err();
+        assert!(matches!(
+            refusal,
+            ApiError::TooManyFailedAuthentications {
+                limit: 3,
+                retry_after_seconds: 1..=60
+            }
+        ));
+        assert!(failures.check(Some("203.0.113.10".parse().unwrap())).is_ok());
+        assert!(failures.check(None).is_ok(), "no address, no limit");
+    }
+
+    #[test]
+    fn ipv6_counts_per_64_and_mapped_ipv4_as_ipv4() {
+        let failures = FailedAuth::new(1);
+        failures.record(Some("2001:db8:1:2:aaaa::1".parse().unwrap()));
+        assert!(failures.check(Some("2001:db8:1:2:bbbb::7".parse().unwrap())).is_err());
+        assert!(failures.check(Some("2001:db8:1:3::1".parse().unwrap())).is_ok());
+        failures.record(Some("::ffff:198.51.100.4".parse().unwrap()));
+        assert!(failures.check(Some("198.51.100.4".parse().unwrap())).is_err());
+    }
+
+    #[test]
+    fn zero_turns_the_limit_off() {
+        let failures = FailedAuth::new(0);
+        let address: IpAddr = "192.0.2.1".parse().unwrap();
+        for _ in 0..100 {
+            failures.record(Some(address));
+        }
+        assert!(failures.check(Some(address)).is_ok());
+    }
+}
