@@ -167,7 +167,7 @@ impl Modify for KeyedResponses {
                 let mut add = |status: &str, description: &str| add_error(responses, status, description);
                 add(
                     "400",
-                    "A parameter is unknown, repeated or out of range (`INVALID_PARAMETER`, naming it), or a required one is missing.",
+                    "A parameter is unknown, repeated or out of range (`INVALID_PARAMETER`, naming it), or a required one is missing; or two `Authorization` headers (`INVALID_REQUEST`).",
                 );
                 add(
                     "401",
@@ -182,7 +182,7 @@ impl Modify for KeyedResponses {
                 add("403", "The account is suspended (`ACCOUNT_SUSPENDED`).");
                 add(
                     "429",
-                    "Over the account's requests-per-minute limit (`RATE_LIMITED`; see `Retry-After`).",
+                    "Over the account's requests-per-minute limit, or too many failed authentications from the client's address (`RATE_LIMITED`; see `Retry-After`).",
                 );
                 add(
                     "503",
@@ -194,7 +194,7 @@ impl Modify for KeyedResponses {
 }
 
 /// The errors every admin operation can answer, added here once: a bad parameter or body, a
-/// missing or wrong token, an unknown id where the path has one, and a body too large or not
+/// missing or wrong token, too many wrong tokens from one address, an unknown id where the path has one, and a body too large or not
 /// JSON where the operation takes one.
 struct AdminResponses;
 
@@ -214,9 +214,13 @@ impl Modify for AdminResponses {
                 let mut add = |status: &str, description: &str| add_error(responses, status, description);
                 add(
                     "400",
-                    "A parameter or field is unknown, repeated or out of range (`INVALID_PARAMETER`, naming it), or the body is not a JSON object of this call's fields (`INVALID_JSON`).",
+                    "A parameter or field is unknown, repeated or out of range (`INVALID_PARAMETER`, naming it), the body is not a JSON object of this call's fields (`INVALID_JSON`), or two `Authorization` headers (`INVALID_REQUEST`).",
                 );
                 add("401", "No admin token, or another (`INVALID_ADMIN_TOKEN`).");
+                add(
+                    "429",
+                    "Too many failed authentications from the client's address within a minute (`RATE_LIMITED`; see `Retry-After`).",
+                );
                 if names_an_id {
                     add("404", "No account or key has this id (`NOT_FOUND`).");
                 }

@@ -442,10 +442,12 @@ async fn check_admin_responses(checker: &mut Checker) {
             200,
         ),
     ];
+    let mut calls = Vec::new();
     for (method, documented, path, body, success) in operations {
         let operation = (method.as_str().to_lowercase(), documented);
         let operation = (operation.0.as_str(), operation.1);
         let call = Call::new(method.clone(), &path, body.clone());
+        calls.push((operation.0.to_owned(), documented, call.clone()));
         checker.check_as(operation, &call, token, success).await;
         checker.check_as(operation, &call, None, 401).await;
         checker
@@ -468,6 +470,19 @@ async fn check_admin_responses(checker: &mut Checker) {
             };
             checker.check_as(operation, &not_json, token, 415).await;
         }
+    }
+    // Past the limit of failed authentications from this address, even the right token is
+    // refused until the minute ends.
+    for _ in 0..=marketlens_api::state::DEFAULT_FAILED_AUTH_PER_MINUTE {
+        checker
+            .server
+            .request_as(Method::GET, "/admin/v1/accounts", Some("a-wrong-token"))
+            .send()
+            .await
+            .unwrap();
+    }
+    for (method, documented, call) in &calls {
+        checker.check_as((method, documented), call, token, 429).await;
     }
 }
 
