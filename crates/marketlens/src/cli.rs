@@ -306,7 +306,7 @@ pub struct ImportArgs {
 #[derive(Debug, Args)]
 #[group(required = true, multiple = false)]
 pub struct MatchArgs {
-    /// A labelled set (JSON lines, e.g. tests/data/matching/pairs.jsonl): print precision,
+    /// A labelled set (JSON lines, e.g. tests/data/matching/corpus.jsonl): print precision,
     /// recall and F1 at the serving threshold, and every error.
     #[arg(long, value_name = "FILE")]
     pub evaluate: Option<PathBuf>,

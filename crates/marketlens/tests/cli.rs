@@ -79,10 +79,30 @@ fn import_is_idempotent_and_reports_counts() {
     );
 }
 
+/// `marketlens match --evaluate … | head`: the reader has closed the pipe by the time the
+/// report is written (here at once, while the command still reads the corpus), and the
+/// command ends quietly (it panicked on the closed pipe).
+#[test]
+fn match_evaluate_into_a_closed_pipe_ends_quietly() {
+    let workspace = Workspace::new();
+    let labelled = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/matching/corpus.jsonl");
+    let mut child = workspace
+        .command(&["match", "--evaluate", labelled.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{:?}: {errors}", output.status);
+    assert!(!errors.contains("panicked"), "{errors}");
+}
+
 #[test]
 fn match_evaluates_the_labelled_set_and_explains_a_stored_pair() {
     let workspace = Workspace::new();
-    let labelled = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/matching/pairs.jsonl");
+    let labelled = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/matching/corpus.jsonl");
     let evaluation = workspace.run(&["match", "--evaluate", labelled.to_str().unwrap()]);
     assert!(evaluation.status.success(), "{evaluation:?}");
     let text = stdout(&evaluation);
