@@ -21,6 +21,7 @@ use super::extract::entities::{Entity, EntityKind};
 pub enum Field {
     Subject,
     Contest,
+    Form,
     Threshold,
     Date,
     Side,
@@ -32,6 +33,7 @@ impl Field {
         match self {
             Field::Subject => "subject",
             Field::Contest => "contest",
+            Field::Form => "form",
             Field::Threshold => "threshold",
             Field::Date => "date",
             Field::Side => "side",
@@ -77,6 +79,7 @@ pub struct Judgement {
     pub orientation: Orientation,
     pub subject: (Agreement, f64),
     pub contest: Agreement,
+    pub form: Agreement,
     pub threshold: Agreement,
     pub date: (Agreement, f64),
     pub side: Agreement,
@@ -103,6 +106,7 @@ const END_DATE_CONFLICT_DAYS: i64 = 365;
 pub fn judge(left: &Features, right: &Features) -> Judgement {
     let (subject, orientation) = compare_subjects(left, right);
     let contest = compare_contests(left, right);
+    let form = compare_forms(left, right);
     let threshold = compare_thresholds(left, right);
     let date = compare_dates(left, right);
     let side = if left.side.opposes(&right.side) {
@@ -114,6 +118,7 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
     let refused_by = [
         (Field::Subject, subject.0),
         (Field::Contest, contest),
+        (Field::Form, form),
         (Field::Threshold, threshold),
         (Field::Date, date.0),
         (Field::Side, side),
@@ -139,10 +144,24 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
         orientation,
         subject,
         contest,
+        form,
         threshold,
         date,
         side,
         wording,
+    }
+}
+
+/// The same form and the same stages, or they ask different things ("qualify" against "win",
+/// "the first round" against the whole election).
+fn compare_forms(left: &Features, right: &Features) -> Agreement {
+    if left.form.form() != right.form.form() || left.form.stages != right.form.stages {
+        Agreement::Conflict
+    } else if left.form.form == right.form.form {
+        Agreement::Agree
+    } else {
+        // One states a marker the other leaves implicit (none is Happen on both).
+        Agreement::Partial
     }
 }
 
@@ -418,6 +437,7 @@ impl Comparison {
         let fields = vec![
             report(Field::Subject, subjects(left), subjects(right), judgement.subject.0),
             report(Field::Contest, contests(left), contests(right), judgement.contest),
+            report(Field::Form, left.form.describe(), right.form.describe(), judgement.form),
             report(
                 Field::Threshold,
                 thresholds(left),

@@ -87,6 +87,8 @@ const UNRESOLVED_PHRASES: [&[&str]; 8] = [
 /// the market's end date) completes dates written without one.
 pub fn extract(tokens: &mut [Token], reference_year: Option<i32>) -> Timing {
     let mut timing = Timing::default();
+    claim_clock_times(tokens);
+    claim_seasons(tokens, &mut timing);
     for phrase in UNRESOLVED_PHRASES {
         for at in 0..tokens.len() {
             if let Some(length) = super::tokens::phrase_at(tokens, at, phrase) {
@@ -135,6 +137,81 @@ pub fn extract(tokens: &mut [Token], reference_year: Option<i32>) -> Timing {
         }
     }
     timing
+}
+
+/// Time zones written after a clock time.
+const TIME_ZONES: [&str; 12] = [
+    "et", "est", "edt", "ct", "cst", "cdt", "pt", "pst", "pdt", "utc", "gmt", "z",
+];
+
+/// Claims clock times ("11:59 PM ET", "5pm EST", "23:59 UTC"), so that their numbers are not
+/// read as thresholds nor "PM ET" as a name. A deadline's time of day is finer than the day
+/// that resolution is compared at, so it is dropped.
+fn claim_clock_times(tokens: &mut [Token]) {
+    let is_meridiem = |word: &str| matches!(word, "am" | "pm" | "a" | "p");
+    let mut index = 0;
+    while index < tokens.len() {
+        let token = &tokens[index];
+        let hour = token.lower.chars().take_while(char::is_ascii_digit).count();
+        let suffix = &token.lower[hour..];
+        let small_number = (1..=2).contains(&hour) && !token.gap_before.ends_with('$');
+        let minutes_follow = tokens.get(index + 1).is_some_and(|next| {
+            next.gap_before == ":" && next.lower.len() >= 2 && next.lower[..2].chars().all(|c| c.is_ascii_digit())
+        });
+        let meridiem_attached = small_number && matches!(suffix, "am" | "pm");
+        let meridiem_follows = small_number
+            && suffix.is_empty()
+            && tokens.get(index + 1).is_some_and(|next| {
+                matches!(next.lower.as_str(), "am" | "pm")
+                    || (next.lower.len() == 1 && next.gap_after.starts_with('.')) && is_meridiem(&next.lower)
+            });
+        if !(small_number && (minutes_follow || meridiem_attached || meridiem_follows)) {
+            index += 1;
+            continue;
+        }
+        let mut end = index + 1;
+        if minutes_follow {
+            end += 1;
+        }
+        // "PM", "p.m.", then a zone.
+        while end < tokens.len() && (is_meridiem(&tokens[end].lower) || tokens[end].lower == "m") {
+            end += 1;
+        }
+        if tokens
+            .get(end)
+            .is_some_and(|zone| TIME_ZONES.contains(&zone.lower.as_str()))
+        {
+            end += 1;
+        }
+        for token in &mut tokens[index..end] {
+            token.used = true;
+        }
+        index = end;
+    }
+}
+
+/// Claims seasons written across two years ("2025-26", "2025–26 season"): the season is
+/// decided in its second year, the edition its championships carry ("2026 NBA Finals").
+fn claim_seasons(tokens: &mut [Token], timing: &mut Timing) {
+    for index in 0..tokens.len().saturating_sub(1) {
+        let Some(first_year) = tokens[index].year() else {
+            continue;
+        };
+        let next = &tokens[index + 1];
+        let second = if next.lower.len() == 2 {
+            next.lower
+                .parse::<i32>()
+                .ok()
+                .map(|short| first_year - first_year % 100 + short)
+        } else {
+            next.year()
+        };
+        if next.gap_before.trim() == "-" && second == Some(first_year + 1) && !tokens[index].used && !next.used {
+            timing.years.insert(first_year + 1);
+            tokens[index].used = true;
+            tokens[index + 1].used = true;
+        }
+    }
 }
 
 /// A date found at `first`: its span and what it covers.
@@ -308,6 +385,35 @@ mod tests {
 
     fn date(year: i32, month: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(year, month, day).unwrap()
+    }
+
+    #[test]
+    fn clock_times_are_part_of_the_deadline_not_thresholds() {
+        let mut tokens = tokenize("Will XRP be above $6.00 by 11:59 PM ET on Dec 31, 2026?");
+        let timing = extract(&mut tokens, Some(2026));
+        assert_eq!(timing.on_date, Some(date(2026, 12, 31)));
+        let unclaimed: Vec<&str> = tokens
+            .iter()
+            .filter(|token| !token.used)
+            .map(|token| token.lower.as_str())
+            .collect();
+        assert_eq!(unclaimed, ["will", "xrp", "be", "above", "6.00", "by"]);
+        let mut tokens = tokenize("Bitcoin above $100,000 at 5pm EST on Jan 3?");
+        extract(&mut tokens, Some(2026));
+        assert!(tokens.iter().all(|token| token.lower != "5pm" || token.used));
+    }
+
+    #[test]
+    fn a_season_is_its_second_year() {
+        let mut tokens = tokenize("Will Atletico Madrid win the 2025–26 Champions League?");
+        let timing = extract(&mut tokens, None);
+        assert_eq!(timing.years, BTreeSet::from([2026]));
+        assert!(
+            tokens
+                .iter()
+                .filter(|token| token.starts_with_digit())
+                .all(|token| token.used)
+        );
     }
 
     #[test]

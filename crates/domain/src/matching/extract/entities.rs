@@ -45,22 +45,35 @@ impl Entity {
     /// Whether two spellings name the same thing: equal, or the shorter is a run of words at
     /// the start or end of the longer ("Oklahoma City" / "Oklahoma City Thunder", "Trump" /
     /// "Donald Trump"), where a single letter stands for a word it starts ("Los Angeles L" /
-    /// "Los Angeles Lakers", but not "Los Angeles Clippers").
+    /// "Los Angeles Lakers", but not "Los Angeles Clippers"). A person's middle initial may be
+    /// left out ("Donald J. Trump"), a long word may be spelled one letter apart when another
+    /// word matches in full ("Hilary Clinton"), but a generational suffix must be on both
+    /// sides ("Donald Trump" is not "Donald Trump Jr.").
     pub fn corresponds_to(&self, other: &Entity) -> bool {
         if self.kind != other.kind && self.kind != EntityKind::Name && other.kind != EntityKind::Name {
             return false;
         }
-        let (shorter, longer) = if self.words.len() <= other.words.len() {
-            (&self.words, &other.words)
+        if suffix_of(&self.words) != suffix_of(&other.words) {
+            return false;
+        }
+        let (left, right) = (
+            without_middle_initials(&self.words),
+            without_middle_initials(&other.words),
+        );
+        let (shorter, longer) = if left.len() <= right.len() {
+            (&left, &right)
         } else {
-            (&other.words, &self.words)
+            (&right, &left)
         };
         if shorter.is_empty() {
             return false;
         }
-        let initial_of = |initial: &String, word: &String| initial.len() == 1 && word.starts_with(initial.as_str());
-        let word_matches =
-            |short: &String, long: &String| short == long || initial_of(short, long) || initial_of(long, short);
+        let initial_of = |initial: &str, word: &str| initial.len() == 1 && word.starts_with(initial);
+        let spelled_alike =
+            |short: &str, long: &str| short.len() >= 5 && long.len() >= 5 && strsim::levenshtein(short, long) <= 1;
+        let word_matches = |short: &str, long: &str| {
+            short == long || initial_of(short, long) || initial_of(long, short) || spelled_alike(short, long)
+        };
         // Every word matches, at least one in full (an initial alone names nothing: "Texas
         // A" is not "Apple").
         let runs_at = |offset: usize| {
@@ -71,12 +84,33 @@ impl Entity {
         // name makes another place.
         let qualified = longer[..longer.len() - shorter.len()].iter().any(|word| {
             matches!(
-                word.as_str(),
+                *word,
                 "new" | "north" | "south" | "east" | "west" | "northern" | "southern"
             )
         });
         runs_at(0) || (!qualified && runs_at(longer.len() - shorter.len()))
     }
+}
+
+/// A generational suffix ("jr", "sr", "ii", "iii") at the end of a name.
+fn suffix_of(words: &[String]) -> Option<&str> {
+    words
+        .last()
+        .map(String::as_str)
+        .filter(|last| matches!(*last, "jr" | "sr" | "ii" | "iii" | "iv"))
+}
+
+/// The words without single letters between two longer words ("donald j trump" →
+/// "donald trump"); a closing initial stays ("los angeles l"), and so do runs of initials
+/// ("j d vance").
+fn without_middle_initials(words: &[String]) -> Vec<&str> {
+    let long = |index: usize| words.get(index).is_some_and(|word| word.len() > 1);
+    words
+        .iter()
+        .enumerate()
+        .filter(|(index, word)| !(word.len() == 1 && *index > 0 && long(index - 1) && long(index + 1)))
+        .map(|(_index, word)| word.as_str())
+        .collect()
 }
 
 /// What a question is about.
@@ -112,6 +146,26 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
         Alias::Context,
     ),
     ("western conference finals", "nba western conference", Alias::Context),
+    (
+        "pro basketball eastern conference championship",
+        "nba eastern conference",
+        Alias::Context,
+    ),
+    (
+        "pro basketball eastern conference",
+        "nba eastern conference",
+        Alias::Context,
+    ),
+    (
+        "pro basketball western conference championship",
+        "nba western conference",
+        Alias::Context,
+    ),
+    (
+        "pro basketball western conference",
+        "nba western conference",
+        Alias::Context,
+    ),
     (
         "nba western conference finals",
         "nba western conference",
@@ -179,11 +233,27 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
         "republican presidential nomination",
         Alias::Context,
     ),
+    // Kalshi's nomination series: "be the nominee for the Presidency for the Democratic party".
+    (
+        "nominee for the presidency for the democratic party",
+        "democratic presidential nomination",
+        Alias::Context,
+    ),
+    (
+        "nominee for the presidency for the republican party",
+        "republican presidential nomination",
+        Alias::Context,
+    ),
     ("democratic primary", "democratic primary", Alias::Context),
     ("republican primary", "republican primary", Alias::Context),
     ("us presidential election", "presidential election", Alias::Context),
     ("u s presidential election", "presidential election", Alias::Context),
     ("presidential election", "presidential election", Alias::Context),
+    ("presidential race", "presidential election", Alias::Context),
+    ("presidency", "presidential election", Alias::Context),
+    ("senate race", "senate election", Alias::Context),
+    ("senate election", "senate election", Alias::Context),
+    ("senate seat", "senate election", Alias::Context),
     ("president of the united states", "us president", Alias::Context),
     ("prime minister", "prime minister", Alias::Context),
     ("supreme leader", "supreme leader", Alias::Context),
@@ -209,10 +279,51 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("s p 500", "s&p 500", Alias::Subject(EntityKind::Asset)),
     ("spx", "s&p 500", Alias::Subject(EntityKind::Asset)),
     ("nasdaq", "nasdaq", Alias::Subject(EntityKind::Asset)),
-    // Parties.
+    // Parties. Other countries' parties that share a word with the American ones are names
+    // of their own, so that the longer alias claims them first.
+    (
+        "social democrats",
+        "social democrats",
+        Alias::Subject(EntityKind::Party),
+    ),
+    (
+        "social democratic party",
+        "social democrats",
+        Alias::Subject(EntityKind::Party),
+    ),
+    (
+        "christian democrats",
+        "christian democrats",
+        Alias::Subject(EntityKind::Party),
+    ),
+    (
+        "sweden democrats",
+        "sweden democrats",
+        Alias::Subject(EntityKind::Party),
+    ),
+    (
+        "liberal democrats",
+        "liberal democrats",
+        Alias::Subject(EntityKind::Party),
+    ),
+    (
+        "democratic party for the people",
+        "democratic party for the people",
+        Alias::Subject(EntityKind::Party),
+    ),
+    (
+        "democratic republic of the congo",
+        "dr congo",
+        Alias::Subject(EntityKind::Country),
+    ),
     ("democratic party", "democrats", Alias::Subject(EntityKind::Party)),
     ("democrats", "democrats", Alias::Subject(EntityKind::Party)),
     ("democrat", "democrats", Alias::Subject(EntityKind::Party)),
+    // The bare adjective names the party ("Will Democratic win the Presidency?"), as does
+    // Kalshi's "Democratics" and Minnesota's Democratic-Farmer-Labor party.
+    ("democratic", "democrats", Alias::Subject(EntityKind::Party)),
+    ("democratics", "democrats", Alias::Subject(EntityKind::Party)),
+    ("dfl", "democrats", Alias::Subject(EntityKind::Party)),
     ("republican party", "republicans", Alias::Subject(EntityKind::Party)),
     ("republicans", "republicans", Alias::Subject(EntityKind::Party)),
     ("republican", "republicans", Alias::Subject(EntityKind::Party)),
@@ -434,9 +545,12 @@ fn claim_names(tokens: &mut [Token], entities: &mut Entities) {
     }
 }
 
-/// "St. Louis", "Mt. Rushmore": a name goes on after an abbreviation's full stop.
+/// "St. Louis", "Mt. Rushmore", "Donald J. Trump": a name goes on after an abbreviation's or
+/// an initial's full stop.
 fn follows_abbreviation(previous: &Token, token: &Token) -> bool {
-    token.gap_before == ". " && matches!(previous.lower.as_str(), "st" | "mt" | "ft" | "dr" | "jr" | "sr")
+    token.gap_before == ". "
+        && (matches!(previous.lower.as_str(), "st" | "mt" | "ft" | "dr" | "jr" | "sr")
+            || (previous.text.len() == 1 && previous.is_capitalized() && starts_name(token)))
 }
 
 fn starts_name(token: &Token) -> bool {
@@ -538,6 +652,24 @@ mod tests {
             subject_keys("Will the St. Louis Blues win the 2026 NHL Stanley Cup?"),
             ["st louis blues"]
         );
+    }
+
+    #[test]
+    fn middle_initials_spellings_and_suffixes() {
+        let key = |question: &str| entities(question).subjects[0].clone();
+        let trump = key("Will Donald Trump win the 2028 Republican presidential nomination?");
+        let trump_j = key("Will Donald J. Trump be the nominee?");
+        let junior = key("Will Donald Trump Jr. win the 2028 Republican presidential nomination?");
+        let junior_j = key("Will Donald J. Trump Jr. be the nominee?");
+        assert!(trump.corresponds_to(&trump_j));
+        assert!(junior.corresponds_to(&junior_j));
+        assert!(!trump.corresponds_to(&junior));
+        assert!(!trump_j.corresponds_to(&junior_j));
+        let hillary = key("Will Hillary Clinton win?");
+        assert!(hillary.corresponds_to(&key("Will Hilary Clinton win?")));
+        assert!(!hillary.corresponds_to(&key("Will Bill Clinton win?")));
+        assert!(!key("Will Chris Murphy win?").corresponds_to(&key("Will Phil Murphy win?")));
+        assert!(key("Will J.D. Vance win?").corresponds_to(&key("Will J.D. Vance be the nominee?")));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 pub mod dates;
 pub mod entities;
+pub mod form;
 pub mod numbers;
 pub mod side;
 pub mod tokens;
@@ -26,6 +27,8 @@ pub struct Features {
     pub quantities: Vec<Quantity>,
     pub timing: Timing,
     pub side: Side,
+    /// What must happen for Yes (win, qualify, be nominated, ...) and at which stage.
+    pub form: form::Reading,
     /// The entities named by each outcome, when the outcomes are names ("Chiefs", "Bucs")
     /// rather than Yes and No.
     pub named_outcomes: Option<Vec<Entity>>,
@@ -38,7 +41,8 @@ impl Features {
     /// Reads a market. `event_title` lends its contest when the question names none
     /// (Kalshi's "When will Bitcoin hit $150k? — Before 2026" sits under its event).
     pub fn of(question: &str, outcomes: &[String], event_title: Option<&str>, end_date: Option<NaiveDate>) -> Features {
-        let mut tokens = tokens::tokenize(question);
+        let mut tokens = tokens::tokenize(&tokens::without_nicknames(question));
+        let form = form::extract(&tokens);
         let timing = dates::extract(&mut tokens, end_date.map(|date| date.year()));
         let mut entities = entities::extract(&mut tokens);
         let quantities = numbers::extract(&mut tokens);
@@ -66,6 +70,7 @@ impl Features {
             quantities,
             timing,
             side,
+            form,
             named_outcomes,
             end_date,
             wording,

@@ -47,6 +47,44 @@ impl Token {
     }
 }
 
+/// `text` without nicknames quoted inside a name ("Dwayne 'The Rock' Johnson" → "Dwayne
+/// Johnson"): the exchanges write them on one side only. A quoted run counts as a nickname
+/// when it holds at most three words and sits between two capitalised words.
+pub fn without_nicknames(text: &str) -> std::borrow::Cow<'_, str> {
+    const OPENING: [char; 4] = ['\'', '"', '\u{2018}', '\u{201c}'];
+    const CLOSING: [char; 4] = ['\'', '"', '\u{2019}', '\u{201d}'];
+    let starts_capitalised = |text: &str| text.starts_with(|c: char| c.is_uppercase());
+    let mut cleaned = String::new();
+    let mut copied = 0;
+    for (space, _) in text.match_indices(' ') {
+        if space < copied {
+            continue;
+        }
+        let after_space = &text[space + 1..];
+        let Some(quote) = after_space.chars().next().filter(|c| OPENING.contains(c)) else {
+            continue;
+        };
+        let inner_start = space + 1 + quote.len_utf8();
+        let Some(close) = text[inner_start..].find(CLOSING) else {
+            continue;
+        };
+        let inner = &text[inner_start..inner_start + close];
+        let closing = text[inner_start + close..].chars().next().map_or(1, char::len_utf8);
+        let after = &text[inner_start + close + closing..];
+        let previous_capitalised = text[..space].split_whitespace().last().is_some_and(starts_capitalised);
+        let next_capitalised = after.strip_prefix(' ').is_some_and(starts_capitalised);
+        if !inner.is_empty() && inner.split_whitespace().count() <= 3 && previous_capitalised && next_capitalised {
+            cleaned.push_str(&text[copied..space]);
+            copied = inner_start + close + closing;
+        }
+    }
+    if copied == 0 {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    cleaned.push_str(&text[copied..]);
+    std::borrow::Cow::Owned(cleaned)
+}
+
 /// The tokens of `text`. Digits keep their inner commas and points ("1,000,000", "3.25")
 /// and a letter suffix ("100k", "16th").
 pub fn tokenize(text: &str) -> Vec<Token> {
@@ -111,6 +149,24 @@ pub fn phrase_at(tokens: &[Token], at: usize, phrase: &[&str]) -> Option<usize> 
         }
     }
     Some(phrase.len())
+}
+
+#[cfg(test)]
+mod nickname_tests {
+    use super::without_nicknames;
+
+    #[test]
+    fn drops_a_quoted_nickname_inside_a_name_only() {
+        assert_eq!(
+            without_nicknames("Will Dwayne 'The Rock' Johnson win the 2028 Democratic presidential nomination?"),
+            "Will Dwayne Johnson win the 2028 Democratic presidential nomination?"
+        );
+        assert_eq!(
+            without_nicknames("Will \"Wicked\" gross $500m?"),
+            "Will \"Wicked\" gross $500m?"
+        );
+        assert_eq!(without_nicknames("Will O'Rourke win?"), "Will O'Rourke win?");
+    }
 }
 
 #[cfg(test)]

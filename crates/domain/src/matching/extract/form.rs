@@ -1,0 +1,269 @@
+//! The form of a question and the stage of its contest: what must happen for Yes.
+//!
+//! Two questions can name the same person, contest and year and still resolve apart because
+//! they ask for different things: to win the election or the nomination, to qualify for the
+//! World Cup or win it, to leave office this year or be the first of a list to leave, to win
+//! the most seats or merely gain some, to finish second, to advance past the first round or to
+//! win it. The exchanges word each of these in a few fixed ways, read here into a [`Form`]
+//! and a set of [`Stage`]s.
+//!
+//! A question with no marker asks whether its subject wins or the event happens
+//! ([`Form::Happen`]); stages absent mean the whole contest. Two questions of different
+//! forms, or of different stages, are different questions.
+
+use std::fmt;
+
+use super::tokens::Token;
+
+/// What a question asks of its subject.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Form {
+    /// Wins, or the event happens: no other marker.
+    Happen,
+    /// Qualifies for a contest ("qualify for the World Cup", "make the playoffs").
+    Qualify,
+    /// Reaches a stage ("advance to the second round", "make the final", "reach the
+    /// semifinals") without having to win it.
+    Advance,
+    /// Is nominated or chosen as a party's candidate ("the nominee", "win the nomination").
+    Nominated,
+    /// Runs, announces or declares a candidacy.
+    Run,
+    /// Is the first of several to do something ("leave the administration first").
+    First,
+    /// Wins the most seats or votes, or is the largest party.
+    Most,
+    /// Finishes in a given place other than first ("finish 2nd", "second-most seats").
+    Place(u8),
+    /// Gains (or keeps) seats, without having to be the largest.
+    GainSeats,
+}
+
+impl fmt::Display for Form {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Form::Happen => write!(formatter, "win / happen"),
+            Form::Qualify => write!(formatter, "qualify"),
+            Form::Advance => write!(formatter, "advance to a stage"),
+            Form::Nominated => write!(formatter, "be nominated"),
+            Form::Run => write!(formatter, "run / announce"),
+            Form::First => write!(formatter, "be the first"),
+            Form::Most => write!(formatter, "win the most"),
+            Form::Place(place) => write!(formatter, "finish {place}"),
+            Form::GainSeats => write!(formatter, "gain seats"),
+        }
+    }
+}
+
+/// A stage of a contest, when the question names one rather than the whole contest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stage {
+    FirstRound,
+    SecondRound,
+    Runoff,
+    Semifinal,
+    Quarterfinal,
+    /// A set, half, quarter or period of a game rather than the game.
+    PartOfGame,
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            Stage::FirstRound => "first round",
+            Stage::SecondRound => "second round",
+            Stage::Runoff => "runoff",
+            Stage::Semifinal => "semifinal",
+            Stage::Quarterfinal => "quarterfinal",
+            Stage::PartOfGame => "part of a game",
+        };
+        formatter.write_str(name)
+    }
+}
+
+/// A question's form and stages.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reading {
+    pub form: Option<Form>,
+    pub stages: Vec<Stage>,
+}
+
+impl Reading {
+    /// The form, `Happen` when no marker was found.
+    pub fn form(&self) -> Form {
+        self.form.unwrap_or(Form::Happen)
+    }
+
+    pub fn describe(&self) -> String {
+        let mut description = self.form().to_string();
+        for stage in &self.stages {
+            description.push_str(&format!(", {stage}"));
+        }
+        description
+    }
+}
+
+/// Phrases (lower-case words, in order) and the form they mark. The first match in the
+/// question wins, longer phrases first at the same place.
+const FORMS: &[(&[&str], Form)] = &[
+    (&["second", "most"], Form::Place(2)),
+    (&["third", "most"], Form::Place(3)),
+    (&["finish", "2nd"], Form::Place(2)),
+    (&["finish", "second"], Form::Place(2)),
+    (&["finish", "3rd"], Form::Place(3)),
+    (&["finish", "third"], Form::Place(3)),
+    (&["runner", "up"], Form::Place(2)),
+    (&["most", "seats"], Form::Most),
+    (&["most", "votes"], Form::Most),
+    (&["largest", "party"], Form::Most),
+    (&["gain", "seats"], Form::GainSeats),
+    (&["gains", "seats"], Form::GainSeats),
+    (&["qualify"], Form::Qualify),
+    (&["qualifies"], Form::Qualify),
+    (&["qualified"], Form::Qualify),
+    (&["make", "the", "playoffs"], Form::Qualify),
+    (&["make", "playoffs"], Form::Qualify),
+    (&["advance"], Form::Advance),
+    (&["advances"], Form::Advance),
+    (&["make", "the", "final"], Form::Advance),
+    (&["make", "the", "finals"], Form::Advance),
+    (&["reach", "the", "final"], Form::Advance),
+    (&["reach", "the", "finals"], Form::Advance),
+    (&["reach", "the", "semifinals"], Form::Advance),
+    (&["reach", "the", "semifinal"], Form::Advance),
+    (&["nominee"], Form::Nominated),
+    (&["nomination"], Form::Nominated),
+    (&["nominated"], Form::Nominated),
+    (&["run", "for"], Form::Run),
+    (&["running", "for"], Form::Run),
+    (&["announce", "a", "run"], Form::Run),
+    (&["announce", "a", "presidential", "run"], Form::Run),
+    (&["declare", "a", "run"], Form::Run),
+    (&["announce", "candidacy"], Form::Run),
+    (&["first", "to"], Form::First),
+];
+
+/// Stage phrases.
+const STAGES: &[(&[&str], Stage)] = &[
+    (&["first", "round"], Stage::FirstRound),
+    (&["1st", "round"], Stage::FirstRound),
+    (&["outright"], Stage::FirstRound),
+    (&["second", "round"], Stage::SecondRound),
+    (&["2nd", "round"], Stage::SecondRound),
+    (&["runoff"], Stage::Runoff),
+    (&["run", "off"], Stage::Runoff),
+    (&["semifinal"], Stage::Semifinal),
+    (&["semifinals"], Stage::Semifinal),
+    (&["semi", "final"], Stage::Semifinal),
+    (&["quarterfinal"], Stage::Quarterfinal),
+    (&["quarterfinals"], Stage::Quarterfinal),
+    (&["set", "1"], Stage::PartOfGame),
+    (&["set", "2"], Stage::PartOfGame),
+    (&["set", "3"], Stage::PartOfGame),
+    (&["first", "set"], Stage::PartOfGame),
+    (&["second", "set"], Stage::PartOfGame),
+    (&["first", "half"], Stage::PartOfGame),
+    (&["second", "half"], Stage::PartOfGame),
+    (&["1st", "half"], Stage::PartOfGame),
+    (&["2nd", "half"], Stage::PartOfGame),
+    (&["first", "quarter"], Stage::PartOfGame),
+    (&["1st", "quarter"], Stage::PartOfGame),
+    (&["first", "period"], Stage::PartOfGame),
+    (&["1st", "period"], Stage::PartOfGame),
+    (&["first", "inning"], Stage::PartOfGame),
+    (&["first", "5", "innings"], Stage::PartOfGame),
+];
+
+/// Reads the form and stages of the question whose tokens are `tokens` (claimed or not:
+/// the form is read from every word).
+pub fn extract(tokens: &[Token]) -> Reading {
+    let words: Vec<&str> = tokens.iter().map(|token| token.lower.as_str()).collect();
+    let phrase_at =
+        |at: usize, phrase: &[&str]| words.len() >= at + phrase.len() && words[at..at + phrase.len()] == *phrase;
+    let mut reading = Reading::default();
+    for at in 0..words.len() {
+        if reading.form.is_none() {
+            reading.form = FORMS
+                .iter()
+                .filter(|(phrase, _form)| phrase_at(at, phrase))
+                .max_by_key(|(phrase, _form)| phrase.len())
+                .map(|(_phrase, form)| *form);
+        }
+        for (phrase, stage) in STAGES {
+            if phrase_at(at, phrase) && !reading.stages.contains(stage) {
+                reading.stages.push(*stage);
+            }
+        }
+    }
+    // "Leave the administration first?": a closing "first" asks who is first.
+    if reading.form.is_none() && words.last() == Some(&"first") && !reading.stages.contains(&Stage::FirstRound) {
+        reading.form = Some(Form::First);
+    }
+    reading.stages.sort_unstable();
+    reading
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tokens::tokenize;
+    use super::*;
+
+    fn read(question: &str) -> Reading {
+        extract(&tokenize(question))
+    }
+
+    #[test]
+    fn reads_what_each_question_asks() {
+        assert_eq!(
+            read("Will Sweden qualify for the 2026 FIFA World Cup?").form(),
+            Form::Qualify
+        );
+        assert_eq!(
+            read("Will the Sweden win the 2026 Men's World Cup?").form(),
+            Form::Happen
+        );
+        assert_eq!(
+            read("Will Pete Hegseth leave the Trump administration first?").form(),
+            Form::First
+        );
+        assert_eq!(
+            read("Will Pete Hegseth leave the Trump Administration this year?").form(),
+            Form::Happen
+        );
+        assert_eq!(
+            read("Will Venstre win the most seats in the Danish Folketing in the 2026 Danish general election?").form(),
+            Form::Most
+        );
+        assert_eq!(
+            read("Will Venstre gain seats in the 2026 Danish general election?").form(),
+            Form::GainSeats
+        );
+        assert_eq!(
+            read("Will Reiwa Shinsengumi win the second-most seats in the 2026 Japanese general election?").form(),
+            Form::Place(2)
+        );
+        assert_eq!(
+            read("Will Gavin Newsom win the 2028 Democratic presidential nomination?").form(),
+            Form::Nominated
+        );
+        assert_eq!(
+            read("Will Beto O'Rourke be the nominee for the Presidency for the Democratic party?").form(),
+            Form::Nominated
+        );
+    }
+
+    #[test]
+    fn reads_stages() {
+        let advance = read("Will Sarah Knafo advance to the second round of the 2026 Paris municipal election?");
+        assert_eq!(advance.form(), Form::Advance);
+        assert_eq!(advance.stages, [Stage::SecondRound]);
+        let first_round = read("Will the Sarah Knafo win the the first round of the 2026 Paris mayoral election?");
+        assert_eq!(first_round.form(), Form::Happen);
+        assert_eq!(first_round.stages, [Stage::FirstRound]);
+        assert_eq!(
+            read("Will any candidate win the Texas Republican Senate Primary outright?").stages,
+            read("Will anyone win 2026 Texas Republican Senate primary in the first round?").stages
+        );
+        assert_eq!(read("Set 1 Winner: Anisimova vs Pegula").stages, [Stage::PartOfGame]);
+    }
+}
