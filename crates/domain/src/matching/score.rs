@@ -14,7 +14,7 @@ use std::fmt;
 
 use super::Orientation;
 use super::extract::Features;
-use super::extract::entities::{Entity, EntityKind};
+use super::extract::entities::{Entities, Entity, EntityKind};
 
 /// The fields a comparison reports on, in the order `--why` prints them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -98,6 +98,11 @@ const END_DATE_TOLERANCE_DAYS: i64 = 45;
 /// The date score when one question states a date and the other market gives no date at
 /// all, not even an end date: the date decides resolution and nothing confirms it.
 const UNCONFIRMED_DATE_SCORE: f64 = 0.3;
+/// How far apart the end dates of two markets on one game may be: Kalshi closes a game's
+/// market two weeks after it is played (its backstop for a postponement), Polymarket on the
+/// day. Meetings of the same two sides further apart are other games; closer ones cannot be
+/// told apart until Kalshi's expected expiration is read (see `docs/MATCHING.md`).
+const GAME_END_TOLERANCE_DAYS: i64 = 15;
 /// End dates further apart than this, with no date in either question, are other markets.
 const END_DATE_CONFLICT_DAYS: i64 = 365;
 
@@ -108,7 +113,9 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
     let contest = compare_contests(left, right);
     let form = compare_forms(left, right);
     let threshold = compare_thresholds(left, right);
-    let date = compare_dates(left, right);
+    // A market whose outcomes are the two sides of a game is about one meeting of them.
+    let one_game = left.named_outcomes.is_some() || right.named_outcomes.is_some();
+    let date = compare_dates(left, right, one_game);
     let side = if left.side.opposes(&right.side) {
         Agreement::Conflict
     } else {
@@ -234,19 +241,48 @@ fn compare_with_named_outcomes(left: &Features, right: &Features) -> Option<((Ag
                 ((Agreement::Conflict, 0.0), Orientation::Same)
             })
         }
-        (Some(outcomes), None) => Some(outcome_of(outcomes, &right.entities.subjects)),
-        (None, Some(outcomes)) => Some(outcome_of(outcomes, &left.entities.subjects)),
+        (Some(outcomes), None) => Some(outcome_of(outcomes, &left.entities.subjects, &right.entities)),
+        (None, Some(outcomes)) => Some(outcome_of(outcomes, &right.entities.subjects, &left.entities)),
         (None, None) => None,
     }
 }
 
-/// Which of two named outcomes a Yes/No market's subjects name.
-fn outcome_of(outcomes: &[Entity], subjects: &[Entity]) -> ((Agreement, f64), Orientation) {
-    let names = |outcome: &Entity| subjects.iter().any(|subject| subject.corresponds_to(outcome));
-    match (names(&outcomes[0]), names(&outcomes[1])) {
-        (true, false) => ((Agreement::Agree, 1.0), Orientation::Same),
-        (false, true) => ((Agreement::Agree, 1.0), Orientation::Flipped),
-        _ => ((Agreement::Conflict, 0.0), Orientation::Same),
+/// Which of two named outcomes a Yes/No market's subjects name. A market that names both
+/// sides of the game ("Kansas City at Jacksonville Winner? — Kansas City", "Will Lorenzo
+/// Musetti win the Faria vs Musetti match?") is about the one its question makes the subject;
+/// one that names someone neither outcome nor the other question names is about another game
+/// ("Kansas City at Jacksonville" is not "Royals vs. Yankees").
+fn outcome_of(outcomes: &[Entity], their_subjects: &[Entity], entities: &Entities) -> ((Agreement, f64), Orientation) {
+    let names = |outcome: &Entity| entities.subjects.iter().any(|subject| subject.corresponds_to(outcome));
+    let someone_else = entities.subjects.iter().any(|subject| {
+        subject.kind == EntityKind::Name
+            && !outcomes
+                .iter()
+                .chain(their_subjects)
+                .any(|known| subject.corresponds_to(known))
+    });
+    if someone_else {
+        return ((Agreement::Conflict, 0.0), Orientation::Same);
+    }
+    let is_primary = |outcome: &Entity| {
+        entities
+            .primary
+            .as_ref()
+            .is_some_and(|primary| primary.corresponds_to(outcome))
+    };
+    let orientation = match (names(&outcomes[0]), names(&outcomes[1])) {
+        (true, false) => Some(Orientation::Same),
+        (false, true) => Some(Orientation::Flipped),
+        (true, true) => match (is_primary(&outcomes[0]), is_primary(&outcomes[1])) {
+            (true, false) => Some(Orientation::Same),
+            (false, true) => Some(Orientation::Flipped),
+            _ => None,
+        },
+        (false, false) => None,
+    };
+    match orientation {
+        Some(orientation) => ((Agreement::Agree, 1.0), orientation),
+        None => ((Agreement::Conflict, 0.0), Orientation::Same),
     }
 }
 
@@ -279,7 +315,7 @@ fn compare_thresholds(left: &Features, right: &Features) -> Agreement {
     }
 }
 
-fn compare_dates(left: &Features, right: &Features) -> (Agreement, f64) {
+fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreement, f64) {
     let days = |from: chrono::NaiveDate, to: chrono::NaiveDate| (to - from).num_days();
     let left_date = left.timing.resolution_date();
     let right_date = right.timing.resolution_date();
@@ -325,7 +361,10 @@ fn compare_dates(left: &Features, right: &Features) -> (Agreement, f64) {
                 match (left.end_date, right.end_date) {
                     (Some(left_end), Some(right_end)) => {
                         let gap = days(left_end, right_end).abs();
-                        if gap <= END_DATE_TOLERANCE_DAYS {
+                        if one_game && gap > GAME_END_TOLERANCE_DAYS {
+                            // Another meeting of the same two teams or players.
+                            (Agreement::Conflict, 0.0)
+                        } else if gap <= END_DATE_TOLERANCE_DAYS {
                             (Agreement::Partial, 0.8)
                         } else if gap > END_DATE_CONFLICT_DAYS {
                             (Agreement::Conflict, 0.0)
@@ -519,6 +558,7 @@ impl fmt::Display for Comparison {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matching::SERVING_THRESHOLD;
     use chrono::NaiveDate;
 
     fn features(question: &str, end: (i32, u32, u32)) -> Features {
@@ -558,7 +598,8 @@ mod tests {
             "Will the Los Angeles C win the 2026 Pro Football Championship?",
             (2026, 1, 12),
         );
-        assert_eq!(judge(&chargers, &clippers).refused_by, Some(Field::Contest));
+        // Kalshi's "Los Angeles C" in a football contest is the Chargers.
+        assert_eq!(judge(&chargers, &clippers).refused_by, Some(Field::Subject));
         let btc = features("When will Bitcoin hit $150k? — Before January 2026", (2025, 12, 31));
         let lower = features("Will Bitcoin reach $130,000 by December 31, 2025?", (2025, 12, 31));
         assert_eq!(judge(&btc, &lower).refused_by, Some(Field::Threshold));
@@ -566,6 +607,53 @@ mod tests {
         let same = features("Will Bitcoin reach $150,000 by December 31, 2025?", (2025, 12, 31));
         assert_eq!(judge(&earlier, &same).refused_by, Some(Field::Date));
         assert_eq!(judge(&btc, &same).refused_by, None);
+    }
+
+    fn market(question: &str, outcomes: &[&str], end: (i32, u32, u32)) -> Features {
+        Features::of(
+            question,
+            &outcomes.iter().map(|outcome| (*outcome).to_owned()).collect::<Vec<_>>(),
+            None,
+            NaiveDate::from_ymd_opt(end.0, end.1, end.2),
+        )
+    }
+
+    /// Game markets in each exchange's phrasing: Polymarket by nickname with the teams as
+    /// outcomes, Kalshi by location with the choice after a dash. Written for this test in
+    /// the formats of the exchanges' game series (no recording of ours holds both sides of
+    /// one game).
+    #[test]
+    fn a_game_matches_by_location_and_nickname_and_only_its_like() {
+        let moneyline = market("Chiefs vs. Jaguars", &["Chiefs", "Jaguars"], (2026, 10, 11));
+        let kansas_city = features("Kansas City at Jacksonville Winner? — Kansas City", (2026, 10, 11));
+        let jacksonville = features("Kansas City at Jacksonville Winner? — Jacksonville", (2026, 10, 11));
+        let judgement = judge(&moneyline, &kansas_city);
+        assert_eq!(judgement.refused_by, None, "{judgement:?}");
+        assert_eq!(judgement.orientation, Orientation::Same);
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
+        let judgement = judge(&moneyline, &jacksonville);
+        assert_eq!(judgement.orientation, Orientation::Flipped);
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
+        // Another game of the same two teams, later in the season.
+        let rematch = features("Kansas City at Jacksonville Winner? — Kansas City", (2026, 12, 20));
+        assert_eq!(judge(&moneyline, &rematch).refused_by, Some(Field::Date));
+        // Another team of the same city.
+        let royals = market("Royals vs. Yankees", &["Royals", "Yankees"], (2026, 10, 11));
+        assert!(judge(&royals, &kansas_city).refused_by.is_some());
+        // A spread or a total is not the winner.
+        let spread = market("Spread: Chiefs (-3.5)", &["Chiefs", "Jaguars"], (2026, 10, 11));
+        assert_eq!(judge(&spread, &kansas_city).refused_by, Some(Field::Threshold));
+        let total = features(
+            "Kansas City at Jacksonville: Total Points — Over 45.5 points scored",
+            (2026, 10, 11),
+        );
+        assert!(judge(&moneyline, &total).refused_by.is_some());
+        let first_half = market(
+            "Chiefs vs. Jaguars: 1st Half Winner",
+            &["Chiefs", "Jaguars"],
+            (2026, 10, 11),
+        );
+        assert_eq!(judge(&first_half, &kansas_city).refused_by, Some(Field::Form));
     }
 
     #[test]

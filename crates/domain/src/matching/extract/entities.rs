@@ -118,6 +118,9 @@ fn without_middle_initials(words: &[String]) -> Vec<&str> {
 pub struct Entities {
     /// Who or what resolves Yes.
     pub subjects: Vec<Entity>,
+    /// The subject named first, the grammatical subject of most questions ("Will Lorenzo
+    /// Musetti win the Faria vs Musetti match?").
+    pub primary: Option<Entity>,
     /// The contest, office or award it is decided in ("nba finals", "fed chair"),
     /// canonical names.
     pub contexts: Vec<String>,
@@ -446,8 +449,10 @@ fn is_name_connector(word: &str) -> bool {
 /// Reads the entities among the unused tokens, marking the tokens it used.
 pub fn extract(tokens: &mut [Token]) -> Entities {
     let mut entities = Entities::default();
-    claim_gazetteer(tokens, &mut entities);
-    claim_names(tokens, &mut entities);
+    let mut first: Option<(usize, Entity)> = None;
+    claim_gazetteer(tokens, &mut entities, &mut first);
+    claim_names(tokens, &mut entities, &mut first);
+    entities.primary = first.map(|(_at, entity)| entity);
     entities.subjects.sort();
     entities.subjects.dedup();
     entities.contexts.sort();
@@ -468,7 +473,14 @@ static ALIASES_BY_FIRST_WORD: LazyLock<HashMap<&'static str, Vec<SplitAlias>>> =
     aliases
 });
 
-fn claim_gazetteer(tokens: &mut [Token], entities: &mut Entities) {
+/// Keeps the subject found at the lowest token index.
+fn note_first(first: &mut Option<(usize, Entity)>, at: usize, entity: &Entity) {
+    if first.as_ref().is_none_or(|(earliest, _entity)| at < *earliest) {
+        *first = Some((at, entity.clone()));
+    }
+}
+
+fn claim_gazetteer(tokens: &mut [Token], entities: &mut Entities, first: &mut Option<(usize, Entity)>) {
     let mut at = 0;
     while at < tokens.len() {
         let longest = ALIASES_BY_FIRST_WORD
@@ -489,10 +501,14 @@ fn claim_gazetteer(tokens: &mut [Token], entities: &mut Entities) {
             continue;
         }
         match kind {
-            Alias::Subject(kind) => entities.subjects.push(Entity {
-                kind,
-                words: canonical.split(' ').map(str::to_owned).collect(),
-            }),
+            Alias::Subject(kind) => {
+                let entity = Entity {
+                    kind,
+                    words: canonical.split(' ').map(str::to_owned).collect(),
+                };
+                note_first(first, at, &entity);
+                entities.subjects.push(entity);
+            }
             Alias::Context => entities.contexts.push(canonical.to_owned()),
         }
         for token in &mut tokens[at..at + length] {
@@ -502,7 +518,7 @@ fn claim_gazetteer(tokens: &mut [Token], entities: &mut Entities) {
     }
 }
 
-fn claim_names(tokens: &mut [Token], entities: &mut Entities) {
+fn claim_names(tokens: &mut [Token], entities: &mut Entities, first: &mut Option<(usize, Entity)>) {
     let mut at = 0;
     while at < tokens.len() {
         // "New" opens a name only before another capitalised word ("New England", not
@@ -537,10 +553,12 @@ fn claim_names(tokens: &mut [Token], entities: &mut Entities) {
         for token in &mut tokens[at..end] {
             token.used = true;
         }
-        entities.subjects.push(Entity {
+        let entity = Entity {
             kind: EntityKind::Name,
             words,
-        });
+        };
+        note_first(first, at, &entity);
+        entities.subjects.push(entity);
         at = end;
     }
 }

@@ -10,6 +10,7 @@ pub mod entities;
 pub mod form;
 pub mod numbers;
 pub mod side;
+pub mod teams;
 pub mod tokens;
 
 use chrono::{Datelike, NaiveDate};
@@ -41,7 +42,8 @@ impl Features {
     /// Reads a market. `event_title` lends its contest when the question names none
     /// (Kalshi's "When will Bitcoin hit $150k? — Before 2026" sits under its event).
     pub fn of(question: &str, outcomes: &[String], event_title: Option<&str>, end_date: Option<NaiveDate>) -> Features {
-        let mut tokens = tokens::tokenize(&tokens::without_nicknames(question));
+        let question = tokens::without_nicknames(question);
+        let mut tokens = tokens::tokenize(&question);
         let form = form::extract(&tokens);
         let timing = dates::extract(&mut tokens, end_date.map(|date| date.year()));
         let mut entities = entities::extract(&mut tokens);
@@ -52,15 +54,29 @@ impl Features {
         {
             entities.contexts = entities::extract(&mut tokens::tokenize(event_title)).contexts;
         }
+        // Kalshi's multi-choice questions end in their choice ("Kansas City at Jacksonville
+        // Winner? — Kansas City"): the choice is the subject that resolves Yes.
+        if let Some((_title, choice)) = question.rsplit_once(" \u{2014} ") {
+            let chosen = entities::extract(&mut tokens::tokenize(choice)).primary;
+            if chosen.is_some() {
+                entities.primary = chosen;
+            }
+        }
+        let league = teams::league_of(&question).or_else(|| event_title.and_then(teams::league_of));
+        for entity in entities.subjects.iter_mut().chain(entities.primary.as_mut()) {
+            teams::canonicalize(entity, league);
+        }
         let named_outcomes = (!side::is_yes_no(outcomes) && outcomes.len() == 2).then(|| {
             outcomes
                 .iter()
                 .map(|outcome| {
                     let found = entities::extract(&mut tokens::tokenize(outcome));
-                    found.subjects.into_iter().next().unwrap_or_else(|| Entity {
+                    let mut entity = found.subjects.into_iter().next().unwrap_or_else(|| Entity {
                         kind: entities::EntityKind::Name,
                         words: crate::text::words(outcome).collect(),
-                    })
+                    });
+                    teams::canonicalize(&mut entity, league);
+                    entity
                 })
                 .collect()
         });
@@ -246,7 +262,8 @@ mod tests {
             None,
         );
         let outcomes = features.named_outcomes.unwrap();
-        assert_eq!(outcomes[0].key(), "chiefs");
+        assert_eq!(outcomes[0].key(), "kansas city chiefs");
+        assert_eq!(outcomes[1].key(), "tampa bay buccaneers");
         assert_eq!(features.entities.contexts, ["super bowl"]);
     }
 }

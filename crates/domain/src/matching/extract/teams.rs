@@ -1,0 +1,211 @@
+//! Teams of the North American major leagues under both exchanges' names. Kalshi names a
+//! team by its location ("Kansas City at Jacksonville", "Los Angeles L"), Polymarket by its
+//! nickname ("Chiefs vs. Jaguars") or both ("Kansas City Chiefs"); nothing in the words of
+//! the two ties them together. The table (`teams.tsv`, with its source) does: a name that is
+//! a team's nickname, its full name, or its Kalshi location with the letter that tells two
+//! teams of one city apart becomes the full name, "kansas city chiefs", which a location-only
+//! name then corresponds to as any shorter name does.
+//!
+//! A nickname two leagues share (Kings, Rangers, Giants, Panthers, Cardinals, Jets) and a
+//! location two teams share are resolved only when the question says which league it is
+//! about; otherwise they stay as written, and a pair that needs them is missed, not matched
+//! wrongly.
+
+use std::sync::LazyLock;
+
+use super::entities::{Entity, EntityKind};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum League {
+    Nfl,
+    Nba,
+    Nhl,
+    Mlb,
+}
+
+impl League {
+    fn parse(text: &str) -> Option<League> {
+        match text {
+            "NFL" => Some(League::Nfl),
+            "NBA" => Some(League::Nba),
+            "NHL" => Some(League::Nhl),
+            "MLB" => Some(League::Mlb),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Team {
+    league: League,
+    /// Kalshi's location, lower-case words, with its distinguishing letter if any.
+    location: Vec<String>,
+    /// The location without that letter: the city or region.
+    city: Vec<String>,
+    nickname: Vec<String>,
+    aliases: Vec<Vec<String>>,
+}
+
+impl Team {
+    fn full_name(&self) -> Vec<String> {
+        if self.city == self.nickname {
+            // The Athletics have no location in their name.
+            return self.nickname.clone();
+        }
+        self.city.iter().chain(&self.nickname).cloned().collect()
+    }
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split([' ', '-', '\''])
+        .filter(|word| !word.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect()
+}
+
+static TEAMS: LazyLock<Vec<Team>> = LazyLock::new(|| {
+    include_str!("teams.tsv")
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .filter_map(|line| {
+            let mut fields = line.split('\t');
+            let league = League::parse(fields.next()?)?;
+            let location = words(fields.next()?);
+            let nickname = words(fields.next()?);
+            let aliases = fields
+                .next()
+                .map(|aliases| aliases.split(',').map(words).collect())
+                .unwrap_or_default();
+            // "Los Angeles C", "New York Y", "Chicago WS": the trailing letters tell two
+            // teams of one city apart.
+            let city = match location.split_last() {
+                Some((last, rest)) if !rest.is_empty() && last.len() <= 2 && rest.iter().all(|word| word.len() > 2) => {
+                    rest.to_vec()
+                }
+                _ => location.clone(),
+            };
+            Some(Team {
+                league,
+                location,
+                city,
+                nickname,
+                aliases,
+            })
+        })
+        .collect()
+});
+
+/// The league a question is about, when its words say so.
+pub fn league_of(text: &str) -> Option<League> {
+    let lower = text.to_ascii_lowercase();
+    let has = |needle: &str| {
+        lower.match_indices(needle).any(|(at, _)| {
+            let before = lower[..at].chars().next_back();
+            let after = lower[at + needle.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        })
+    };
+    if has("nfl") || has("pro football") || has("super bowl") || has("superbowl") {
+        Some(League::Nfl)
+    } else if has("nba") || has("pro basketball") {
+        Some(League::Nba)
+    } else if has("nhl") || has("pro hockey") || has("stanley cup") || has("hockey") {
+        Some(League::Nhl)
+    } else if has("mlb") || has("pro baseball") || has("world series") || has("baseball") {
+        Some(League::Mlb)
+    } else {
+        None
+    }
+}
+
+/// The teams `words` may name: by full name, nickname (or another spelling of it), or
+/// Kalshi's location with its letter.
+fn candidates(words: &[String]) -> Vec<&'static Team> {
+    TEAMS
+        .iter()
+        .filter(|team| {
+            team.full_name() == words
+                || team.nickname == words
+                || team.aliases.iter().any(|alias| alias == words)
+                || (team.location != team.city && team.location == words)
+        })
+        .collect()
+}
+
+/// Rewrites a name that is a team's (see the module's documentation) as the team's full
+/// name. `league` settles a name two leagues share.
+pub fn canonicalize(entity: &mut Entity, league: Option<League>) {
+    if entity.kind != EntityKind::Name {
+        return;
+    }
+    let found = candidates(&entity.words);
+    let in_league: Vec<&Team> = match league {
+        Some(league) => found.iter().copied().filter(|team| team.league == league).collect(),
+        None => found,
+    };
+    if let [team] = in_league.as_slice() {
+        entity.words = team.full_name();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(text: &str) -> Entity {
+        Entity {
+            kind: EntityKind::Name,
+            words: words(text),
+        }
+    }
+
+    fn canonical(text: &str, league: Option<League>) -> String {
+        let mut entity = name(text);
+        canonicalize(&mut entity, league);
+        entity.key()
+    }
+
+    #[test]
+    fn every_league_has_its_teams() {
+        for (league, count) in [
+            (League::Nfl, 32),
+            (League::Nba, 30),
+            (League::Nhl, 32),
+            (League::Mlb, 30),
+        ] {
+            assert_eq!(
+                TEAMS.iter().filter(|team| team.league == league).count(),
+                count,
+                "{league:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn nicknames_and_kalshi_locations_become_full_names() {
+        assert_eq!(canonical("Chiefs", None), "kansas city chiefs");
+        assert_eq!(canonical("Bucs", None), "tampa bay buccaneers");
+        assert_eq!(canonical("Kansas City Chiefs", None), "kansas city chiefs");
+        assert_eq!(canonical("Sixers", None), "philadelphia 76ers");
+        assert_eq!(canonical("Chicago WS", None), "chicago white sox");
+        assert_eq!(canonical("New York Y", None), "new york yankees");
+        // A plain location stays: it corresponds to the full name as a shorter name.
+        assert_eq!(canonical("Kansas City", None), "kansas city");
+        assert!(name("Kansas City").corresponds_to(&name("Kansas City Chiefs")));
+    }
+
+    #[test]
+    fn a_shared_nickname_needs_the_league() {
+        assert_eq!(canonical("Kings", None), "kings");
+        assert_eq!(canonical("Kings", Some(League::Nhl)), "los angeles kings");
+        assert_eq!(canonical("Kings", Some(League::Nba)), "sacramento kings");
+        assert_eq!(canonical("Los Angeles C", None), "los angeles c");
+        assert_eq!(canonical("Los Angeles C", Some(League::Nfl)), "los angeles chargers");
+        assert_eq!(
+            league_of("Will the Chiefs win the 2026 Pro Football Championship?"),
+            Some(League::Nfl)
+        );
+        assert_eq!(league_of("Will the Thunder win the NBA Finals?"), Some(League::Nba));
+        assert_eq!(league_of("Will Bitcoin reach $150k?"), None);
+    }
+}
