@@ -216,7 +216,8 @@ fn candidate_thresholds() -> impl Iterator<Item = f64> {
 }
 
 /// The threshold tuned on `judged`: the one with the most recall among those whose precision
-/// reaches [`TARGET_PRECISION`], else the most precise (the highest among equals).
+/// reaches [`TARGET_PRECISION`], else the most precise (the highest among equals, which
+/// leaves the most margin).
 fn tune_threshold(judged: &[Judged]) -> f64 {
     let tallies: Vec<Evaluation> = candidate_thresholds()
         .map(|threshold| tally(judged, threshold))
@@ -227,7 +228,7 @@ fn tune_threshold(judged: &[Judged]) -> f64 {
         .max_by(|a, b| {
             a.recall()
                 .total_cmp(&b.recall())
-                .then(b.threshold.total_cmp(&a.threshold))
+                .then(a.threshold.total_cmp(&b.threshold))
         });
     let chosen = precise_enough.or_else(|| {
         tallies.iter().max_by(|a, b| {
@@ -257,6 +258,8 @@ pub struct Report {
     /// The held-out counts of every fold, pooled (its `threshold` is meaningless: each fold
     /// had its own).
     pub left_out: Evaluation,
+    /// The threshold the same tuning gives on every pair: what [`SERVING_THRESHOLD`] is.
+    pub tuned_threshold: f64,
 }
 
 /// Measures the matcher on `pairs`: see the module's documentation.
@@ -304,6 +307,7 @@ pub fn report(pairs: &[LabelledPair]) -> Report {
         per_source,
         folds,
         left_out,
+        tuned_threshold: tune_threshold(&judged),
     }
 }
 
@@ -348,6 +352,26 @@ impl fmt::Display for Report {
                 fold.evaluation.summary()
             )?;
         }
+        let wrong: Vec<&Mistake> = self
+            .left_out
+            .mistakes
+            .iter()
+            .filter(|mistake| mistake.pair.label == Label::NoMatch)
+            .collect();
+        if !wrong.is_empty() {
+            writeln!(formatter, "  wrongly matched when their source was left out:")?;
+            for mistake in wrong {
+                writeln!(
+                    formatter,
+                    "    [{}, {}] similarity {:.3}: {} | {}",
+                    mistake.pair.id,
+                    mistake.pair.source,
+                    mistake.similarity,
+                    mistake.pair.polymarket.question,
+                    mistake.pair.kalshi.question
+                )?;
+            }
+        }
         writeln!(
             formatter,
             "At the serving threshold {SERVING_THRESHOLD:.2}, per source:"
@@ -355,6 +379,11 @@ impl fmt::Display for Report {
         for (source, evaluation) in &self.per_source {
             writeln!(formatter, "    {source:<45} {}", evaluation.summary())?;
         }
+        writeln!(
+            formatter,
+            "Tuned on every pair the same way: threshold {:.2} (the serving threshold must be it)",
+            self.tuned_threshold
+        )?;
         writeln!(formatter, "At the serving threshold, overall:")?;
         write!(formatter, "{}", self.overall)
     }

@@ -91,8 +91,10 @@ const DATE_WEIGHT: f64 = 0.3;
 const WORDING_WEIGHT: f64 = 0.3;
 /// How much of the subject score survives when only one side names the contest.
 const UNCONFIRMED_CONTEST_FACTOR: f64 = 0.75;
-/// Deadlines a day apart are the same deadline written in two time zones.
-const SAME_DAY_TOLERANCE_DAYS: i64 = 1;
+/// How many days apart two stated dates may be and still agree: none. "By December 30" and
+/// "by December 31" are two deadlines; time zones move a deadline by hours, and both
+/// exchanges write the day.
+const SAME_DAY_TOLERANCE_DAYS: i64 = 0;
 /// An end date this close to a stated deadline supports it.
 const END_DATE_TOLERANCE_DAYS: i64 = 45;
 /// The date score when one question states a date and the other market gives no date at
@@ -162,7 +164,8 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
 /// The same form and the same stages, or they ask different things ("qualify" against "win",
 /// "the first round" against the whole election).
 fn compare_forms(left: &Features, right: &Features) -> Agreement {
-    if left.form.form() != right.form.form() || left.form.stages != right.form.stages {
+    let other_span = matches!((left.form.span, right.form.span), (Some(left), Some(right)) if left != right);
+    if left.form.form() != right.form.form() || left.form.stages != right.form.stages || other_span {
         Agreement::Conflict
     } else if left.form.form == right.form.form {
         Agreement::Agree
@@ -190,6 +193,8 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
                 (Agreement::Agree, 1.0)
             } else if left_unmatched.count == left_subjects.len() && right_unmatched.count == right_subjects.len()
                 || (left_unmatched.names_someone && right_unmatched.names_someone)
+                || foreign_figure(&left_unmatched, right_subjects)
+                || foreign_figure(&right_unmatched, left_subjects)
             {
                 // Nothing shared, or each names someone the other does not: another team,
                 // candidate or asset.
@@ -211,6 +216,18 @@ struct Unmatched {
     count: usize,
     /// Whether one of them is someone or something other than an institution.
     names_someone: bool,
+    /// Whether one of them is a country other than the United States.
+    names_a_foreign_country: bool,
+}
+
+/// A country's figure against the same figure with no country: the exchanges leave the
+/// United States unsaid ("real GDP" is America's), so China's GDP is another figure.
+fn foreign_figure(unmatched: &Unmatched, other_subjects: &[Entity]) -> bool {
+    unmatched.names_a_foreign_country
+        && other_subjects
+            .iter()
+            .any(|subject| subject.kind == EntityKind::Indicator)
+        && !other_subjects.iter().any(|subject| subject.kind == EntityKind::Country)
 }
 
 impl Unmatched {
@@ -218,11 +235,15 @@ impl Unmatched {
         let mut unmatched = Unmatched {
             count: 0,
             names_someone: false,
+            names_a_foreign_country: false,
         };
         for entity in subjects {
             if !against.iter().any(|other| entity.corresponds_to(other)) {
                 unmatched.count += 1;
                 unmatched.names_someone |= entity.kind != EntityKind::Institution;
+                // Place names read as names too ("China"): any but the United States.
+                unmatched.names_a_foreign_country |=
+                    matches!(entity.kind, EntityKind::Country | EntityKind::Name) && entity.key() != "usa";
             }
         }
         unmatched
@@ -321,7 +342,17 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
     let right_date = right.timing.resolution_date();
     match (left_date, right_date) {
         (Some(left_date), Some(right_date)) => {
-            if days(left_date, right_date).abs() <= SAME_DAY_TOLERANCE_DAYS {
+            // The state on a day ("above $100k on December 31") is not an event within a
+            // window ("reach $100k by December 31"), nor a reading at 10am one at noon.
+            let reads_a_moment =
+                |features: &Features| features.timing.deadline.is_none() && features.timing.on_date.is_some();
+            let other_clock = matches!(
+                (left.timing.clock, right.timing.clock),
+                (Some(left_clock), Some(right_clock)) if left_clock != right_clock
+            );
+            if reads_a_moment(left) != reads_a_moment(right) || other_clock {
+                (Agreement::Conflict, 0.0)
+            } else if days(left_date, right_date).abs() <= SAME_DAY_TOLERANCE_DAYS {
                 (Agreement::Agree, 1.0)
             } else {
                 (Agreement::Conflict, 0.0)

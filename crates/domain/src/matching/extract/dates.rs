@@ -29,6 +29,9 @@ pub struct Timing {
     pub years: BTreeSet<i32>,
     /// A time phrase that names no date ("during Trump's term", "before GTA VI").
     pub unresolved: Vec<String>,
+    /// The time of day a reading or deadline is at, as written ("10am ET"): minutes past
+    /// midnight and the zone's abbreviation ("" when none is written).
+    pub clock: Option<(u32, &'static str)>,
 }
 
 impl Timing {
@@ -83,11 +86,15 @@ const UNRESOLVED_PHRASES: [&[&str]; 8] = [
     &["after", "launch"],
 ];
 
-/// Reads the timing of `tokens`, marking the tokens it used. `reference_year` (the year of
-/// the market's end date) completes dates written without one.
-pub fn extract(tokens: &mut [Token], reference_year: Option<i32>) -> Timing {
+/// Reads the timing of `tokens`, marking the tokens it used. `reference` (the market's end
+/// date) completes dates written without a year.
+pub fn extract(tokens: &mut [Token], reference: Option<NaiveDate>) -> Timing {
+    let reference_year = reference.map(|date| date.year());
+    // "This year" of a market that closes just after midnight of January 1st (UTC, for a
+    // deadline at the end of December in America) is the year that just ended.
+    let this_year = reference.map(|date| date.pred_opt().unwrap_or(date).year());
     let mut timing = Timing::default();
-    claim_clock_times(tokens);
+    claim_clock_times(tokens, &mut timing);
     claim_seasons(tokens, &mut timing);
     for phrase in UNRESOLVED_PHRASES {
         for at in 0..tokens.len() {
@@ -105,17 +112,19 @@ pub fn extract(tokens: &mut [Token], reference_year: Option<i32>) -> Timing {
             index += 1;
             continue;
         }
-        let Some(found) = date_at(tokens, index, reference_year) else {
+        let Some(found) = date_at(tokens, index, reference_year, this_year) else {
             index += 1;
             continue;
         };
         let cue = cue_before(tokens, index);
+        if let Some(cue_index) = found.first.checked_sub(1).filter(|_| cue.is_some()) {
+            tokens[cue_index].used = true;
+        }
+        // "This year" is the whole of the market's year, with or without "in" before it.
+        let cue = cue.or_else(|| (tokens[index].lower == "this").then(|| "in".to_owned()));
         apply(&mut timing, cue.as_deref(), &found);
         for token in &mut tokens[found.first..found.first + found.length] {
             token.used = true;
-        }
-        if let Some(cue_index) = found.first.checked_sub(1).filter(|_| cue.is_some()) {
-            tokens[cue_index].used = true;
         }
         index = found.first + found.length;
     }
@@ -145,48 +154,124 @@ const TIME_ZONES: [&str; 12] = [
 ];
 
 /// Claims clock times ("11:59 PM ET", "5pm EST", "23:59 UTC"), so that their numbers are not
-/// read as thresholds nor "PM ET" as a name. A deadline's time of day is finer than the day
-/// that resolution is compared at, so it is dropped.
-fn claim_clock_times(tokens: &mut [Token]) {
-    let is_meridiem = |word: &str| matches!(word, "am" | "pm" | "a" | "p");
+/// read as thresholds nor "PM ET" as a name, and keeps the first as the question's time of day:
+/// a price read at 10am is not one read at noon. "By 11:59 PM ET on December 31" is a
+/// deadline, as "by December 31" is: the deadline cue before the time is moved to the date.
+fn claim_clock_times(tokens: &mut [Token], timing: &mut Timing) {
     let mut index = 0;
     while index < tokens.len() {
-        let token = &tokens[index];
-        let hour = token.lower.chars().take_while(char::is_ascii_digit).count();
-        let suffix = &token.lower[hour..];
-        let small_number = (1..=2).contains(&hour) && !token.gap_before.ends_with('$');
-        let minutes_follow = tokens.get(index + 1).is_some_and(|next| {
-            next.gap_before == ":" && next.lower.len() >= 2 && next.lower[..2].chars().all(|c| c.is_ascii_digit())
-        });
-        let meridiem_attached = small_number && matches!(suffix, "am" | "pm");
-        let meridiem_follows = small_number
-            && suffix.is_empty()
-            && tokens.get(index + 1).is_some_and(|next| {
-                matches!(next.lower.as_str(), "am" | "pm")
-                    || (next.lower.len() == 1 && next.gap_after.starts_with('.')) && is_meridiem(&next.lower)
-            });
-        if !(small_number && (minutes_follow || meridiem_attached || meridiem_follows)) {
+        let Some((minutes, end)) = clock_time_at(tokens, index) else {
             index += 1;
             continue;
-        }
-        let mut end = index + 1;
-        if minutes_follow {
-            end += 1;
-        }
-        // "PM", "p.m.", then a zone.
-        while end < tokens.len() && (is_meridiem(&tokens[end].lower) || tokens[end].lower == "m") {
-            end += 1;
-        }
-        if tokens
+        };
+        let mut end = end;
+        let zone = tokens
             .get(end)
-            .is_some_and(|zone| TIME_ZONES.contains(&zone.lower.as_str()))
-        {
+            .and_then(|zone| TIME_ZONES.iter().find(|known| **known == zone.lower));
+        if zone.is_some() {
             end += 1;
+        }
+        timing
+            .clock
+            .get_or_insert((minutes, zone.map_or("", |zone| canonical_zone(zone))));
+        let deadline_cue = index
+            .checked_sub(1)
+            .filter(|&cue| !tokens[cue].used && DEADLINE_CUES.contains(&tokens[cue].lower.as_str()));
+        if let Some(cue) = deadline_cue
+            && tokens.get(end).is_some_and(|on| on.lower == "on")
+        {
+            // The date after "on" takes the deadline's cue (see `cue_before`).
+            tokens[end].lower = tokens[cue].lower.clone();
+            tokens[cue].used = true;
         }
         for token in &mut tokens[index..end] {
             token.used = true;
         }
         index = end;
+    }
+}
+
+/// A clock time starting at `index`: minutes past midnight and the index after it.
+fn clock_time_at(tokens: &[Token], index: usize) -> Option<(u32, usize)> {
+    let token = &tokens[index];
+    if token.used || token.gap_before.ends_with('$') {
+        return None;
+    }
+    let digits = token.lower.chars().take_while(char::is_ascii_digit).count();
+    if !(1..=2).contains(&digits) {
+        return None;
+    }
+    let hour: u32 = token.lower[..digits].parse().ok()?;
+    let attached = &token.lower[digits..];
+    let mut end = index + 1;
+    let mut minute = 0;
+    let with_minutes = attached.is_empty()
+        && tokens.get(end).is_some_and(|next| {
+            next.gap_before == ":" && next.lower.len() >= 2 && next.lower[..2].chars().all(|c| c.is_ascii_digit())
+        });
+    let mut meridiem = match attached {
+        "am" => Some(false),
+        "pm" => Some(true),
+        "" => None,
+        _ => return None,
+    };
+    if with_minutes {
+        let next = &tokens[end];
+        minute = next.lower[..2].parse().ok()?;
+        meridiem = match &next.lower[2..] {
+            "am" => Some(false),
+            "pm" => Some(true),
+            "" => None,
+            _ => return None,
+        };
+        end += 1;
+    }
+    if meridiem.is_none() {
+        // "PM", "p.m.", "P.M."
+        match tokens.get(end).map(|next| next.lower.as_str()) {
+            Some("am" | "a")
+                if tokens
+                    .get(end)
+                    .is_some_and(|next| next.lower.len() == 2 || next.gap_after.starts_with('.')) =>
+            {
+                meridiem = Some(false);
+                end += 1;
+            }
+            Some("pm" | "p")
+                if tokens
+                    .get(end)
+                    .is_some_and(|next| next.lower.len() == 2 || next.gap_after.starts_with('.')) =>
+            {
+                meridiem = Some(true);
+                end += 1;
+            }
+            _ => {}
+        }
+        if meridiem.is_some() && tokens.get(end).is_some_and(|m| m.lower == "m" && m.gap_before == ".") {
+            end += 1;
+        }
+    }
+    if !with_minutes && meridiem.is_none() {
+        return None;
+    }
+    if hour > 23 || minute > 59 || (meridiem.is_some() && !(1..=12).contains(&hour)) {
+        return None;
+    }
+    let hour = match meridiem {
+        Some(true) if hour != 12 => hour + 12,
+        Some(false) if hour == 12 => 0,
+        _ => hour,
+    };
+    Some((hour * 60 + minute, end))
+}
+
+/// Zones written several ways, as one.
+fn canonical_zone(zone: &str) -> &'static str {
+    match zone {
+        "et" | "est" | "edt" => "ET",
+        "ct" | "cst" | "cdt" => "CT",
+        "pt" | "pst" | "pdt" => "PT",
+        _ => "UTC",
     }
 }
 
@@ -226,13 +311,13 @@ struct FoundDate {
     single_day: bool,
 }
 
-fn date_at(tokens: &[Token], index: usize, reference_year: Option<i32>) -> Option<FoundDate> {
+fn date_at(tokens: &[Token], index: usize, reference_year: Option<i32>, this_year: Option<i32>) -> Option<FoundDate> {
     let token = &tokens[index];
     // "end of 2025", "end of June"
     if token.lower == "end"
         && tokens.get(index + 1).is_some_and(|of| of.lower == "of")
         && tokens.get(index + 2).is_some_and(|inner| !inner.used)
-        && let Some(inner) = date_at(tokens, index + 2, reference_year)
+        && let Some(inner) = date_at(tokens, index + 2, reference_year, this_year)
     {
         let last_day = inner.end.pred_opt()?;
         return Some(FoundDate {
@@ -241,6 +326,17 @@ fn date_at(tokens: &[Token], index: usize, reference_year: Option<i32>) -> Optio
             start: last_day,
             end: inner.end,
             single_day: true,
+        });
+    }
+    // "this year": the year of the market's end date.
+    if token.lower == "this" && tokens.get(index + 1).is_some_and(|next| next.lower == "year") {
+        let year = this_year?;
+        return Some(FoundDate {
+            first: index,
+            length: 2,
+            start: NaiveDate::from_ymd_opt(year, 1, 1)?,
+            end: NaiveDate::from_ymd_opt(year + 1, 1, 1)?,
+            single_day: false,
         });
     }
     if let Some(quarter) = quarter(&token.lower) {
@@ -331,7 +427,11 @@ fn apply(timing: &mut Timing, cue: Option<&str>, found: &FoundDate) {
             timing.on_date.get_or_insert(found.start);
         }
         Some(_) => timing.period = Some((found.start, found.end)),
-        // A bare year names an edition ("2026 NBA Finals"), already counted above.
+        // A bare month or quarter is a period ("the September 2026 meeting"); a bare year
+        // names an edition ("2026 NBA Finals"), already counted above.
+        None if found.end <= found.start.checked_add_months(Months::new(3)).unwrap_or(found.end) => {
+            timing.period.get_or_insert((found.start, found.end));
+        }
         None => {}
     }
 }
@@ -380,7 +480,14 @@ mod tests {
     use super::*;
 
     fn timing(question: &str, reference_year: Option<i32>) -> Timing {
-        extract(&mut tokenize(question), reference_year)
+        extract(
+            &mut tokenize(question),
+            reference_year.and_then(|year| NaiveDate::from_ymd_opt(year, 6, 30)),
+        )
+    }
+
+    fn timing_of(question: &str) -> Timing {
+        timing(question, Some(2026))
     }
 
     fn date(year: i32, month: u32, day: u32) -> NaiveDate {
@@ -390,17 +497,61 @@ mod tests {
     #[test]
     fn clock_times_are_part_of_the_deadline_not_thresholds() {
         let mut tokens = tokenize("Will XRP be above $6.00 by 11:59 PM ET on Dec 31, 2026?");
-        let timing = extract(&mut tokens, Some(2026));
-        assert_eq!(timing.on_date, Some(date(2026, 12, 31)));
+        let timing = extract(&mut tokens, NaiveDate::from_ymd_opt(2026, 6, 30));
+        assert_eq!(timing.deadline, Some(date(2027, 1, 1)), "{timing:?}");
+        assert_eq!(timing.clock, Some((23 * 60 + 59, "ET")));
         let unclaimed: Vec<&str> = tokens
             .iter()
             .filter(|token| !token.used)
             .map(|token| token.lower.as_str())
             .collect();
-        assert_eq!(unclaimed, ["will", "xrp", "be", "above", "6.00", "by"]);
+        assert_eq!(unclaimed, ["will", "xrp", "be", "above", "6.00"]);
         let mut tokens = tokenize("Bitcoin above $100,000 at 5pm EST on Jan 3?");
-        extract(&mut tokens, Some(2026));
+        let timing = extract(&mut tokens, NaiveDate::from_ymd_opt(2026, 6, 30));
         assert!(tokens.iter().all(|token| token.lower != "5pm" || token.used));
+        assert_eq!(timing.clock, Some((17 * 60, "ET")));
+        assert_eq!(timing.on_date, Some(date(2026, 1, 3)));
+        assert_eq!(
+            timing_of("Bitcoin price at 10:00 a.m. ET on Jan 3, 2026?").clock,
+            Some((600, "ET"))
+        );
+        assert_eq!(
+            timing_of("Bitcoin price at 12pm ET on Jan 3, 2026?").clock,
+            Some((720, "ET"))
+        );
+        assert_eq!(timing_of("Will 3 people attend?").clock, None);
+    }
+
+    #[test]
+    fn this_year_is_the_markets_year() {
+        let kalshi = timing("How high will Bitcoin get this year? — $130,000 or above", Some(2025));
+        let polymarket = timing("Will Bitcoin reach $130,000 by December 31, 2025?", Some(2025));
+        assert_eq!(kalshi.resolution_date(), polymarket.resolution_date());
+        assert_eq!(timing("Will it happen this year?", None).resolution_date(), None);
+        let mut tokens = tokenize("Will Trump try to fire Jerome Powell this year?");
+        extract(&mut tokens, NaiveDate::from_ymd_opt(2025, 12, 31));
+        assert!(tokens.iter().any(|token| token.lower == "powell" && !token.used));
+        // Closed at 05:54 UTC on January 1st: the year asked about is the one that ended.
+        let closing = extract(
+            &mut tokenize("Will Pam Bondi leave this year?"),
+            NaiveDate::from_ymd_opt(2026, 1, 1),
+        );
+        assert_eq!(closing.resolution_date(), NaiveDate::from_ymd_opt(2026, 1, 1));
+    }
+
+    #[test]
+    fn a_bare_month_is_a_period_and_a_bare_year_an_edition() {
+        let september = timing(
+            "Will the Federal Reserve Cut rates by 25bps at their September 2026 meeting?",
+            Some(2026),
+        );
+        let october = timing(
+            "Will the Fed decrease interest rates by 25 bps after the October 2026 meeting?",
+            Some(2026),
+        );
+        assert_eq!(september.period, Some((date(2026, 9, 1), date(2026, 10, 1))));
+        assert_ne!(september.resolution_date(), october.resolution_date());
+        assert_eq!(timing("Will the Thunder win the 2026 NBA Finals?", None).period, None);
     }
 
     #[test]

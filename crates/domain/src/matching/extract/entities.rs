@@ -27,6 +27,8 @@ pub enum EntityKind {
     Country,
     /// An institution (the Fed).
     Institution,
+    /// An economic figure (the unemployment rate, inflation, GDP).
+    Indicator,
 }
 
 /// Who or what a market is about.
@@ -80,12 +82,12 @@ impl Entity {
             let pairs = || shorter.iter().zip(&longer[offset..]);
             pairs().all(|(short, long)| word_matches(short, long)) && pairs().any(|(short, long)| short == long)
         };
-        // "New Mexico" is not Mexico, nor "South Korea" Korea: a qualifier before the shorter
-        // name makes another place.
+        // "New Mexico" is not Mexico, nor "South Korea" Korea, nor core inflation inflation: a
+        // qualifier before the shorter name makes another thing.
         let qualified = longer[..longer.len() - shorter.len()].iter().any(|word| {
             matches!(
                 *word,
-                "new" | "north" | "south" | "east" | "west" | "northern" | "southern"
+                "new" | "north" | "south" | "east" | "west" | "northern" | "southern" | "core"
             )
         });
         runs_at(0) || (!qualified && runs_at(longer.len() - shorter.len()))
@@ -340,6 +342,38 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("united kingdom", "uk", Alias::Subject(EntityKind::Country)),
     ("uk", "uk", Alias::Subject(EntityKind::Country)),
     ("u k", "uk", Alias::Subject(EntityKind::Country)),
+    // Economic figures: the quantity a macro print measures.
+    (
+        "unemployment rate",
+        "unemployment rate",
+        Alias::Subject(EntityKind::Indicator),
+    ),
+    (
+        "unemployment",
+        "unemployment rate",
+        Alias::Subject(EntityKind::Indicator),
+    ),
+    (
+        "jobless rate",
+        "unemployment rate",
+        Alias::Subject(EntityKind::Indicator),
+    ),
+    ("core cpi", "core inflation", Alias::Subject(EntityKind::Indicator)),
+    ("cpi core", "core inflation", Alias::Subject(EntityKind::Indicator)),
+    (
+        "core inflation",
+        "core inflation",
+        Alias::Subject(EntityKind::Indicator),
+    ),
+    ("core pce", "core pce", Alias::Subject(EntityKind::Indicator)),
+    ("cpi inflation", "inflation", Alias::Subject(EntityKind::Indicator)),
+    ("cpi", "inflation", Alias::Subject(EntityKind::Indicator)),
+    ("inflation", "inflation", Alias::Subject(EntityKind::Indicator)),
+    ("gross domestic product", "gdp", Alias::Subject(EntityKind::Indicator)),
+    ("gdp", "gdp", Alias::Subject(EntityKind::Indicator)),
+    ("nonfarm payrolls", "payrolls", Alias::Subject(EntityKind::Indicator)),
+    ("non farm payrolls", "payrolls", Alias::Subject(EntityKind::Indicator)),
+    ("payrolls", "payrolls", Alias::Subject(EntityKind::Indicator)),
     // Institutions.
     ("federal reserve", "fed", Alias::Subject(EntityKind::Institution)),
     ("fomc", "fed", Alias::Subject(EntityKind::Institution)),

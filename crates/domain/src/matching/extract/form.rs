@@ -37,6 +37,9 @@ pub enum Form {
     Place(u8),
     /// Gains (or keeps) seats, without having to be the largest.
     GainSeats,
+    /// Becomes the next holder of an office ("be the next Supreme Leader"): a succession,
+    /// not the current holder leaving.
+    Next,
 }
 
 impl fmt::Display for Form {
@@ -51,6 +54,7 @@ impl fmt::Display for Form {
             Form::Most => write!(formatter, "win the most"),
             Form::Place(place) => write!(formatter, "finish {place}"),
             Form::GainSeats => write!(formatter, "gain seats"),
+            Form::Next => write!(formatter, "be the next holder"),
         }
     }
 }
@@ -81,11 +85,21 @@ impl fmt::Display for Stage {
     }
 }
 
+/// Over what span a figure is measured, when a question says ("annual inflation" is not
+/// the month's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Span {
+    Annual,
+    Monthly,
+    Quarterly,
+}
+
 /// A question's form and stages.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Reading {
     pub form: Option<Form>,
     pub stages: Vec<Stage>,
+    pub span: Option<Span>,
 }
 
 impl Reading {
@@ -98,6 +112,9 @@ impl Reading {
         let mut description = self.form().to_string();
         for stage in &self.stages {
             description.push_str(&format!(", {stage}"));
+        }
+        if let Some(span) = self.span {
+            description.push_str(&format!(", {span:?} figure").to_lowercase());
         }
         description
     }
@@ -141,6 +158,8 @@ const FORMS: &[(&[&str], Form)] = &[
     (&["declare", "a", "run"], Form::Run),
     (&["announce", "candidacy"], Form::Run),
     (&["first", "to"], Form::First),
+    (&["the", "next"], Form::Next),
+    (&["successor"], Form::Next),
 ];
 
 /// Stage phrases.
@@ -174,6 +193,23 @@ const STAGES: &[(&[&str], Stage)] = &[
     (&["first", "5", "innings"], Stage::PartOfGame),
 ];
 
+/// Span phrases.
+const SPANS: &[(&[&str], Span)] = &[
+    (&["annual"], Span::Annual),
+    (&["annually"], Span::Annual),
+    (&["year", "over", "year"], Span::Annual),
+    (&["year", "on", "year"], Span::Annual),
+    (&["yoy"], Span::Annual),
+    (&["12", "month"], Span::Annual),
+    (&["for", "the", "year", "ending"], Span::Annual),
+    (&["monthly"], Span::Monthly),
+    (&["month", "over", "month"], Span::Monthly),
+    (&["month", "on", "month"], Span::Monthly),
+    (&["mom"], Span::Monthly),
+    (&["quarterly"], Span::Quarterly),
+    (&["quarter", "over", "quarter"], Span::Quarterly),
+];
+
 /// Reads the form and stages of the question whose tokens are `tokens` (claimed or not:
 /// the form is read from every word).
 pub fn extract(tokens: &[Token]) -> Reading {
@@ -193,6 +229,12 @@ pub fn extract(tokens: &[Token]) -> Reading {
             if phrase_at(at, phrase) && !reading.stages.contains(stage) {
                 reading.stages.push(*stage);
             }
+        }
+        if reading.span.is_none() {
+            reading.span = SPANS
+                .iter()
+                .find(|(phrase, _span)| phrase_at(at, phrase))
+                .map(|(_phrase, span)| *span);
         }
     }
     // "Leave the administration first?": a closing "first" asks who is first.
@@ -250,6 +292,35 @@ mod tests {
             read("Will Beto O'Rourke be the nominee for the Presidency for the Democratic party?").form(),
             Form::Nominated
         );
+    }
+
+    #[test]
+    fn a_successor_is_not_the_holder_leaving() {
+        assert_eq!(
+            read("Will Mojtaba Khamenei be the next Supreme Leader of Iran?").form(),
+            Form::Next
+        );
+        assert_eq!(
+            read("Khamenei out as Supreme Leader of Iran in 2025?").form(),
+            Form::Happen
+        );
+    }
+
+    #[test]
+    fn reads_the_span_of_a_figure() {
+        assert_eq!(
+            read("Will annual inflation increase by ≥2.7% in February?").span,
+            Some(Span::Annual)
+        );
+        assert_eq!(
+            read("Will the rate of CPI inflation be above 2.6% for the year ending in February 2026?").span,
+            Some(Span::Annual)
+        );
+        assert_eq!(
+            read("Will monthly inflation increase by 0.5% or more in January?").span,
+            Some(Span::Monthly)
+        );
+        assert_eq!(read("Will CPI rise more than 0.4% in January 2026?").span, None);
     }
 
     #[test]

@@ -45,7 +45,7 @@ impl Features {
         let question = tokens::without_nicknames(question);
         let mut tokens = tokens::tokenize(&question);
         let form = form::extract(&tokens);
-        let timing = dates::extract(&mut tokens, end_date.map(|date| date.year()));
+        let timing = dates::extract(&mut tokens, end_date);
         let mut entities = entities::extract(&mut tokens);
         let quantities = numbers::extract(&mut tokens);
         let side = side::extract(&tokens);

@@ -24,6 +24,8 @@ pub enum Bound {
     Below,
     /// Inside `[low, high]` ("$2,600-2,700", "between 100 and 119").
     Between,
+    /// The number exactly ("be 4.6%", "exactly 5").
+    Exact,
     /// The number itself, or a direction the question leaves to its rules.
     Unstated,
 }
@@ -34,6 +36,23 @@ pub struct Quantity {
     pub high: f64,
     pub unit: Unit,
     pub bound: Bound,
+    /// For an open end, whether the number itself resolves Yes: `Some(true)` for "at least",
+    /// "or more", "≥", "+"; `Some(false)` for "above", "more than", ">", "below", "less
+    /// than"; `None` when the words leave it to the rules ("reach", "hit").
+    pub inclusive: Option<bool>,
+    /// Digits written after the decimal point: a figure published as "4.6%" moves by 0.1.
+    pub decimals: u8,
+}
+
+/// How two thresholds that agree compare at their boundary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Boundary {
+    /// The same number, the same side of it.
+    Same,
+    /// Different numbers that are one step of the published figure apart, the strict one
+    /// below the inclusive one ("above 4.6%" and "4.7% or more" when the figure has one
+    /// decimal): the same outcomes for any figure published at that precision.
+    OneStepApart,
 }
 
 impl Quantity {
@@ -44,9 +63,13 @@ impl Quantity {
             Unit::BasisPoints => format!("{} bps", trim(number)),
             Unit::Count => trim(number),
         };
+        let strict = self.inclusive == Some(false);
         match self.bound {
+            Bound::Above if strict => format!("> {}", value(self.low)),
+            Bound::Below if strict => format!("< {}", value(self.low)),
             Bound::Above => format!("≥ {}", value(self.low)),
             Bound::Below => format!("≤ {}", value(self.low)),
+            Bound::Exact => format!("exactly {}", value(self.low)),
             Bound::Between => format!("{} to {}", value(self.low), value(self.high)),
             Bound::Unstated => value(self.low),
         }
@@ -55,12 +78,58 @@ impl Quantity {
     /// Same unit, same value (to a thousandth: Kalshi writes $150k as 149999.99) and
     /// directions that do not contradict.
     pub fn agrees_with(&self, other: &Quantity) -> bool {
+        self.boundary_with(other).is_some()
+    }
+
+    /// How the two agree at their boundary, or `None` when they do not agree: another
+    /// number, unit or direction, or the same number included on one side and excluded on
+    /// the other ("above 72" and "72 or above" resolve apart at exactly 72).
+    pub fn boundary_with(&self, other: &Quantity) -> Option<Boundary> {
         let close = |left: f64, right: f64| (left - right).abs() <= 1e-3 * left.abs().max(right.abs()).max(1.0);
+        // A bare number ("increase by 0.1%") includes itself, whether it means exactly or at
+        // least: it cannot be an excluded bound ("more than 0.1%").
         let bounds_agree = match (self.bound, other.bound) {
-            (Bound::Unstated, bound) | (bound, Bound::Unstated) => bound != Bound::Between,
+            (Bound::Unstated, Bound::Unstated) => true,
+            (Bound::Unstated, bound) | (bound, Bound::Unstated) => {
+                let strict = if self.bound == Bound::Unstated {
+                    other.inclusive
+                } else {
+                    self.inclusive
+                } == Some(false);
+                bound != Bound::Between && !strict
+            }
             (left, right) => left == right,
         };
-        self.unit == other.unit && close(self.low, other.low) && close(self.high, other.high) && bounds_agree
+        if self.unit != other.unit || !bounds_agree {
+            return None;
+        }
+        if close(self.low, other.low) && close(self.high, other.high) {
+            return match (self.inclusive, other.inclusive) {
+                (Some(left), Some(right)) if left != right => None,
+                _ => Some(Boundary::Same),
+            };
+        }
+        self.one_step_from(other).then_some(Boundary::OneStepApart)
+    }
+
+    /// A percentage threshold excluding `v` on one side and including `v` plus one step of
+    /// the published precision on the other (for "above"; minus, for "below").
+    fn one_step_from(&self, other: &Quantity) -> bool {
+        if self.unit != Unit::Percent || self.bound != other.bound || !matches!(self.bound, Bound::Above | Bound::Below)
+        {
+            return false;
+        }
+        let (strict, inclusive) = match (self.inclusive, other.inclusive) {
+            (Some(false), Some(true)) => (self, other),
+            (Some(true), Some(false)) => (other, self),
+            _ => return false,
+        };
+        let step = 10f64.powi(-i32::from(self.decimals.max(other.decimals)));
+        let expected = match self.bound {
+            Bound::Above => strict.low + step,
+            _ => strict.low - step,
+        };
+        (inclusive.low - expected).abs() < step / 100.0
     }
 }
 
@@ -107,7 +176,9 @@ pub fn extract(tokens: &mut [Token]) -> Vec<Quantity> {
     let mut index = 0;
     while index < tokens.len() {
         let is_year = tokens[index].year().is_some() && !tokens[index].gap_before.ends_with('$');
-        if tokens[index].used || !tokens[index].starts_with_digit() || is_year {
+        // "U-3", "COVID-19", "F-35": a number hyphened to a word is part of a name.
+        let names_something = tokens[index].gap_before == "-" && index > 0 && !tokens[index - 1].starts_with_digit();
+        if tokens[index].used || !tokens[index].starts_with_digit() || is_year || names_something {
             index += 1;
             continue;
         }
@@ -120,6 +191,8 @@ pub fn extract(tokens: &mut [Token]) -> Vec<Quantity> {
             high: first.value,
             unit: first.unit,
             bound: Bound::Unstated,
+            inclusive: None,
+            decimals: first.decimals,
         };
         let mut last = first.last_token;
         // "250-500k", "$2,500-2,600", "between 100 and 119", "10 to 20"
@@ -150,9 +223,10 @@ pub fn extract(tokens: &mut [Token]) -> Vec<Quantity> {
                 second.unit
             };
             quantity.bound = Bound::Between;
+            quantity.decimals = first.decimals.max(second.decimals);
             last = second.last_token;
         } else {
-            quantity.bound = bound_around(tokens, index, last);
+            (quantity.bound, quantity.inclusive) = bound_around(tokens, index, last);
         }
         for token in &mut tokens[index..=last] {
             token.used = true;
@@ -165,6 +239,7 @@ pub fn extract(tokens: &mut [Token]) -> Vec<Quantity> {
 
 struct Parsed {
     value: f64,
+    decimals: u8,
     unit: Unit,
     /// The multiplier of a suffix or scale word (1 when none).
     scale: f64,
@@ -184,6 +259,9 @@ fn parse(tokens: &[Token], index: usize) -> Option<Parsed> {
         return None;
     }
     let value: f64 = digits.replace(',', "").parse().ok()?;
+    let decimals = digits
+        .split_once('.')
+        .map_or(0, |(_whole, fraction)| fraction.len().min(9) as u8);
     let mut last_token = index;
     let mut scale = match suffix {
         "" => 1.0,
@@ -228,6 +306,7 @@ fn parse(tokens: &[Token], index: usize) -> Option<Parsed> {
     }
     Some(Parsed {
         value: value * scale,
+        decimals,
         unit,
         scale,
         explicit_scale: scale != 1.0,
@@ -235,27 +314,38 @@ fn parse(tokens: &[Token], index: usize) -> Option<Parsed> {
     })
 }
 
-/// The direction stated around a single number: words before it, or "+", "or more" after.
-fn bound_around(tokens: &[Token], first: usize, last: usize) -> Bound {
+/// The direction stated around a single number (words before it, or "+", "or more" after),
+/// and whether the number itself is included.
+fn bound_around(tokens: &[Token], first: usize, last: usize) -> (Bound, Option<bool>) {
     let plus = |index: usize| tokens[index].gap_after.trim_start().starts_with('+');
     if plus(first) || plus(last) {
-        return Bound::Above;
+        return (Bound::Above, Some(true));
     }
-    let before = tokens[first].gap_before.trim_end();
-    if before.ends_with('>') || before.ends_with(">$") {
-        return Bound::Above;
+    let before = tokens[first].gap_before.trim_end().trim_end_matches('$').trim_end();
+    for (sign, bound) in [('>', Bound::Above), ('<', Bound::Below)] {
+        if let Some(rest) = before.strip_suffix('=') {
+            if rest.ends_with(sign) {
+                return (bound, Some(true));
+            }
+        } else if before.ends_with(sign) {
+            return (bound, Some(false));
+        }
     }
-    if before.ends_with('<') || before.ends_with("<$") {
-        return Bound::Below;
-    }
+    let exact_before = |phrase: &[&str]| {
+        first >= phrase.len()
+            && tokens[first - phrase.len()..first]
+                .iter()
+                .zip(phrase)
+                .all(|(token, word)| token.lower == *word)
+    };
     let following: Vec<&str> = tokens[last + 1..]
         .iter()
         .take(2)
         .map(|token| token.lower.as_str())
         .collect();
     match following.as_slice() {
-        ["or", "more" | "higher" | "greater" | "above"] | ["or", "more", ..] => return Bound::Above,
-        ["or", "less" | "fewer" | "lower" | "below"] => return Bound::Below,
+        ["or", "more" | "higher" | "greater" | "above"] | ["or", "more", ..] => return (Bound::Above, Some(true)),
+        ["or", "less" | "fewer" | "lower" | "below"] => return (Bound::Below, Some(true)),
         _ => {}
     }
     let ends_before = |phrase: &[&str]| {
@@ -265,12 +355,37 @@ fn bound_around(tokens: &[Token], first: usize, last: usize) -> Bound {
                 .zip(phrase)
                 .all(|(token, word)| token.lower == *word)
     };
-    if ABOVE_WORDS.iter().any(|phrase| ends_before(phrase)) {
-        Bound::Above
-    } else if BELOW_WORDS.iter().any(|phrase| ends_before(phrase)) {
-        Bound::Below
+    if let Some(phrase) = ABOVE_WORDS.iter().find(|phrase| ends_before(phrase)) {
+        (Bound::Above, inclusion_of(phrase))
+    } else if let Some(phrase) = BELOW_WORDS.iter().find(|phrase| ends_before(phrase)) {
+        (Bound::Below, inclusion_of(phrase))
+    } else if [&["be"][..], &["exactly"], &["is"], &["equal", "to"]]
+        .iter()
+        .any(|phrase| exact_before(phrase))
+    {
+        (Bound::Exact, Some(true))
     } else {
-        Bound::Unstated
+        (Bound::Unstated, None)
+    }
+}
+
+/// Whether a direction word includes its number: "at least" and "at most" do; "above",
+/// "over", "more than", "below", "under", "less than" do not; verbs of reaching leave it to
+/// the rules.
+fn inclusion_of(phrase: &[&str]) -> Option<bool> {
+    match phrase {
+        ["at", "least"] | ["at", "most"] => Some(true),
+        ["above"]
+        | ["over"]
+        | ["more", "than"]
+        | ["greater", "than"]
+        | ["higher", "than"]
+        | ["below"]
+        | ["under"]
+        | ["less", "than"]
+        | ["fewer", "than"]
+        | ["lower", "than"] => Some(false),
+        _ => None,
     }
 }
 
@@ -342,6 +457,50 @@ mod tests {
         );
         let fewer = one("Will Trump deport less than 250,000?");
         assert_eq!(fewer.bound, Bound::Below);
+    }
+
+    fn above_four_six() -> Quantity {
+        one("Will the unemployment rate (U-3) be above 4.6% in January?")
+    }
+
+    #[test]
+    fn an_included_boundary_is_not_an_excluded_one_unless_a_step_apart() {
+        let at_least = one("Will the January 2026 unemployment rate be ≥4.7%?");
+        assert_eq!(
+            (at_least.bound, at_least.inclusive, at_least.decimals),
+            (Bound::Above, Some(true), 1)
+        );
+        let above = one("Will the unemployment rate (U-3) be above 4.6% in January?");
+        assert_eq!((above.bound, above.inclusive), (Bound::Above, Some(false)));
+        assert_eq!(at_least.boundary_with(&above), Some(Boundary::OneStepApart));
+        assert_eq!(above.boundary_with(&at_least), Some(Boundary::OneStepApart));
+        // The same number included on one side and not on the other differs at it.
+        assert_eq!(
+            one("Will it be above 4.6%?").boundary_with(&one("Will it be 4.6% or more?")),
+            None
+        );
+        // Two steps apart, or the strict one above the inclusive one: other thresholds.
+        assert_eq!(one("above 4.5%").boundary_with(&one("at least 4.7%")), None);
+        assert_eq!(one("above 4.7%").boundary_with(&one("at least 4.6%")), None);
+        assert_eq!(
+            one("more than 0.4%").boundary_with(&one("0.5% or more")),
+            Some(Boundary::OneStepApart)
+        );
+        // Dollars are not published in steps: "above $149,999" is not "$150,000 or more".
+        assert_eq!(one("above $149,999").boundary_with(&one("$150,000 or more")), None);
+        assert_eq!(
+            one("reach $150,000").boundary_with(&one("above $150,000")),
+            Some(Boundary::Same)
+        );
+        // "Exactly" is not "above"; a bare number is not "more than" itself.
+        let exactly = one("Will the January 2026 unemployment rate be 4.6%?");
+        assert_eq!(exactly.bound, Bound::Exact);
+        assert_eq!(exactly.boundary_with(&above_four_six()), None);
+        assert_eq!(
+            one("Will monthly inflation increase by 0.1% in February?")
+                .boundary_with(&one("Will CPI rise more than 0.1% in February 2026?")),
+            None
+        );
     }
 
     #[test]

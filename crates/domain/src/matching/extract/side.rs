@@ -41,6 +41,9 @@ const OPPOSITIONS: &[&[&[&str]]] = &[
     ],
 ];
 
+/// The "out" class of the remain/out group.
+const OUT: (usize, usize) = (2, 1);
+
 /// What Yes stands for, as far as the words say.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Side {
@@ -86,8 +89,13 @@ pub fn extract(tokens: &[Token]) -> Side {
     let mut side = Side::default();
     for (index, token) in tokens.iter().enumerate() {
         let word = token.lower.as_str();
+        // "Will Khamenei no longer be Supreme Leader?" asks whether he is out: no negation.
+        let no_longer = word == "no" && tokens.get(index + 1).is_some_and(|next| next.lower == "longer");
+        if no_longer && !side.verbs.contains(&OUT) {
+            side.verbs.push(OUT);
+        }
         let negation = matches!(word, "not" | "never" | "fail" | "fails" | "without" | "t")
-            || (word == "no" && (index == 0 || tokens[index - 1].lower == "will"));
+            || (word == "no" && !no_longer && (index == 0 || tokens[index - 1].lower == "will"));
         if negation {
             side.negated = !side.negated;
         }
@@ -135,6 +143,14 @@ mod tests {
         let kalshi = side("Will the Oklahoma City win the 2026 Pro Basketball Finals?");
         assert!(!polymarket.opposes(&kalshi));
         assert_eq!(kalshi.describe(), "win");
+    }
+
+    #[test]
+    fn no_longer_is_out_not_a_negation() {
+        let no_longer = side("Will Ali Khamenei no longer be Supreme Leader before 2027?");
+        assert!(!no_longer.negated);
+        assert!(!no_longer.opposes(&side("Khamenei out as Supreme Leader of Iran by December 31?")));
+        assert!(no_longer.opposes(&side("Will Khamenei remain Supreme Leader through 2026?")));
     }
 
     #[test]
