@@ -163,15 +163,20 @@ pub struct MatchedMarketView<'a> {
     pub exchange_id: &'static str,
     pub question: &'a str,
     pub similarity: f64,
+    /// What the two markets agree on (subject, contest, form, threshold or range, date or
+    /// period) and what could not be checked or differs only at a boundary, in one line, so
+    /// that a trader can check a match before acting on it. Beyond the interface.
+    pub reason: &'a str,
 }
 
-impl<'a> From<&'a MatchedMarket> for MatchedMarketView<'a> {
-    fn from(matched: &'a MatchedMarket) -> Self {
+impl<'a> MatchedMarketView<'a> {
+    fn new(matched: &'a MatchedMarket, reason: &'a str) -> Self {
         MatchedMarketView {
             id: matched.id,
             exchange_id: matched.exchange.as_str(),
             question: &matched.question,
             similarity: matched.similarity,
+            reason,
         }
     }
 }
@@ -206,7 +211,13 @@ pub struct MarketDetail<'a> {
 }
 
 impl<'a> MarketDetail<'a> {
-    pub fn new(stored: &'a StoredMarket, matched: &'a [MatchedMarket], last_synced_at: Timestamp) -> MarketDetail<'a> {
+    /// `reasons` holds each match's reason, in the order of `matched`.
+    pub fn new(
+        stored: &'a StoredMarket,
+        matched: &'a [MatchedMarket],
+        reasons: &'a [String],
+        last_synced_at: Timestamp,
+    ) -> MarketDetail<'a> {
         let market = &stored.market;
         MarketDetail {
             id: stored.id,
@@ -235,7 +246,11 @@ impl<'a> MarketDetail<'a> {
                     best_ask_price: outcome.best_ask_price,
                 })
                 .collect(),
-            matched_markets: matched.iter().map(MatchedMarketView::from).collect(),
+            matched_markets: matched
+                .iter()
+                .zip(reasons)
+                .map(|(matched, reason)| MatchedMarketView::new(matched, reason))
+                .collect(),
             last_synced_at: Iso8601(last_synced_at),
         }
     }

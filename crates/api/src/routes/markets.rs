@@ -8,8 +8,9 @@ use axum::response::{IntoResponse, Response};
 use chrono::Utc;
 use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::Operation;
+use marketlens_domain::matching::{MatchInput, explain};
 use marketlens_domain::{Exchange, market_url};
-use marketlens_storage::StoredMarket;
+use marketlens_storage::{MatchedMarket, StoredMarket};
 use uuid::Uuid;
 
 use crate::auth::Caller;
@@ -125,15 +126,52 @@ pub async fn lookup(
     .await
 }
 
+/// Why each match was made, as the matcher compares the two markets now (`--why` in one
+/// line). A match whose market has gone since the match was stored says so.
+async fn match_reasons(
+    state: &AppState,
+    stored: &StoredMarket,
+    matched: &[MatchedMarket],
+) -> Result<Vec<String>, ApiError> {
+    let market = match_input(state, stored).await?;
+    let mut reasons = Vec::with_capacity(matched.len());
+    for matched in matched {
+        let reason = match state.catalog.get_market(matched.id).await? {
+            Some(other) => explain(&market, &match_input(state, &other).await?).reason(),
+            None => "the matched market is no longer stored".to_owned(),
+        };
+        reasons.push(reason);
+    }
+    Ok(reasons)
+}
+
+/// What the matcher reads of a stored market: its question, dates, outcomes and event title.
+async fn match_input(state: &AppState, stored: &StoredMarket) -> Result<MatchInput, ApiError> {
+    let event_title = match stored.market.event_id() {
+        Some(event_id) => state
+            .catalog
+            .get_event(event_id)
+            .await?
+            .map(|stored| stored.event.title.clone()),
+        None => None,
+    };
+    Ok(MatchInput::from_market(
+        stored.id,
+        &stored.market,
+        event_title.as_deref(),
+    ))
+}
+
 /// A market as get answers it: with its matches, when it was last synced, and the
 /// `X-Data-Age` of that.
 async fn market_detail(state: &AppState, stored: &StoredMarket) -> Result<Response, ApiError> {
     let matched = state.catalog.matched_markets(stored.id).await?;
+    let reasons = match_reasons(state, stored, &matched).await?;
     let coverage = state.freshness.coverage().await?;
     let market = &stored.market;
     let last_synced_at = coverage.last_synced(market.exchange, market.status, stored.observed_at);
     let response = Json(&DataEnvelope {
-        data: MarketDetail::new(stored, &matched, last_synced_at),
+        data: MarketDetail::new(stored, &matched, &reasons, last_synced_at),
     })
     .into_response();
     Ok(with_data_age(response, Some(age_seconds(last_synced_at, Utc::now()))))

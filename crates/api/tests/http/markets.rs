@@ -278,13 +278,20 @@ async fn get_returns_every_field_with_outcome_ids_and_matches() {
             .all(|outcome| outcome["id"].as_str().unwrap().parse::<uuid::Uuid>().is_ok())
     );
     assert_ne!(outcomes[0]["id"], outcomes[1]["id"]);
+    let matched = &market["matchedMarkets"];
+    assert_eq!(matched.as_array().unwrap().len(), 1, "{matched}");
+    assert_eq!(matched[0]["id"], right.to_string());
+    assert_eq!(matched[0]["exchangeId"], "KALSHI");
     assert_eq!(
-        market["matchedMarkets"],
-        serde_json::json!([{
-            "id": right.to_string(), "exchangeId": "KALSHI",
-            "question": "Will Bitcoin be above $100k on December 31, 2026?", "similarity": 0.912
-        }])
+        matched[0]["question"],
+        "Will Bitcoin be above $100k on December 31, 2026?"
     );
+    assert_eq!(matched[0]["similarity"], 0.912);
+    // The reason is the matcher's reading now, field by field: this seeded pair is a reading
+    // on a day against a deadline, which it says.
+    let reason = matched[0]["reason"].as_str().unwrap();
+    assert!(reason.starts_with("same subject (bitcoin)"), "{reason}");
+    assert!(reason.contains("date differs"), "{reason}");
     // Symmetric: the other side lists this one.
     let (_, other) = server.get(&format!("/api/v1/markets/{right}"), &key).await;
     assert_eq!(other["data"]["matchedMarkets"][0]["id"], left.to_string());

@@ -136,7 +136,8 @@ pub fn match_markets(inputs: &[MatchInput]) -> Vec<MatchPair> {
     MatchIndex::build(inputs).pairs()
 }
 
-/// Compares two markets field by field, as `marketlens match --why` prints it.
+/// Compares two markets field by field, as `marketlens match --why` prints it (and, in one
+/// line, [`Comparison::reason`], as `matchedMarkets` says it).
 pub fn explain(left: &MatchInput, right: &MatchInput) -> Comparison {
     Comparison::new(&left.features(), &right.features(), SERVING_THRESHOLD)
 }

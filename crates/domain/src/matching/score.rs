@@ -81,6 +81,9 @@ pub struct Judgement {
     pub contest: Agreement,
     pub form: Agreement,
     pub threshold: Agreement,
+    /// The thresholds agree only at the precision a figure is published at ("above 4.6%"
+    /// and "4.7% or more"): they resolve apart for a figure between the two.
+    pub one_step_apart: bool,
     pub date: (Agreement, f64),
     pub side: Agreement,
     pub wording: f64,
@@ -114,7 +117,7 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
     let (subject, orientation) = compare_subjects(left, right);
     let contest = compare_contests(left, right);
     let form = compare_forms(left, right);
-    let threshold = compare_thresholds(left, right);
+    let (threshold, one_step_apart) = compare_thresholds(left, right);
     // A market whose outcomes are the two sides of a game is about one meeting of them.
     let one_game = left.named_outcomes.is_some() || right.named_outcomes.is_some();
     let date = compare_dates(left, right, one_game);
@@ -155,6 +158,7 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
         contest,
         form,
         threshold,
+        one_step_apart,
         date,
         side,
         wording,
@@ -318,21 +322,31 @@ fn compare_contests(left: &Features, right: &Features) -> Agreement {
     }
 }
 
-fn compare_thresholds(left: &Features, right: &Features) -> Agreement {
-    let covered = |of: &[super::extract::numbers::Quantity], by: &[super::extract::numbers::Quantity]| {
+/// How the thresholds compare, and whether they agree only one published step apart.
+fn compare_thresholds(left: &Features, right: &Features) -> (Agreement, bool) {
+    use super::extract::numbers::{Boundary, Quantity};
+    let boundaries = |of: &[Quantity], by: &[Quantity]| -> Option<Vec<Boundary>> {
         of.iter()
-            .all(|quantity| by.iter().any(|other| quantity.agrees_with(other)))
+            .map(|quantity| by.iter().find_map(|other| quantity.boundary_with(other)))
+            .collect()
     };
     match (left.quantities.is_empty(), right.quantities.is_empty()) {
-        (true, true) => Agreement::NotStated,
+        (true, true) => (Agreement::NotStated, false),
         // A threshold decides resolution: stated on one side only, the questions differ.
-        (true, false) | (false, true) => Agreement::Conflict,
-        (false, false)
-            if covered(&left.quantities, &right.quantities) && covered(&right.quantities, &left.quantities) =>
-        {
-            Agreement::Agree
-        }
-        (false, false) => Agreement::Conflict,
+        (true, false) | (false, true) => (Agreement::Conflict, false),
+        (false, false) => match (
+            boundaries(&left.quantities, &right.quantities),
+            boundaries(&right.quantities, &left.quantities),
+        ) {
+            (Some(left_boundaries), Some(right_boundaries)) => {
+                let one_step = left_boundaries
+                    .iter()
+                    .chain(&right_boundaries)
+                    .any(|boundary| *boundary == Boundary::OneStepApart);
+                (Agreement::Agree, one_step)
+            }
+            _ => (Agreement::Conflict, false),
+        },
     }
 }
 
@@ -533,6 +547,43 @@ impl Comparison {
     pub fn is_match(&self) -> bool {
         self.judgement.refused_by.is_none() && self.judgement.similarity >= self.serving_threshold
     }
+
+    /// One line saying what agrees and what could not be checked, for a trader to verify a
+    /// match before acting on it: "same subject (bitcoin), threshold (≥ $150000), date (before
+    /// 2026-01-01); contest on one side only".
+    pub fn reason(&self) -> String {
+        let mut agreeing = Vec::new();
+        let mut caveats = Vec::new();
+        for report in &self.fields {
+            let label = report.field.label();
+            match (report.field, report.agreement.as_str()) {
+                (Field::Wording | Field::Side, _) => {}
+                (_, "agree") => agreeing.push(format!("{label} ({})", report.left)),
+                (_, "partly agree") => caveats.push(format!("{label} partly ({} / {})", report.left, report.right)),
+                (_, "unconfirmed") => caveats.push(format!("{label} stated on one side only")),
+                (_, "CONFLICT") => caveats.push(format!("{label} differs")),
+                _ => {}
+            }
+        }
+        if self.judgement.one_step_apart {
+            caveats.push(
+                "thresholds one published step apart: the same for a figure reported at that precision".to_owned(),
+            );
+        }
+        if self.judgement.orientation == super::Orientation::Flipped {
+            caveats.push("outcomes swapped: Yes on one is the second outcome of the other".to_owned());
+        }
+        let mut line = if agreeing.is_empty() {
+            "no field confirmed".to_owned()
+        } else {
+            format!("same {}", agreeing.join(", "))
+        };
+        if !caveats.is_empty() {
+            line.push_str("; ");
+            line.push_str(&caveats.join("; "));
+        }
+        line
+    }
 }
 
 fn report(field: Field, left: String, right: String, agreement: Agreement) -> FieldReport {
@@ -685,6 +736,25 @@ mod tests {
             (2026, 10, 11),
         );
         assert_eq!(judge(&first_half, &kansas_city).refused_by, Some(Field::Form));
+    }
+
+    #[test]
+    fn the_reason_says_what_agrees_and_what_is_unchecked() {
+        let polymarket = features("Will the January 2026 unemployment rate be ≥4.7%?", (2026, 2, 6));
+        let kalshi = features(
+            "Will the unemployment rate (U-3) be above 4.6% in January 2026?",
+            (2026, 2, 6),
+        );
+        let comparison = Comparison::new(&polymarket, &kalshi, SERVING_THRESHOLD);
+        let reason = comparison.reason();
+        assert!(reason.starts_with("same subject (unemployment rate)"), "{reason}");
+        assert!(reason.contains("one published step apart"), "{reason}");
+        let game = Comparison::new(
+            &market("Chiefs vs. Jaguars", &["Chiefs", "Jaguars"], (2026, 10, 11)),
+            &features("Kansas City at Jacksonville Winner? — Jacksonville", (2026, 10, 11)),
+            SERVING_THRESHOLD,
+        );
+        assert!(game.reason().contains("outcomes swapped"), "{}", game.reason());
     }
 
     #[test]
