@@ -41,7 +41,7 @@ impl QueryFeatures {
             };
             (year, month)
         });
-        let timing = dates::extract(&mut tokens, Some(today));
+        let timing = dates::extract(&mut tokens, Some(dates::Reference::Today(today)));
         let entities = entities::extract(&mut tokens);
         let quantities = numbers::extract(&mut tokens);
         let words = words(query).filter(|word| !is_stopword(word)).collect();

@@ -247,7 +247,7 @@ impl Unmatched {
                 unmatched.names_someone |= entity.kind != EntityKind::Institution;
                 // Place names read as names too ("China"): any but the United States.
                 unmatched.names_a_foreign_country |=
-                    matches!(entity.kind, EntityKind::Country | EntityKind::Name) && entity.key() != "usa";
+                    matches!(entity.kind, EntityKind::Country | EntityKind::Name) && entity.words != ["usa"];
             }
         }
         unmatched
@@ -325,26 +325,25 @@ fn compare_contests(left: &Features, right: &Features) -> Agreement {
 /// How the thresholds compare, and whether they agree only one published step apart.
 fn compare_thresholds(left: &Features, right: &Features) -> (Agreement, bool) {
     use super::extract::numbers::{Boundary, Quantity};
-    let boundaries = |of: &[Quantity], by: &[Quantity]| -> Option<Vec<Boundary>> {
-        of.iter()
-            .map(|quantity| by.iter().find_map(|other| quantity.boundary_with(other)))
-            .collect()
+    // Whether every threshold of `of` has a counterpart in `by`, and whether one is a step
+    // apart; `None` when one has none. (No allocation: this runs for every candidate pair.)
+    let covered = |of: &[Quantity], by: &[Quantity]| -> Option<bool> {
+        let mut one_step = false;
+        for quantity in of {
+            let boundary = by.iter().find_map(|other| quantity.boundary_with(other))?;
+            one_step |= boundary == Boundary::OneStepApart;
+        }
+        Some(one_step)
     };
     match (left.quantities.is_empty(), right.quantities.is_empty()) {
         (true, true) => (Agreement::NotStated, false),
         // A threshold decides resolution: stated on one side only, the questions differ.
         (true, false) | (false, true) => (Agreement::Conflict, false),
         (false, false) => match (
-            boundaries(&left.quantities, &right.quantities),
-            boundaries(&right.quantities, &left.quantities),
+            covered(&left.quantities, &right.quantities),
+            covered(&right.quantities, &left.quantities),
         ) {
-            (Some(left_boundaries), Some(right_boundaries)) => {
-                let one_step = left_boundaries
-                    .iter()
-                    .chain(&right_boundaries)
-                    .any(|boundary| *boundary == Boundary::OneStepApart);
-                (Agreement::Agree, one_step)
-            }
+            (Some(left_step), Some(right_step)) => (Agreement::Agree, left_step || right_step),
             _ => (Agreement::Conflict, false),
         },
     }

@@ -88,11 +88,41 @@ const UNRESOLVED_PHRASES: [&[&str]; 8] = [
 
 /// Reads the timing of `tokens`, marking the tokens it used. `reference` (the market's end
 /// date) completes dates written without a year.
-pub fn extract(tokens: &mut [Token], reference: Option<NaiveDate>) -> Timing {
-    let reference_year = reference.map(|date| date.year());
+/// What completes a date written without its year.
+#[derive(Debug, Clone, Copy)]
+pub enum Reference {
+    /// A market's end date: a month is the last one on or before it.
+    MarketEnd(NaiveDate),
+    /// Today, for a query: a month is the next one from today.
+    Today(NaiveDate),
+}
+
+impl Reference {
+    fn date(self) -> NaiveDate {
+        match self {
+            Reference::MarketEnd(date) | Reference::Today(date) => date,
+        }
+    }
+
+    /// The year of `month` written without one.
+    fn year_of(self, month: u32) -> Option<i32> {
+        let date = self.date();
+        let first_day = NaiveDate::from_ymd_opt(date.year(), month, 1)?;
+        Some(match self {
+            Reference::MarketEnd(_) if first_day > date => date.year() - 1,
+            Reference::Today(_) if month < date.month() => date.year() + 1,
+            _ => date.year(),
+        })
+    }
+}
+
+pub fn extract(tokens: &mut [Token], reference: Option<Reference>) -> Timing {
     // "This year" of a market that closes just after midnight of January 1st (UTC, for a
     // deadline at the end of December in America) is the year that just ended.
-    let this_year = reference.map(|date| date.pred_opt().unwrap_or(date).year());
+    let this_year = reference.map(|reference| {
+        let date = reference.date();
+        date.pred_opt().unwrap_or(date).year()
+    });
     let mut timing = Timing::default();
     claim_clock_times(tokens, &mut timing);
     claim_seasons(tokens, &mut timing);
@@ -112,7 +142,7 @@ pub fn extract(tokens: &mut [Token], reference: Option<NaiveDate>) -> Timing {
             index += 1;
             continue;
         }
-        let Some(found) = date_at(tokens, index, reference_year, this_year) else {
+        let Some(found) = date_at(tokens, index, reference, this_year) else {
             index += 1;
             continue;
         };
@@ -311,13 +341,14 @@ struct FoundDate {
     single_day: bool,
 }
 
-fn date_at(tokens: &[Token], index: usize, reference_year: Option<i32>, this_year: Option<i32>) -> Option<FoundDate> {
+fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_year: Option<i32>) -> Option<FoundDate> {
+    let reference_year = reference.map(|reference| reference.date().year());
     let token = &tokens[index];
     // "end of 2025", "end of June"
     if token.lower == "end"
         && tokens.get(index + 1).is_some_and(|of| of.lower == "of")
         && tokens.get(index + 2).is_some_and(|inner| !inner.used)
-        && let Some(inner) = date_at(tokens, index + 2, reference_year, this_year)
+        && let Some(inner) = date_at(tokens, index + 2, reference, this_year)
     {
         let last_day = inner.end.pred_opt()?;
         return Some(FoundDate {
@@ -368,7 +399,12 @@ fn date_at(tokens: &[Token], index: usize, reference_year: Option<i32>, this_yea
             return None;
         }
         let length = 1 + usize::from(day.is_some()) + usize::from(year.is_some());
-        let year = year.or(reference_year)?;
+        // A month without a year is the last one on or before the market's end ("in
+        // December" of a market ending in January is the December before).
+        let year = match year {
+            Some(year) => year,
+            None => reference?.year_of(month)?,
+        };
         return Some(match day {
             Some(day) => {
                 let start = NaiveDate::from_ymd_opt(year, month, day)?;
@@ -482,7 +518,9 @@ mod tests {
     fn timing(question: &str, reference_year: Option<i32>) -> Timing {
         extract(
             &mut tokenize(question),
-            reference_year.and_then(|year| NaiveDate::from_ymd_opt(year, 6, 30)),
+            reference_year
+                .and_then(|year| NaiveDate::from_ymd_opt(year, 6, 30))
+                .map(Reference::MarketEnd),
         )
     }
 
@@ -497,7 +535,10 @@ mod tests {
     #[test]
     fn clock_times_are_part_of_the_deadline_not_thresholds() {
         let mut tokens = tokenize("Will XRP be above $6.00 by 11:59 PM ET on Dec 31, 2026?");
-        let timing = extract(&mut tokens, NaiveDate::from_ymd_opt(2026, 6, 30));
+        let timing = extract(
+            &mut tokens,
+            NaiveDate::from_ymd_opt(2026, 6, 30).map(Reference::MarketEnd),
+        );
         assert_eq!(timing.deadline, Some(date(2027, 1, 1)), "{timing:?}");
         assert_eq!(timing.clock, Some((23 * 60 + 59, "ET")));
         let unclaimed: Vec<&str> = tokens
@@ -507,7 +548,10 @@ mod tests {
             .collect();
         assert_eq!(unclaimed, ["will", "xrp", "be", "above", "6.00"]);
         let mut tokens = tokenize("Bitcoin above $100,000 at 5pm EST on Jan 3?");
-        let timing = extract(&mut tokens, NaiveDate::from_ymd_opt(2026, 6, 30));
+        let timing = extract(
+            &mut tokens,
+            NaiveDate::from_ymd_opt(2026, 6, 30).map(Reference::MarketEnd),
+        );
         assert!(tokens.iter().all(|token| token.lower != "5pm" || token.used));
         assert_eq!(timing.clock, Some((17 * 60, "ET")));
         assert_eq!(timing.on_date, Some(date(2026, 1, 3)));
@@ -529,14 +573,31 @@ mod tests {
         assert_eq!(kalshi.resolution_date(), polymarket.resolution_date());
         assert_eq!(timing("Will it happen this year?", None).resolution_date(), None);
         let mut tokens = tokenize("Will Trump try to fire Jerome Powell this year?");
-        extract(&mut tokens, NaiveDate::from_ymd_opt(2025, 12, 31));
+        extract(
+            &mut tokens,
+            NaiveDate::from_ymd_opt(2025, 12, 31).map(Reference::MarketEnd),
+        );
         assert!(tokens.iter().any(|token| token.lower == "powell" && !token.used));
         // Closed at 05:54 UTC on January 1st: the year asked about is the one that ended.
         let closing = extract(
             &mut tokenize("Will Pam Bondi leave this year?"),
-            NaiveDate::from_ymd_opt(2026, 1, 1),
+            NaiveDate::from_ymd_opt(2026, 1, 1).map(Reference::MarketEnd),
         );
         assert_eq!(closing.resolution_date(), NaiveDate::from_ymd_opt(2026, 1, 1));
+    }
+
+    #[test]
+    fn a_month_without_a_year_is_the_last_before_the_end() {
+        let december = extract(
+            &mut tokenize("Will annual inflation increase by 3.2% in December?"),
+            NaiveDate::from_ymd_opt(2026, 1, 13).map(Reference::MarketEnd),
+        );
+        assert_eq!(december.period, Some((date(2025, 12, 1), date(2026, 1, 1))));
+        let june = extract(
+            &mut tokenize("Will it happen by June 30?"),
+            NaiveDate::from_ymd_opt(2025, 6, 30).map(Reference::MarketEnd),
+        );
+        assert_eq!(june.deadline, Some(date(2025, 7, 1)));
     }
 
     #[test]

@@ -11,7 +11,9 @@
 //! ([`Form::Happen`]); stages absent mean the whole contest. Two questions of different
 //! forms, or of different stages, are different questions.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::LazyLock;
 
 use super::tokens::Token;
 
@@ -217,24 +219,33 @@ pub fn extract(tokens: &[Token]) -> Reading {
     let phrase_at =
         |at: usize, phrase: &[&str]| words.len() >= at + phrase.len() && words[at..at + phrase.len()] == *phrase;
     let mut reading = Reading::default();
-    for at in 0..words.len() {
-        if reading.form.is_none() {
-            reading.form = FORMS
-                .iter()
-                .filter(|(phrase, _form)| phrase_at(at, phrase))
-                .max_by_key(|(phrase, _form)| phrase.len())
-                .map(|(_phrase, form)| *form);
-        }
-        for (phrase, stage) in STAGES {
-            if phrase_at(at, phrase) && !reading.stages.contains(stage) {
-                reading.stages.push(*stage);
+    for (at, word) in words.iter().enumerate() {
+        // Only phrases that start with this word: this runs for every market.
+        let Some(starting_here) = PHRASES_BY_FIRST_WORD.get(word) else {
+            continue;
+        };
+        for marker in starting_here {
+            match *marker {
+                Marker::Form(phrase, form) if reading.form.is_none() && phrase_at(at, phrase) => {
+                    // The longest form phrase at this place wins.
+                    let longest = starting_here
+                        .iter()
+                        .filter_map(|marker| match *marker {
+                            Marker::Form(phrase, form) if phrase_at(at, phrase) => Some((phrase.len(), form)),
+                            _ => None,
+                        })
+                        .max_by_key(|(length, _form)| *length)
+                        .map_or(form, |(_length, form)| form);
+                    reading.form = Some(longest);
+                }
+                Marker::Stage(phrase, stage) if phrase_at(at, phrase) && !reading.stages.contains(&stage) => {
+                    reading.stages.push(stage);
+                }
+                Marker::Span(phrase, span) if reading.span.is_none() && phrase_at(at, phrase) => {
+                    reading.span = Some(span);
+                }
+                _ => {}
             }
-        }
-        if reading.span.is_none() {
-            reading.span = SPANS
-                .iter()
-                .find(|(phrase, _span)| phrase_at(at, phrase))
-                .map(|(_phrase, span)| *span);
         }
     }
     // "Leave the administration first?": a closing "first" asks who is first.
@@ -244,6 +255,29 @@ pub fn extract(tokens: &[Token]) -> Reading {
     reading.stages.sort_unstable();
     reading
 }
+
+/// One phrase of [`FORMS`], [`STAGES`] or [`SPANS`].
+#[derive(Clone, Copy)]
+enum Marker {
+    Form(&'static [&'static str], Form),
+    Stage(&'static [&'static str], Stage),
+    Span(&'static [&'static str], Span),
+}
+
+/// Every marker phrase by its first word, built once.
+static PHRASES_BY_FIRST_WORD: LazyLock<HashMap<&'static str, Vec<Marker>>> = LazyLock::new(|| {
+    let mut by_first_word: HashMap<&'static str, Vec<Marker>> = HashMap::new();
+    let markers = FORMS
+        .iter()
+        .map(|(phrase, form)| Marker::Form(phrase, *form))
+        .chain(STAGES.iter().map(|(phrase, stage)| Marker::Stage(phrase, *stage)))
+        .chain(SPANS.iter().map(|(phrase, span)| Marker::Span(phrase, *span)));
+    for marker in markers {
+        let (Marker::Form(phrase, _) | Marker::Stage(phrase, _) | Marker::Span(phrase, _)) = marker;
+        by_first_word.entry(phrase[0]).or_default().push(marker);
+    }
+    by_first_word
+});
 
 #[cfg(test)]
 mod tests {

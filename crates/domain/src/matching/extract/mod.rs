@@ -45,10 +45,18 @@ impl Features {
         let question = tokens::without_nicknames(question);
         let mut tokens = tokens::tokenize(&question);
         let form = form::extract(&tokens);
-        let timing = dates::extract(&mut tokens, end_date);
+        let timing = dates::extract(&mut tokens, end_date.map(dates::Reference::MarketEnd));
         let mut entities = entities::extract(&mut tokens);
-        let quantities = numbers::extract(&mut tokens);
-        let side = side::extract(&tokens);
+        let mut quantities = numbers::extract(&mut tokens);
+        let mut side = side::extract(&tokens);
+        // A change of 0 bps is no change: "hike rates by 0bps" holds them.
+        if let Some(zero) = quantities.iter().position(|quantity| {
+            quantity.unit == numbers::Unit::BasisPoints && quantity.low == 0.0 && quantity.high == 0.0
+        }) {
+            quantities.remove(zero);
+            side.verbs.retain(|(group, _class)| *group != side::HOLD.0);
+            side.verbs.push(side::HOLD);
+        }
         if entities.contexts.is_empty()
             && let Some(event_title) = event_title
         {
@@ -62,7 +70,14 @@ impl Features {
                 entities.primary = chosen;
             }
         }
-        let league = teams::league_of(&question).or_else(|| event_title.and_then(teams::league_of));
+        // The league settles a team name several teams share ("Kings"); read only then.
+        let league = entities
+            .subjects
+            .iter()
+            .chain(entities.primary.as_ref())
+            .any(teams::needs_league)
+            .then(|| teams::league_of(&question).or_else(|| event_title.and_then(teams::league_of)))
+            .flatten();
         for entity in entities.subjects.iter_mut().chain(entities.primary.as_mut()) {
             teams::canonicalize(entity, league);
         }

@@ -178,7 +178,15 @@ pub fn extract(tokens: &mut [Token]) -> Vec<Quantity> {
         let is_year = tokens[index].year().is_some() && !tokens[index].gap_before.ends_with('$');
         // "U-3", "COVID-19", "F-35": a number hyphened to a word is part of a name.
         let names_something = tokens[index].gap_before == "-" && index > 0 && !tokens[index - 1].starts_with_digit();
-        if tokens[index].used || !tokens[index].starts_with_digit() || is_year || names_something {
+        // "12-month inflation", "30-day average": a span, not a threshold.
+        let names_a_span = tokens[index].gap_after == "-"
+            && tokens.get(index + 1).is_some_and(|next| {
+                matches!(
+                    next.lower.as_str(),
+                    "month" | "months" | "year" | "years" | "week" | "weeks" | "day" | "days" | "hour" | "hours"
+                )
+            });
+        if tokens[index].used || !tokens[index].starts_with_digit() || is_year || names_something || names_a_span {
             index += 1;
             continue;
         }
@@ -500,6 +508,14 @@ mod tests {
             one("Will monthly inflation increase by 0.1% in February?")
                 .boundary_with(&one("Will CPI rise more than 0.1% in February 2026?")),
             None
+        );
+    }
+
+    #[test]
+    fn a_hyphened_span_is_not_a_threshold() {
+        assert_eq!(
+            one("Brazil's 12-month inflation below 5.50% for December 2025?").low,
+            5.5
         );
     }
 

@@ -43,6 +43,8 @@ const OPPOSITIONS: &[&[&[&str]]] = &[
 
 /// The "out" class of the remain/out group.
 const OUT: (usize, usize) = (2, 1);
+/// The "hold" class of the cut/hike/hold group.
+pub const HOLD: (usize, usize) = (0, 2);
 
 /// What Yes stands for, as far as the words say.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -93,6 +95,14 @@ pub fn extract(tokens: &[Token]) -> Side {
         let no_longer = word == "no" && tokens.get(index + 1).is_some_and(|next| next.lower == "longer");
         if no_longer && !side.verbs.contains(&OUT) {
             side.verbs.push(OUT);
+        }
+        // "No change in rates" is a hold, not a negation of the question.
+        let no_change = word == "no" && tokens.get(index + 1).is_some_and(|next| next.lower == "change");
+        if no_change {
+            if !side.verbs.contains(&HOLD) {
+                side.verbs.push(HOLD);
+            }
+            continue;
         }
         let negation = matches!(word, "not" | "never" | "fail" | "fails" | "without" | "t")
             || (word == "no" && !no_longer && (index == 0 || tokens[index - 1].lower == "will"));
@@ -151,6 +161,14 @@ mod tests {
         assert!(!no_longer.negated);
         assert!(!no_longer.opposes(&side("Khamenei out as Supreme Leader of Iran by December 31?")));
         assert!(no_longer.opposes(&side("Will Khamenei remain Supreme Leader through 2026?")));
+    }
+
+    #[test]
+    fn no_change_is_a_hold() {
+        let no_change = side("Will there be no change in Fed interest rates after the September 2026 meeting?");
+        assert!(!no_change.negated);
+        assert!(!no_change.opposes(&side("Will the Fed hold rates in September 2026?")));
+        assert!(no_change.opposes(&side("Will the Fed cut rates in September 2026?")));
     }
 
     #[test]

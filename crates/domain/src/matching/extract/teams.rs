@@ -11,6 +11,7 @@
 //! about; otherwise they stay as written, and a pair that needs them is missed, not matched
 //! wrongly.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use super::entities::{Entity, EntityKind};
@@ -118,32 +119,63 @@ pub fn league_of(text: &str) -> Option<League> {
     }
 }
 
-/// The teams `words` may name: by full name, nickname (or another spelling of it), or
-/// Kalshi's location with its letter.
-fn candidates(words: &[String]) -> Vec<&'static Team> {
-    TEAMS
-        .iter()
-        .filter(|team| {
-            team.full_name() == words
-                || team.nickname == words
-                || team.aliases.iter().any(|alias| alias == words)
-                || (team.location != team.city && team.location == words)
-        })
+/// The teams each spelling may name (full name, nickname, another spelling of it, Kalshi's
+/// location with its letter), by the spelling's words joined with spaces: built once, since
+/// every market's names are looked up.
+static BY_SPELLING: LazyLock<HashMap<String, Vec<&'static Team>>> = LazyLock::new(|| {
+    let mut by_spelling: HashMap<String, Vec<&'static Team>> = HashMap::new();
+    for team in TEAMS.iter() {
+        let mut spellings = vec![team.full_name(), team.nickname.clone()];
+        spellings.extend(team.aliases.iter().cloned());
+        if team.location != team.city {
+            spellings.push(team.location.clone());
+        }
+        spellings.sort();
+        spellings.dedup();
+        for spelling in spellings {
+            by_spelling.entry(spelling.join(" ")).or_default().push(team);
+        }
+    }
+    by_spelling
+});
+
+/// The first words of every spelling: most names are no team's, and are told so without
+/// building their key.
+static FIRST_WORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    BY_SPELLING
+        .keys()
+        .filter_map(|spelling| spelling.split(' ').next())
         .collect()
+});
+
+/// The teams a name may be, if it is a spelling of any.
+fn teams_of(entity: &Entity) -> Option<&'static Vec<&'static Team>> {
+    if entity.kind != EntityKind::Name
+        || !entity
+            .words
+            .first()
+            .is_some_and(|first| FIRST_WORDS.contains(first.as_str()))
+    {
+        return None;
+    }
+    BY_SPELLING.get(&entity.key())
+}
+
+/// Whether `entity` is a spelling several teams share, which only the league settles.
+pub fn needs_league(entity: &Entity) -> bool {
+    teams_of(entity).is_some_and(|teams| teams.len() > 1)
 }
 
 /// Rewrites a name that is a team's (see the module's documentation) as the team's full
 /// name. `league` settles a name two leagues share.
 pub fn canonicalize(entity: &mut Entity, league: Option<League>) {
-    if entity.kind != EntityKind::Name {
+    let Some(found) = teams_of(entity) else {
         return;
-    }
-    let found = candidates(&entity.words);
-    let in_league: Vec<&Team> = match league {
-        Some(league) => found.iter().copied().filter(|team| team.league == league).collect(),
-        None => found,
     };
-    if let [team] = in_league.as_slice() {
+    let mut in_league = found
+        .iter()
+        .filter(|team| league.is_none_or(|league| team.league == league));
+    if let (Some(team), None) = (in_league.next(), in_league.next()) {
         entity.words = team.full_name();
     }
 }
