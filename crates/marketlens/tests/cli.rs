@@ -132,6 +132,7 @@ fn match_evaluates_the_labelled_set_and_explains_a_stored_pair() {
         "{text}"
     );
     assert!(text.contains("subject") && text.contains("REFUSED"), "{text}");
+    assert!(text.contains("\nreason: "), "{text}");
 }
 
 #[test]

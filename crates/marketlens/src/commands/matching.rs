@@ -32,7 +32,8 @@ pub async fn run(store: &dyn Store, args: &MatchArgs) -> anyhow::Result<ExitCode
     if left.exchange == right.exchange {
         text += &format!("Both markets are on {}: the matcher never pairs them.\n", left.exchange);
     }
-    text += &explain(&left, &right).to_string();
+    let comparison = explain(&left, &right);
+    text += &format!("{comparison}\nreason: {}", comparison.reason());
     print(&text)
 }
 

@@ -178,6 +178,8 @@ pub fn extract(tokens: &mut [Token]) -> Vec<Quantity> {
         let is_year = tokens[index].year().is_some() && !tokens[index].gap_before.ends_with('$');
         // "U-3", "COVID-19", "F-35": a number hyphened to a word is part of a name.
         let names_something = tokens[index].gap_before == "-" && index > 0 && !tokens[index - 1].starts_with_digit();
+        // "Round of 16": which match, not a threshold.
+        let names_a_round = index >= 2 && tokens[index - 2].lower == "round" && tokens[index - 1].lower == "of";
         // "12-month inflation", "30-day average": a span, not a threshold.
         let names_a_span = tokens[index].gap_after == "-"
             && tokens.get(index + 1).is_some_and(|next| {
@@ -186,7 +188,13 @@ pub fn extract(tokens: &mut [Token]) -> Vec<Quantity> {
                     "month" | "months" | "year" | "years" | "week" | "weeks" | "day" | "days" | "hour" | "hours"
                 )
             });
-        if tokens[index].used || !tokens[index].starts_with_digit() || is_year || names_something || names_a_span {
+        if tokens[index].used
+            || !tokens[index].starts_with_digit()
+            || is_year
+            || names_something
+            || names_a_span
+            || names_a_round
+        {
             index += 1;
             continue;
         }
