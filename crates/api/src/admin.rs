@@ -139,18 +139,22 @@ async fn authorize(State(state): State<AppState>, request: Request, next: Next) 
         Ok(presented) => presented,
         Err(error) => return error.into_response(),
     };
-    let peer = connections::peer_of(&request).map(|address| address.ip());
-    if let Err(refusal) = state.failed_auth.check(peer) {
-        return refusal.into_response();
+    // The right token passes at once: comparing it costs no store read, and a client at a
+    // throttled address (behind a proxy, everyone) must not lock the operator out.
+    if let Some(presented) = presented
+        && token.matches(presented)
+    {
+        return next.run(request).await;
     }
-    match presented {
-        Some(presented) if token.matches(presented) => next.run(request).await,
-        _ => {
-            state.failed_auth.record(peer);
-            tracing::warn!(path = %request.uri().path(), "admin call refused: missing or wrong token");
-            ApiError::InvalidAdminToken.into_response()
+    tracing::warn!(path = %request.uri().path(), "admin call refused: missing or wrong token");
+    if presented.is_some() {
+        let peer = connections::peer_of(&request).map(|address| address.ip());
+        // Dropped unredeemed: counted as a failure.
+        if let Err(refusal) = state.failed_auth.attempt(peer) {
+            return refusal.into_response();
         }
     }
+    ApiError::InvalidAdminToken.into_response()
 }
 
 #[derive(Serialize, ToSchema)]

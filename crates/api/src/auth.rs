@@ -82,13 +82,15 @@ pub async fn authenticate(State(state): State<AppState>, mut request: Request, n
         .as_ref()
         .and_then(|key_hash| state.keys.cached(key_hash))
         .filter(|(_, account)| account.status != AccountStatus::Suspended);
-    if cached.is_none()
-        && let Err(refusal) = state.failed_auth.check(peer)
-    {
-        return refusal.into_response();
-    }
+    // A key not cached costs a lookup: it counts against the address until it proves right.
+    let attempt = match cached {
+        Some(_) => None,
+        None => match state.failed_auth.attempt(peer) {
+            Ok(attempt) => Some(attempt),
+            Err(refusal) => return refusal.into_response(),
+        },
+    };
     let Some(key_hash) = parsed else {
-        state.failed_auth.record(peer);
         return ApiError::InvalidApiKey.into_response();
     };
     let found = match cached {
@@ -97,12 +99,18 @@ pub async fn authenticate(State(state): State<AppState>, mut request: Request, n
     };
     let (key, account) = match found {
         Ok(Some(found)) => found,
-        Ok(None) => {
-            state.failed_auth.record(peer);
-            return ApiError::InvalidApiKey.into_response();
+        Ok(None) => return ApiError::InvalidApiKey.into_response(),
+        Err(error) => {
+            // The store failed, not the client.
+            if let Some(attempt) = attempt {
+                attempt.succeeded();
+            }
+            return ApiError::from(error).into_response();
         }
-        Err(error) => return ApiError::from(error).into_response(),
     };
+    if let Some(attempt) = attempt {
+        attempt.succeeded();
+    }
     if account.status == AccountStatus::Suspended {
         return ApiError::AccountSuspended.into_response();
     }

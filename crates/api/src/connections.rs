@@ -4,8 +4,9 @@
 //! connections without bound. Here hyper serves each connection with a header read timeout
 //! (which also bounds how long an idle keep-alive connection is kept) and a bounded buffer, a
 //! semaphore caps the connections open at once (the one past the cap is closed at once, and
-//! counted), and shutdown is graceful: no new connections, and those open finish their
-//! requests in flight.
+//! counted), a write the client does not read within a timeout closes the connection, and
+//! shutdown is graceful: no new connections, and those open finish their requests in flight,
+//! within a grace period.
 //!
 //! Only HTTP/1 is spoken. hyper's HTTP/2 server has no idle or header timeout: a client that
 //! sends the HTTP/2 preface and then nothing (answering pings) held its connection for ever,
@@ -28,11 +29,18 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
+use tokio_io_timeout::TimeoutStream;
 use tower::ServiceExt;
 
 /// What a connection may take.
 #[derive(Debug, Clone, Copy)]
 pub struct ConnectionLimits {
+    /// How long a write to the client may wait for the client to read: a client that stops
+    /// reading (pipelining requests for large answers it never takes) is cut off, rather than
+    /// holding its connection, and shutdown, for ever.
+    pub write_timeout: Duration,
+    /// How long shutdown waits for the connections still open; those left are dropped.
+    pub shutdown_grace: Duration,
     /// Connections open at once; the next is closed on accept.
     pub max_connections: usize,
     /// How long a client may take to send a request's headers (and how long an idle
@@ -45,6 +53,8 @@ pub struct ConnectionLimits {
 impl Default for ConnectionLimits {
     fn default() -> Self {
         ConnectionLimits {
+            write_timeout: Duration::from_secs(10),
+            shutdown_grace: Duration::from_secs(30),
             max_connections: 4096,
             header_read_timeout: Duration::from_secs(10),
             max_header_bytes: 64 * 1024,
@@ -93,8 +103,12 @@ pub async fn serve(
         }));
         let builder = builder.clone();
         let mut stopped = stopped.clone();
+        let mut stream = TimeoutStream::new(stream);
+        stream.set_write_timeout(Some(limits.write_timeout));
         tokio::spawn(async move {
-            let connection = builder.serve_connection(TokioIo::new(stream), service).with_upgrades();
+            let connection = builder
+                .serve_connection(TokioIo::new(Box::pin(stream)), service)
+                .with_upgrades();
             tokio::pin!(connection);
             // The guard `wait_for` returns is not `Send`: dropped inside.
             let stop = async move { stopped.wait_for(|stop| *stop).await.is_ok() };
@@ -116,8 +130,14 @@ pub async fn serve(
     drop(listener);
     stop.send_replace(true);
     // Every connection holds a permit until it ends: all of them back means all have ended.
+    // Those still open after the grace period are dropped with the runtime.
     let all = u32::try_from(limits.max_connections).unwrap_or(u32::MAX);
-    let _ = open.acquire_many(all).await;
+    if tokio::time::timeout(limits.shutdown_grace, open.acquire_many(all))
+        .await
+        .is_err()
+    {
+        tracing::warn!("connections still open after the shutdown grace period are dropped");
+    }
     Ok(())
 }
 

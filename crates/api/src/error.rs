@@ -334,7 +334,8 @@ pub struct ErrorBody {
     /// Always `false`.
     success: bool,
     error: ErrorObject,
-    /// The id of the request, as in the `X-Request-Id` header.
+    /// The server's id of the request, as in the `X-Server-Request-Id` header: the one the
+    /// ledger and the logs know the call by (`X-Request-Id` echoes a client's own id).
     request_id: Option<String>,
 }
 

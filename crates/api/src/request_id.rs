@@ -3,7 +3,7 @@
 //! an id in the ledger names one call of one account, whatever clients send. A client's own
 //! `X-Request-Id`, when sane, is echoed on the response (`decisions.md` section 2) and logged
 //! beside the server's ([`ClientRequestId`]), but never becomes the ledger's; without one, the
-//! response carries the server's id.
+//! response carries the server's id there. `X-Server-Request-Id` always carries the server's.
 //!
 //! Written here rather than with tower-http's request-id layers because those keep any
 //! client value as it is; we must refuse ids that are long or carry characters unsafe in
@@ -17,6 +17,9 @@ use std::time::Instant;
 use uuid::Uuid;
 
 pub static REQUEST_ID_HEADER: HeaderName = HeaderName::from_static("x-request-id");
+/// The server's id, on every response: the one the ledger and the logs know the call by,
+/// whatever `X-Request-Id` echoes.
+pub static SERVER_REQUEST_ID_HEADER: HeaderName = HeaderName::from_static("x-server-request-id");
 const MAX_CLIENT_ID_LEN: usize = 128;
 
 /// The id the server made for the request.
@@ -53,6 +56,9 @@ pub async fn assign_request_id(mut request: Request, next: Next) -> Response {
         request.extensions_mut().insert(ClientRequestId(client_id.clone()));
     }
     let mut response = next.run(request).await;
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        response.headers_mut().insert(SERVER_REQUEST_ID_HEADER.clone(), value);
+    }
     let echoed = client_id.unwrap_or(id);
     if let Ok(value) = HeaderValue::from_str(&echoed) {
         response.headers_mut().insert(REQUEST_ID_HEADER.clone(), value);

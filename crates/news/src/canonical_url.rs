@@ -19,13 +19,17 @@ const TRACKING_PARAMETERS: &[&str] = &[
 /// Parameter prefixes that only track where a reader came from (`utm_source`, `at_medium`).
 const TRACKING_PREFIXES: &[&str] = &["utm_", "at_", "__twitter"];
 
-/// The canonical form of an absolute `http` or `https` link, or `None` when `link` is not one.
+/// The canonical form of an absolute `http` or `https` link (without tracking parameters,
+/// fragment or userinfo), or `None` when `link` is not one.
 pub fn canonical_url(link: &str) -> Option<String> {
     let mut url = Url::parse(link.trim()).ok()?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
         return None;
     }
     url.set_fragment(None);
+    // A link never carries credentials to whoever it is shown to.
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
     let kept: Vec<(String, String)> = url
         .query_pairs()
         .filter(|(name, _)| !is_tracking(name))

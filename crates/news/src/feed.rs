@@ -131,7 +131,9 @@ fn articles_of(feed: Feed, feed_url: &str, fetched_at: Timestamp, reencoded: boo
         .map(|title| collapse_whitespace(&html_to_plain_text(&title.content)))
         .filter(|title| !title.is_empty())
         .unwrap_or_else(|| host_of(feed_url));
-    let site = site_of(&feed.links).or_else(|| absolute_web_url(feed_url));
+    // The feed's own URL stands in for its site only without what may be the operator's
+    // credentials: relative article links are resolved against it, and articles are served.
+    let site = site_of(&feed.links).or_else(|| absolute_web_url(feed_url).map(without_credentials));
     let mut articles = Vec::with_capacity(feed.entries.len());
     let mut skipped = Skipped::default();
     for entry in &feed.entries {
@@ -255,6 +257,15 @@ fn absolute_web_url(text: &str) -> Option<Url> {
     Url::parse(text.trim())
         .ok()
         .filter(|url| matches!(url.scheme(), "http" | "https"))
+}
+
+/// `url` without userinfo, query string and fragment.
+fn without_credentials(mut url: Url) -> Url {
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+    url.set_query(None);
+    url.set_fragment(None);
+    url
 }
 
 fn host_of(feed_url: &str) -> String {

@@ -289,3 +289,29 @@ fn small_broken_inputs_give_clear_errors() {
     };
     assert!(recovered.articles.is_empty());
 }
+
+/// An operator's credentials in a feed's URL (userinfo, `?apikey=`) never reach the links of
+/// its articles, which are served to clients: a feed naming no site of its own has its
+/// relative links resolved against its URL without them. The feed is written for this test.
+#[test]
+fn credentials_in_a_feed_url_never_reach_article_links() {
+    let feed = br#"<?xml version="1.0"?><rss version="2.0"><channel><title>Wire</title>
+        <item><title>Rates held</title><link>/a/1</link><pubDate>Tue, 03 Mar 2026 10:00:00 GMT</pubDate></item>
+        <item><title>Rates cut</title><link>http://user:hunter2@news.example/a/2</link><pubDate>Tue, 03 Mar 2026 11:00:00 GMT</pubDate></item>
+        </channel></rss>"#;
+    let parsed = parse_feed(
+        feed,
+        "http://reader:s3cret@news.example/feed.xml?apikey=s3cret2",
+        fetched_at(),
+    )
+    .unwrap();
+    assert_eq!(parsed.articles.len(), 2);
+    for article in &parsed.articles {
+        assert!(
+            !article.url.contains("s3cret") && !article.url.contains("hunter2"),
+            "{}",
+            article.url
+        );
+    }
+    assert_eq!(parsed.articles[0].url, "http://news.example/a/1");
+}

@@ -85,6 +85,8 @@ async fn readiness(state: &AppState) -> Result<Value, ApiError> {
     }))
 }
 
+/// How long a readiness reading may take: a store that answers slower is not ready.
+const READINESS_TIMEOUT: Duration = Duration::from_secs(5);
 /// How old a readiness reading may be before the next request reads again.
 const READINESS_MAX_AGE: Duration = Duration::from_secs(1);
 
@@ -108,7 +110,13 @@ impl ReadinessCache {
         {
             return reading.clone();
         }
-        let reading = read().await;
+        let reading = tokio::time::timeout(READINESS_TIMEOUT, read())
+            .await
+            .unwrap_or_else(|_| {
+                Err(ApiError::ServiceUnavailable {
+                    message: "Not ready: the data store did not answer in time.".to_owned(),
+                })
+            });
         *last = Some((Instant::now(), reading.clone()));
         reading
     }

@@ -128,6 +128,50 @@ async fn idle_cleartext_http2_is_refused_and_a_flood_of_it_leaves_clients_served
 }
 
 #[tokio::test]
+async fn a_client_that_stops_reading_is_cut_off() {
+    let limits = ConnectionLimits {
+        write_timeout: Duration::from_secs(1),
+        header_read_timeout: Duration::from_secs(1),
+        ..ConnectionLimits::default()
+    };
+    let server = TestServer::start_with_limits(ApiSettings::default(), limits).await;
+    let address = server.base_url.trim_start_matches("http://").to_owned();
+    let one_answer = reqwest::get(format!("{}/api/v1/openapi.json", server.base_url))
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap()
+        .len();
+    // Far more than the socket buffers hold, asked for at once and not read.
+    let requests = 200;
+    let mut stream = TcpStream::connect(&address).await.unwrap();
+    let request = "GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n".repeat(requests);
+    stream.write_all(request.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let mut received = 0;
+    let mut buffer = vec![0u8; 1 << 16];
+    loop {
+        match tokio::time::timeout(Duration::from_secs(5), stream.read(&mut buffer)).await {
+            Ok(Ok(0) | Err(_)) => break,
+            Ok(Ok(read)) => received += read,
+            Err(_) => panic!("the connection of a client that stopped reading was kept open"),
+        }
+    }
+    assert!(
+        received < one_answer * requests,
+        "all {requests} answers were written to a client that did not read ({received} bytes)"
+    );
+    assert_eq!(
+        reqwest::get(format!("{}/healthz", server.base_url))
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+}
+
+#[tokio::test]
 async fn a_path_id_that_does_not_decode_is_a_400_on_every_id_route() {
     let server = TestServer::start_with(ApiSettings {
         admin_token: Some(AdminToken::new(ADMIN_TOKEN).unwrap()),
@@ -253,6 +297,7 @@ async fn a_clients_request_id_is_echoed_but_never_the_ledgers() {
     let server = TestServer::start().await;
     let (first, first_key) = server.account("pro", 100).await;
     let (second, second_key) = server.account("pro", 100).await;
+    let mut server_ids = Vec::new();
     for key in [&first_key, &second_key] {
         let response = server
             .request(Method::GET, "/api/v1/markets?limit=1", Some(key))
@@ -262,6 +307,7 @@ async fn a_clients_request_id_is_echoed_but_never_the_ledgers() {
             .unwrap();
         assert_eq!(response.status(), 200);
         assert_eq!(response.headers()["x-request-id"], "shared-client-id");
+        server_ids.push(response.headers()["x-server-request-id"].to_str().unwrap().to_owned());
     }
     let mut ledger_ids = Vec::new();
     for account in [first.id, second.id] {
@@ -278,6 +324,8 @@ async fn a_clients_request_id_is_echoed_but_never_the_ledgers() {
         ledger_ids.push(id);
     }
     assert_ne!(ledger_ids[0], ledger_ids[1]);
+    // The client is told the id its charge is known by.
+    assert_eq!(ledger_ids, server_ids);
     // An error names the server's id, which is the ledger's and the logs' key.
     let response = server
         .request(Method::GET, "/api/v1/markets?limit=0", Some(&first_key))
@@ -369,7 +417,7 @@ async fn failed_authentication_is_limited_per_address_and_known_keys_still_pass(
         .await;
         assert_error(status, &body, 401, "INVALID_API_KEY");
     }
-    // The sixth failure within the minute, and the admin token too, are refused unread.
+    // The sixth failure within the minute, and a wrong admin token, are refused unread.
     let response = server
         .request_as(Method::GET, "/api/v1/account", Some("pm_live_guess"))
         .send()
@@ -382,14 +430,21 @@ async fn failed_authentication_is_limited_per_address_and_known_keys_still_pass(
     assert_eq!(error["details"]["failedAuthenticationsPerMinute"], 5);
     let (status, body) = json_of(
         server
-            .request_as(Method::GET, "/admin/v1/accounts", Some(ADMIN_TOKEN))
+            .request_as(Method::GET, "/admin/v1/accounts", Some("not-the-admin-token"))
             .send()
             .await
             .unwrap(),
     )
     .await;
     assert_error(status, &body, 429, "RATE_LIMITED");
-    // A key the server knows is still served from the same address.
+    // The right admin token, and a key the server knows, are still served from the same
+    // address: a throttled address cannot lock the operator or a live client out.
+    let admin = server
+        .request_as(Method::GET, "/admin/v1/accounts", Some(ADMIN_TOKEN))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(admin.status(), 200);
     assert_eq!(server.get("/api/v1/account", &key).await.0, 200);
 }
 
