@@ -26,6 +26,25 @@ fn marketlens(database_url: &str, arguments: &[&str]) -> Command {
     command
 }
 
+/// `marketlens serve` on `port`, counting every recorded article as recent.
+fn serve(database_url: &str, port: u16) -> Command {
+    marketlens(
+        database_url,
+        &[
+            "serve",
+            "--bind",
+            &format!("127.0.0.1:{port}"),
+            "--news-window-days",
+            ANY_AGE,
+        ],
+    )
+}
+
+fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
 async fn run(mut command: Command) -> Output {
     tokio::task::spawn_blocking(move || command.output().unwrap())
         .await
@@ -174,27 +193,15 @@ async fn serve_polls_the_feeds_and_explain_cites_them() {
     ))
     .await;
     assert!(imported.status.success(), "{}", text(&imported));
-    let port = {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.local_addr().unwrap().port()
-    };
-    let mut child = marketlens(
-        &url,
-        &[
-            "serve",
-            "--bind",
-            &format!("127.0.0.1:{port}"),
-            "--news-window-days",
-            ANY_AGE,
-        ],
-    )
-    .env("MARKETLENS_POLYMARKET_URL", replay.polymarket_url())
-    .env("MARKETLENS_KALSHI_URL", replay.kalshi_url())
-    .env("MARKETLENS_NEWS_FEEDS", replay.news_url("coindesk-crypto-2023-03.xml"))
-    .stdout(Stdio::null())
-    .stderr(Stdio::null())
-    .spawn()
-    .unwrap();
+    let port = free_port();
+    let mut child = serve(&url, port)
+        .env("MARKETLENS_POLYMARKET_URL", replay.polymarket_url())
+        .env("MARKETLENS_KALSHI_URL", replay.kalshi_url())
+        .env("MARKETLENS_NEWS_FEEDS", replay.news_url("coindesk-crypto-2023-03.xml"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
     let client = reqwest::Client::new();
     let started = Instant::now();
     let ready = loop {
@@ -273,32 +280,20 @@ async fn serve_shows_no_credential_of_a_configured_url() {
     let replay = ReplayServer::start(ReplayData::recorded());
     let directory = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", directory.path().join("serve.db").display());
-    let port = {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.local_addr().unwrap().port()
-    };
+    let port = free_port();
     // A feed that answers (its query string carries a key), one that cannot be reached, and an
     // exchange that cannot be reached, each with a credential in its URL.
     let good_feed = format!("{}?apikey={SECRET}", replay.news_url("coindesk-crypto-2023-03.xml"));
     let dead_feed = format!("http://reader:{SECRET}@127.0.0.1:9/feed.xml?apikey={SECRET}");
-    let child = marketlens(
-        &url,
-        &[
-            "serve",
-            "--bind",
-            &format!("127.0.0.1:{port}"),
-            "--news-window-days",
-            ANY_AGE,
-        ],
-    )
-    .env("MARKETLENS_POLYMARKET_URL", replay.polymarket_url())
-    .env("MARKETLENS_KALSHI_URL", format!("http://operator:{SECRET}@127.0.0.1:9"))
-    .env("MARKETLENS_NEWS_FEEDS", format!("{good_feed},{dead_feed}"))
-    .env("MARKETLENS_SYNC_ATTEMPTS", "2")
-    .stdout(Stdio::null())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
+    let child = serve(&url, port)
+        .env("MARKETLENS_POLYMARKET_URL", replay.polymarket_url())
+        .env("MARKETLENS_KALSHI_URL", format!("http://operator:{SECRET}@127.0.0.1:9"))
+        .env("MARKETLENS_NEWS_FEEDS", format!("{good_feed},{dead_feed}"))
+        .env("MARKETLENS_SYNC_ATTEMPTS", "2")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     let client = reqwest::Client::new();
     let started = Instant::now();
     let readiness = loop {

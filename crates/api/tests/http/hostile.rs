@@ -308,7 +308,7 @@ async fn every_limit_is_enforced_at_its_edge() {
 
 /// Reads until the server closes the connection; how long that took, or `None` if it did not
 /// within `patience`.
-async fn closed_within(stream: &mut tokio::net::TcpStream, patience: Duration) -> Option<Duration> {
+pub(crate) async fn closed_within(stream: &mut tokio::net::TcpStream, patience: Duration) -> Option<Duration> {
     let started = Instant::now();
     let mut buffer = [0u8; 1024];
     loop {
