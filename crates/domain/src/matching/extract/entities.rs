@@ -59,51 +59,70 @@ impl Entity {
         if self.words == other.words {
             return true;
         }
-        let (left, right) = (
-            without_middle_initials(&self.words),
-            without_middle_initials(&other.words),
-        );
-        let (shorter, longer) = if left.len() <= right.len() {
-            (&left, &right)
-        } else {
-            (&right, &left)
-        };
-        if shorter.is_empty() {
-            return false;
-        }
-        let initial_of = |initial: &str, word: &str| initial.len() == 1 && word.starts_with(initial);
-        let spelled_alike =
-            |short: &str, long: &str| short.len() >= 5 && long.len() >= 5 && within_one_edit(short, long);
-        let word_matches =
-            |short: &str, long: &str| short == long || initial_of(short, long) || initial_of(long, short);
-        // Every word matches, at least one in full (an initial alone names nothing: "Texas
-        // A" is not "Apple"); one word may instead be spelled a letter apart, tested last
-        // since it is the dearest test.
-        let runs_at = |offset: usize| {
-            let pairs = || shorter.iter().zip(&longer[offset..]);
-            let mut misspelled = None;
-            for (short, long) in pairs() {
-                if !word_matches(short, long) {
-                    if misspelled.is_some() {
-                        return false;
-                    }
-                    misspelled = Some((*short, *long));
-                }
-            }
-            pairs().any(|(short, long)| short == long)
-                && misspelled.is_none_or(|(short, long)| spelled_alike(short, long))
-        };
-        // "New Mexico" is not Mexico, nor "South Korea" Korea, nor core inflation inflation: a
-        // qualifier before the shorter name makes another thing.
-        let qualified = longer[..longer.len() - shorter.len()].iter().any(|word| {
-            matches!(
-                *word,
-                "new" | "north" | "south" | "east" | "west" | "northern" | "southern" | "core"
+        // Most names have no middle initial to drop: compare their words as they are.
+        let runs_match = if has_middle_initial(&self.words) || has_middle_initial(&other.words) {
+            names_run_alike(
+                &without_middle_initials(&self.words),
+                &without_middle_initials(&other.words),
             )
-        });
-        (runs_at(0) || (!qualified && runs_at(longer.len() - shorter.len())))
-            && suffix_of(&self.words) == suffix_of(&other.words)
+        } else {
+            names_run_alike(&self.words, &other.words)
+        };
+        runs_match && suffix_of(&self.words) == suffix_of(&other.words)
     }
+}
+
+/// Whether the shorter of two names is a run at the start or end of the longer (see
+/// [`Entity::corresponds_to`]).
+fn names_run_alike<S: AsRef<str>>(left: &[S], right: &[S]) -> bool {
+    let (shorter, longer) = if left.len() <= right.len() {
+        (left, right)
+    } else {
+        (right, left)
+    };
+    if shorter.is_empty() {
+        return false;
+    }
+    let initial_of = |initial: &str, word: &str| initial.len() == 1 && word.starts_with(initial);
+    let spelled_alike = |short: &str, long: &str| short.len() >= 5 && long.len() >= 5 && within_one_edit(short, long);
+    let word_matches = |short: &str, long: &str| short == long || initial_of(short, long) || initial_of(long, short);
+    // Every word matches, at least one in full (an initial alone names nothing: "Texas A" is
+    // not "Apple"); one word may instead be spelled a letter apart, tested last since it is
+    // the dearest test.
+    let runs_at = |offset: usize| {
+        let pairs = || {
+            shorter
+                .iter()
+                .map(AsRef::as_ref)
+                .zip(longer[offset..].iter().map(AsRef::as_ref))
+        };
+        let mut misspelled = None;
+        for (short, long) in pairs() {
+            if !word_matches(short, long) {
+                if misspelled.is_some() {
+                    return false;
+                }
+                misspelled = Some((short, long));
+            }
+        }
+        pairs().any(|(short, long)| short == long) && misspelled.is_none_or(|(short, long)| spelled_alike(short, long))
+    };
+    // "New Mexico" is not Mexico, nor "South Korea" Korea, nor core inflation inflation: a
+    // qualifier before the shorter name makes another thing.
+    let qualified = longer[..longer.len() - shorter.len()].iter().any(|word| {
+        matches!(
+            word.as_ref(),
+            "new" | "north" | "south" | "east" | "west" | "northern" | "southern" | "core"
+        )
+    });
+    runs_at(0) || (!qualified && runs_at(longer.len() - shorter.len()))
+}
+
+/// Whether a single letter stands between two longer words ("donald j trump").
+fn has_middle_initial(words: &[String]) -> bool {
+    words
+        .windows(3)
+        .any(|window| window[1].len() == 1 && window[0].len() > 1 && window[2].len() > 1)
 }
 
 /// Whether one letter inserted, deleted or replaced makes `left` into `right`: their common
