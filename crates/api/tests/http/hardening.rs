@@ -17,15 +17,10 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use crate::hostile::closed_within;
+use crate::metrics::scrape;
 use crate::{TestServer, assert_error, json_of, seed};
 
 const ADMIN_TOKEN: &str = "f1e2d3c4b5a6978812345678abcdef90-hardening";
-
-async fn scrape(server: &TestServer) -> String {
-    let response = server.request(Method::GET, "/metrics", None).send().await.unwrap();
-    assert_eq!(response.status(), 200);
-    response.text().await.unwrap()
-}
 
 #[tokio::test]
 async fn made_up_methods_add_no_metric_series() {

@@ -6,7 +6,7 @@ use reqwest::Method;
 
 use crate::{TestServer, settings_with_tiers, stay_within_one_minute};
 
-async fn scrape(server: &TestServer) -> String {
+pub(crate) async fn scrape(server: &TestServer) -> String {
     let response = server.request(Method::GET, "/metrics", None).send().await.unwrap();
     assert_eq!(response.status(), 200);
     assert!(

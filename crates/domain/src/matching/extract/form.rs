@@ -226,17 +226,9 @@ pub fn extract(tokens: &[Token]) -> Reading {
         };
         for marker in starting_here {
             match *marker {
+                // Longest first (see `PHRASES_BY_FIRST_WORD`): the first form that fits wins.
                 Marker::Form(phrase, form) if reading.form.is_none() && phrase_at(at, phrase) => {
-                    // The longest form phrase at this place wins.
-                    let longest = starting_here
-                        .iter()
-                        .filter_map(|marker| match *marker {
-                            Marker::Form(phrase, form) if phrase_at(at, phrase) => Some((phrase.len(), form)),
-                            _ => None,
-                        })
-                        .max_by_key(|(length, _form)| *length)
-                        .map_or(form, |(_length, form)| form);
-                    reading.form = Some(longest);
+                    reading.form = Some(form);
                 }
                 Marker::Stage(phrase, stage) if phrase_at(at, phrase) && !reading.stages.contains(&stage) => {
                     reading.stages.push(stage);
@@ -264,7 +256,14 @@ enum Marker {
     Span(&'static [&'static str], Span),
 }
 
-/// Every marker phrase by its first word, built once.
+impl Marker {
+    fn phrase(self) -> &'static [&'static str] {
+        let (Marker::Form(phrase, _) | Marker::Stage(phrase, _) | Marker::Span(phrase, _)) = self;
+        phrase
+    }
+}
+
+/// Every marker phrase by its first word, longest first, built once.
 static PHRASES_BY_FIRST_WORD: LazyLock<HashMap<&'static str, Vec<Marker>>> = LazyLock::new(|| {
     let mut by_first_word: HashMap<&'static str, Vec<Marker>> = HashMap::new();
     let markers = FORMS
@@ -273,8 +272,11 @@ static PHRASES_BY_FIRST_WORD: LazyLock<HashMap<&'static str, Vec<Marker>>> = Laz
         .chain(STAGES.iter().map(|(phrase, stage)| Marker::Stage(phrase, *stage)))
         .chain(SPANS.iter().map(|(phrase, span)| Marker::Span(phrase, *span)));
     for marker in markers {
-        let (Marker::Form(phrase, _) | Marker::Stage(phrase, _) | Marker::Span(phrase, _)) = marker;
-        by_first_word.entry(phrase[0]).or_default().push(marker);
+        by_first_word.entry(marker.phrase()[0]).or_default().push(marker);
+    }
+    // The longest phrase at a place wins: try them longest first.
+    for markers in by_first_word.values_mut() {
+        markers.sort_by_key(|marker| std::cmp::Reverse(marker.phrase().len()));
     }
     by_first_word
 });

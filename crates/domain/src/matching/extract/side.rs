@@ -68,6 +68,13 @@ impl Side {
         self.negated != other.negated || verbs_oppose
     }
 
+    /// Records that the question uses a class of a group, once.
+    fn note(&mut self, verb: (usize, usize)) {
+        if !self.verbs.contains(&verb) {
+            self.verbs.push(verb);
+        }
+    }
+
     pub fn describe(&self) -> String {
         let mut words: Vec<&str> = self
             .verbs
@@ -93,15 +100,13 @@ pub fn extract(tokens: &[Token]) -> Side {
         let word = token.lower.as_str();
         // "Will Khamenei no longer be Supreme Leader?" asks whether he is out: no negation.
         let no_longer = word == "no" && tokens.get(index + 1).is_some_and(|next| next.lower == "longer");
-        if no_longer && !side.verbs.contains(&OUT) {
-            side.verbs.push(OUT);
+        if no_longer {
+            side.note(OUT);
         }
         // "No change in rates" is a hold, not a negation of the question.
         let no_change = word == "no" && tokens.get(index + 1).is_some_and(|next| next.lower == "change");
         if no_change {
-            if !side.verbs.contains(&HOLD) {
-                side.verbs.push(HOLD);
-            }
+            side.note(HOLD);
             continue;
         }
         let negation = matches!(word, "not" | "never" | "fail" | "fails" | "without" | "t")
@@ -111,8 +116,8 @@ pub fn extract(tokens: &[Token]) -> Side {
         }
         for (group, classes) in OPPOSITIONS.iter().enumerate() {
             for (class, words) in classes.iter().enumerate() {
-                if words.contains(&word) && !side.verbs.contains(&(group, class)) {
-                    side.verbs.push((group, class));
+                if words.contains(&word) {
+                    side.note((group, class));
                 }
             }
         }
