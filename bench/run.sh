@@ -9,6 +9,7 @@
 # that explain searches a full news index; the server counts them all as recent.
 # MARKETLENS_BENCH_HISTORY (default 1000) markets get a year of price history as the default
 # retention keeps it (`seed --history`), the most a market holds; the script reports its bytes per bar.
+# MARKETLENS_BENCH_PROFILE (default release) is the cargo profile the server is built with.
 # Needs: wrk (installed from Debian's packages if missing), curl, python3.
 #
 # The seeded store is kept in target/bench/ and reused by later runs of the same size. wrk and
@@ -29,8 +30,11 @@ if ! command -v wrk >/dev/null; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
 fi
-cargo build --release --quiet --bin marketlens
-bin=target/release/marketlens
+# MARKETLENS_BENCH_PROFILE=dev runs the debug build instead (CI does: its figures mean nothing
+# there, and it spares CI a release build of the whole workspace).
+profile=${MARKETLENS_BENCH_PROFILE:-release}
+cargo build --locked --profile "$profile" --quiet --bin marketlens
+if [ "$profile" = dev ]; then bin=target/debug/marketlens; else bin="target/$profile/marketlens"; fi
 mkdir -p target/bench
 store="target/bench/synthetic-$markets-seed$seed.db"
 export MARKETLENS_DATABASE_URL="sqlite://$store"
