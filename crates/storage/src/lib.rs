@@ -15,6 +15,7 @@
 //!   transaction with its ledger line.
 
 pub mod accounts;
+mod backend;
 pub mod catalog;
 mod error;
 mod fingerprint;

@@ -85,3 +85,102 @@ pub trait SyncStore: Send + Sync {
     /// Gives the lease `name` up, if `holder` holds it.
     async fn release_lease(&self, name: &str, holder: &str) -> Result<(), StoreError>;
 }
+
+/// [`SyncStore`] for a [`Backend`](crate::backend::Backend) store.
+macro_rules! sync_store_sql {
+    ($store:ty) => {
+        impl $store {
+            async fn latest_run(
+                &self,
+                exchange: marketlens_domain::Exchange,
+                condition: &'static str,
+            ) -> Result<Option<$crate::SyncRun>, $crate::StoreError> {
+                let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM sync_runs WHERE exchange = $1 {condition} ORDER BY id DESC LIMIT 1",
+                    $crate::records::RUN_COLUMNS
+                )))
+                .bind(exchange.as_str())
+                .fetch_optional(self.reader())
+                .await?;
+                row.as_ref().map($crate::records::sync_run).transpose()
+            }
+        }
+
+        #[async_trait::async_trait]
+        impl $crate::SyncStore for $store {
+            async fn record_sync_run(&self, run: &$crate::SyncRun) -> Result<(), $crate::StoreError> {
+                use $crate::records::to_i64;
+                let counts = &run.counts;
+                sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "INSERT INTO sync_runs ({}) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
+                    $crate::records::RUN_COLUMNS
+                )))
+                .bind(run.exchange.as_str())
+                .bind(run.kind.as_str())
+                .bind(Self::time(run.started_at))
+                .bind(Self::time(run.finished_at))
+                .bind(run.succeeded)
+                .bind(to_i64(run.pages))
+                .bind(to_i64(counts.markets_inserted))
+                .bind(to_i64(counts.markets_updated))
+                .bind(to_i64(counts.markets_unchanged))
+                .bind(to_i64(counts.markets_stale))
+                .bind(to_i64(counts.events_inserted))
+                .bind(to_i64(counts.events_updated))
+                .bind(to_i64(counts.events_unchanged))
+                .bind(to_i64(counts.events_stale))
+                .bind(to_i64(run.records_skipped))
+                .bind(to_i64(run.errors))
+                .bind(&run.error)
+                .execute(self.writer())
+                .await?;
+                Ok(())
+            }
+
+            async fn sync_status(
+                &self,
+                exchange: marketlens_domain::Exchange,
+            ) -> Result<$crate::SyncStatus, $crate::StoreError> {
+                Ok($crate::SyncStatus {
+                    exchange,
+                    latest: self.latest_run(exchange, "").await?,
+                    latest_success: self.latest_run(exchange, "AND succeeded = TRUE").await?,
+                    latest_full_success: self.latest_run(exchange, "AND succeeded = TRUE AND kind = 'full'").await?,
+                })
+            }
+
+            async fn acquire_lease(
+                &self,
+                name: &str,
+                holder: &str,
+                now: marketlens_domain::time::Timestamp,
+                duration: chrono::TimeDelta,
+            ) -> Result<bool, $crate::StoreError> {
+                let held: Option<String> = sqlx::query_scalar(
+                    "INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3) \
+                     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at \
+                     WHERE leases.holder = excluded.holder OR leases.expires_at <= $4 \
+                     RETURNING holder",
+                )
+                .bind(name)
+                .bind(holder)
+                .bind(Self::time(now + duration))
+                .bind(Self::time(now))
+                .fetch_optional(self.writer())
+                .await?;
+                Ok(held.is_some())
+            }
+
+            async fn release_lease(&self, name: &str, holder: &str) -> Result<(), $crate::StoreError> {
+                sqlx::query("DELETE FROM leases WHERE name = $1 AND holder = $2")
+                    .bind(name)
+                    .bind(holder)
+                    .execute(self.writer())
+                    .await?;
+                Ok(())
+            }
+        }
+    };
+}
+pub(crate) use sync_store_sql;

@@ -9,17 +9,19 @@
 mod accounts;
 mod catalog;
 mod history;
-mod news;
 mod rows;
-mod sync_runs;
 mod transfer;
 mod upsert;
 
-use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use marketlens_domain::time::Timestamp;
+use sqlx::Transaction;
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, Postgres};
 use std::str::FromStr;
 use std::time::Duration;
+use uuid::Uuid;
 
 use crate::StoreError;
+use crate::backend::Backend;
 
 /// How long a call waits for a free connection before the store reports itself unavailable.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -46,3 +48,43 @@ impl PgStore {
         Ok(PgStore { pool })
     }
 }
+
+impl Backend for PgStore {
+    type Db = Postgres;
+    type Id = Uuid;
+    type Time = Timestamp;
+
+    const BYTE_ORDER: &'static str = " COLLATE \"C\"";
+
+    fn id(id: Uuid) -> Uuid {
+        id
+    }
+
+    fn time(time: Timestamp) -> Timestamp {
+        time
+    }
+
+    fn reader(&self) -> &PgPool {
+        &self.pool
+    }
+
+    fn writer(&self) -> &PgPool {
+        &self.pool
+    }
+
+    async fn begin_write(&self) -> Result<Transaction<'static, Postgres>, StoreError> {
+        Ok(self.pool.begin().await?)
+    }
+
+    async fn begin_catalog_write(&self) -> Result<Transaction<'static, Postgres>, StoreError> {
+        let mut transaction = self.pool.begin().await?;
+        sqlx::query("LOCK TABLE markets, events IN SHARE ROW EXCLUSIVE MODE")
+            .execute(&mut *transaction)
+            .await?;
+        Ok(transaction)
+    }
+
+    async fn after_catalog_write(&self) {}
+}
+
+crate::backend::store_impls!(PgStore);

@@ -9,21 +9,23 @@
 mod accounts;
 mod catalog;
 mod history;
-mod news;
 mod rows;
-mod sync_runs;
 mod transfer;
 mod upsert;
 
-use sqlx::ConnectOptions;
+use marketlens_domain::time::{Timestamp, to_epoch_millis};
+use sqlx::sqlite::Sqlite;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{ConnectOptions, Transaction};
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use uuid::Uuid;
 
 use crate::StoreError;
+use crate::backend::Backend;
 
 /// How long a statement waits for another process's write lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -145,7 +147,7 @@ async fn checkpoint_in_background(
 impl SqliteStore {
     /// Restarts the WAL on the writer's own connection, between two transactions, when the
     /// checkpointer asked for it (see `checkpoint_in_background`). It waits only for readers.
-    pub(crate) async fn restart_wal_if_wanted(&self) {
+    async fn restart_wal_if_wanted(&self) {
         if self.restart_wanted.swap(false, Ordering::Relaxed)
             && let Err(error) = sqlx::query("PRAGMA wal_checkpoint(RESTART)")
                 .execute(&self.writer)
@@ -212,6 +214,44 @@ impl SqliteStore {
         })
     }
 }
+
+impl Backend for SqliteStore {
+    type Db = Sqlite;
+    type Id = String;
+    type Time = i64;
+
+    const BYTE_ORDER: &'static str = "";
+
+    fn id(id: Uuid) -> String {
+        id.to_string()
+    }
+
+    fn time(time: Timestamp) -> i64 {
+        to_epoch_millis(time)
+    }
+
+    fn reader(&self) -> &SqlitePool {
+        &self.reader
+    }
+
+    fn writer(&self) -> &SqlitePool {
+        &self.writer
+    }
+
+    async fn begin_write(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
+        Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
+    async fn begin_catalog_write(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
+        self.begin_write().await
+    }
+
+    async fn after_catalog_write(&self) {
+        self.restart_wal_if_wanted().await;
+    }
+}
+
+crate::backend::store_impls!(SqliteStore);
 
 /// Creates a new store file readable and writable by its owner alone (0600), before SQLite
 /// opens it: SQLite would create it as the umask allows (usually readable by every user of

@@ -1,0 +1,64 @@
+//! The seam between the SQL, written once per store concern, and the two databases: what truly
+//! differs between SQLite and PostgreSQL, and nothing else.
+//!
+//! Each concern's module (`accounts`, `catalog`, `history`, `news`, `sync_runs`, `transfer`)
+//! writes its statements once, with `$N` placeholders (sqlx's SQLite driver binds `$N` by
+//! number, as PostgreSQL does), inside a `macro_rules!` that [`store_impls!`] instantiates for
+//! each backend's store type. A macro rather than code generic over `sqlx::Database`: generic
+//! code needs a bound for every type it binds or reads (`i64: Encode<'q, DB> + Type<DB>`,
+//! `usize: ColumnIndex<DB::Row>`, executors, argument buffers), repeated on every impl and
+//! helper because Rust does not carry such bounds along; the macro compiles the same text
+//! against each concrete driver, so each query is type-checked per backend with no bound at all.
+//! What cannot be the same text is a method of [`Backend`].
+
+use marketlens_domain::time::Timestamp;
+use sqlx::{Database, Pool, Transaction};
+use uuid::Uuid;
+
+use crate::StoreError;
+
+/// What differs between the backends, for the SQL written once.
+pub(crate) trait Backend {
+    type Db: Database;
+    /// A catalogue or account id as the backend's columns keep it (text on SQLite, `UUID` on
+    /// PostgreSQL). Price history keeps [`Uuid`] itself on both (a 16-byte blob on SQLite).
+    type Id;
+    /// A time as the backend's columns keep it (epoch milliseconds on SQLite, `TIMESTAMPTZ`).
+    type Time;
+
+    /// The collation, after a text expression, that orders text by its bytes (SQLite's default;
+    /// PostgreSQL's default follows the locale).
+    const BYTE_ORDER: &'static str;
+
+    fn id(id: Uuid) -> Self::Id;
+
+    fn time(time: Timestamp) -> Self::Time;
+
+    /// The pool reads go to.
+    fn reader(&self) -> &Pool<Self::Db>;
+
+    /// The pool writes go to.
+    fn writer(&self) -> &Pool<Self::Db>;
+
+    /// A transaction that writes accounts, keys, news or sync records, holding what keeps
+    /// concurrent writers from deciding against the same rows (SQLite: the database's write
+    /// lock, taken at once; PostgreSQL: row locks taken by its statements).
+    async fn begin_write(&self) -> Result<Transaction<'static, Self::Db>, StoreError>;
+
+    /// A transaction that writes the catalogue, which one writer at a time may do: an upsert
+    /// reads versions and then writes, and two interleaving could each keep an older record.
+    async fn begin_catalog_write(&self) -> Result<Transaction<'static, Self::Db>, StoreError>;
+
+    /// Called after a catalogue write commits (SQLite restarts its WAL here if asked to).
+    async fn after_catalog_write(&self);
+}
+
+/// Implements every store trait for `$store`, a type implementing [`Backend`], from the SQL
+/// each concern's module writes once.
+macro_rules! store_impls {
+    ($store:ty) => {
+        $crate::news::news_store_sql!($store);
+        $crate::sync_runs::sync_store_sql!($store);
+    };
+}
+pub(crate) use store_impls;
