@@ -30,6 +30,15 @@ pub(crate) trait Backend {
     /// PostgreSQL's default follows the locale).
     const BYTE_ORDER: &'static str;
 
+    /// The statement that makes new ledger lines continue after lines copied in with their
+    /// ids, where the backend does not do so itself (SQLite's AUTOINCREMENT does).
+    const CONTINUE_LEDGER_IDS: Option<&'static str>;
+
+    /// The catalogue's statements on a write transaction (see [`crate::upsert`]).
+    type CatalogWriter<'c>: crate::upsert::CatalogWriter + crate::history::HistoryWriter;
+
+    fn catalog_writer(connection: &mut <Self::Db as Database>::Connection) -> Self::CatalogWriter<'_>;
+
     fn id(id: Uuid) -> Self::Id;
 
     fn time(time: Timestamp) -> Self::Time;
@@ -59,6 +68,7 @@ macro_rules! store_impls {
     ($store:ty) => {
         $crate::news::news_store_sql!($store);
         $crate::sync_runs::sync_store_sql!($store);
+        $crate::transfer::transfer_store_sql!($store);
     };
 }
 pub(crate) use store_impls;

@@ -162,3 +162,174 @@ async fn verify(from: &dyn crate::Store, to: &dyn crate::Store) -> Result<(), St
     }
     Ok(())
 }
+
+/// Rows per multi-row insert of accounts (9 values), keys (6) and ledger lines (8).
+pub(crate) const ROWS_PER_STATEMENT: usize = 1_000;
+
+/// [`TransferStore`] for a [`Backend`](crate::backend::Backend) store.
+macro_rules! transfer_store_sql {
+    ($store:ty) => {
+        #[async_trait::async_trait]
+        impl $crate::TransferStore for $store {
+            async fn scan_markets(
+                &self,
+                after: Option<uuid::Uuid>,
+                limit: u32,
+            ) -> Result<Vec<$crate::StoredMarket>, $crate::StoreError> {
+                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM markets m WHERE m.id > $1 ORDER BY m.id LIMIT $2",
+                    $crate::records::MARKET_COLUMNS
+                )))
+                .bind(Self::id(after.unwrap_or(uuid::Uuid::nil())))
+                .bind(i64::from(limit))
+                .fetch_all(self.reader())
+                .await?;
+                rows.iter().map($crate::records::stored_market).collect()
+            }
+
+            async fn scan_events(
+                &self,
+                after: Option<uuid::Uuid>,
+                limit: u32,
+            ) -> Result<Vec<$crate::StoredEvent>, $crate::StoreError> {
+                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM events e WHERE e.id > $1 ORDER BY e.id LIMIT $2",
+                    $crate::records::EVENT_COLUMNS
+                )))
+                .bind(Self::id(after.unwrap_or(uuid::Uuid::nil())))
+                .bind(i64::from(limit))
+                .fetch_all(self.reader())
+                .await?;
+                rows.iter().map($crate::records::stored_event).collect()
+            }
+
+            async fn match_pairs(&self) -> Result<Vec<marketlens_domain::matching::MatchPair>, $crate::StoreError> {
+                let rows = sqlx::query(
+                    "SELECT market_id, matched_id, similarity, orientation FROM market_matches \
+                     ORDER BY market_id, matched_id",
+                )
+                .fetch_all(self.reader())
+                .await?;
+                rows.iter().map($crate::records::match_pair).collect()
+            }
+
+            async fn export_keys(&self) -> Result<Vec<$crate::ExportedKey>, $crate::StoreError> {
+                use sqlx::Row;
+                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {}, k.key_hash FROM api_keys k ORDER BY k.created_at, k.id",
+                    $crate::records::KEY_COLUMNS
+                )))
+                .fetch_all(self.reader())
+                .await?;
+                rows.iter()
+                    .map(|row| {
+                        let hash: Vec<u8> = row.try_get("key_hash")?;
+                        let hash: [u8; 32] = hash
+                            .try_into()
+                            .map_err(|_| $crate::records::corrupt("key_hash", "not 32 bytes"))?;
+                        Ok($crate::ExportedKey {
+                            record: $crate::records::api_key(row)?,
+                            hash: marketlens_domain::api_key::KeyHash(hash),
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn is_empty(&self) -> Result<bool, $crate::StoreError> {
+                let held: i64 = sqlx::query_scalar(
+                    "SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM markets LIMIT 1) AS m) \
+                        + (SELECT COUNT(*) FROM (SELECT 1 FROM events LIMIT 1) AS e) \
+                        + (SELECT COUNT(*) FROM (SELECT 1 FROM accounts LIMIT 1) AS a)",
+                )
+                .fetch_one(self.reader())
+                .await?;
+                Ok(held == 0)
+            }
+
+            async fn restore_catalog(
+                &self,
+                markets: &[$crate::StoredMarket],
+                events: &[$crate::StoredEvent],
+            ) -> Result<(), $crate::StoreError> {
+                let mut transaction = self.begin_catalog_write().await?;
+                $crate::upsert::restore(&mut Self::catalog_writer(&mut transaction), markets, events).await?;
+                transaction.commit().await?;
+                Ok(())
+            }
+
+            async fn restore_accounts(
+                &self,
+                accounts: &[marketlens_domain::account::Account],
+                keys: &[$crate::ExportedKey],
+            ) -> Result<(), $crate::StoreError> {
+                type Builder = sqlx::QueryBuilder<<$store as $crate::backend::Backend>::Db>;
+                let mut transaction = self.begin_write().await?;
+                for chunk in accounts.chunks($crate::transfer::ROWS_PER_STATEMENT) {
+                    let mut builder = Builder::new(
+                        "INSERT INTO accounts (id, label, tier, wallet_address, status, credits_remaining, \
+                            credits_purchased, credits_used, created_at) ",
+                    );
+                    builder.push_values(chunk, |mut row, account| {
+                        row.push_bind(Self::id(account.id))
+                            .push_bind(account.label.clone())
+                            .push_bind(account.tier.clone())
+                            .push_bind(account.wallet_address.clone())
+                            .push_bind(account.status.as_str())
+                            .push_bind(account.credits_remaining)
+                            .push_bind(account.credits_purchased)
+                            .push_bind(account.credits_used)
+                            .push_bind(Self::time(account.created_at));
+                    });
+                    builder.build().execute(&mut *transaction).await?;
+                }
+                for chunk in keys.chunks($crate::transfer::ROWS_PER_STATEMENT) {
+                    let mut builder = Builder::new(
+                        "INSERT INTO api_keys (id, account_id, key_hash, display, created_at, revoked_at) ",
+                    );
+                    builder.push_values(chunk, |mut row, key| {
+                        row.push_bind(Self::id(key.record.id))
+                            .push_bind(Self::id(key.record.account_id))
+                            .push_bind(key.hash.0.to_vec())
+                            .push_bind(key.record.display.clone())
+                            .push_bind(Self::time(key.record.created_at))
+                            .push_bind(key.record.revoked_at.map(Self::time));
+                    });
+                    builder.build().execute(&mut *transaction).await?;
+                }
+                transaction.commit().await?;
+                Ok(())
+            }
+
+            async fn restore_ledger(
+                &self,
+                lines: &[marketlens_domain::account::LedgerEntry],
+            ) -> Result<(), $crate::StoreError> {
+                let mut transaction = self.begin_write().await?;
+                for chunk in lines.chunks($crate::transfer::ROWS_PER_STATEMENT) {
+                    let mut builder: sqlx::QueryBuilder<<$store as $crate::backend::Backend>::Db> =
+                        sqlx::QueryBuilder::new(
+                            "INSERT INTO ledger (id, account_id, api_key_id, kind, operation, credits, request_id, \
+                                created_at) ",
+                        );
+                    builder.push_values(chunk, |mut row, line| {
+                        row.push_bind(line.id)
+                            .push_bind(Self::id(line.account_id))
+                            .push_bind(line.api_key_id.map(Self::id))
+                            .push_bind(line.kind.as_str())
+                            .push_bind(line.operation.clone())
+                            .push_bind(line.credits)
+                            .push_bind(line.request_id.clone())
+                            .push_bind(Self::time(line.created_at));
+                    });
+                    builder.build().execute(&mut *transaction).await?;
+                }
+                if let Some(statement) = <$store as $crate::backend::Backend>::CONTINUE_LEDGER_IDS {
+                    sqlx::query(statement).execute(&mut *transaction).await?;
+                }
+                transaction.commit().await?;
+                Ok(())
+            }
+        }
+    };
+}
+pub(crate) use transfer_store_sql;

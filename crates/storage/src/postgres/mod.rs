@@ -10,12 +10,11 @@ mod accounts;
 mod catalog;
 mod history;
 mod rows;
-mod transfer;
 mod upsert;
 
 use marketlens_domain::time::Timestamp;
-use sqlx::Transaction;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, Postgres};
+use sqlx::{PgConnection, Transaction};
 use std::str::FromStr;
 use std::time::Duration;
 use uuid::Uuid;
@@ -54,7 +53,16 @@ impl Backend for PgStore {
     type Id = Uuid;
     type Time = Timestamp;
 
+    type CatalogWriter<'c> = upsert::PgWriter<'c>;
+
     const BYTE_ORDER: &'static str = " COLLATE \"C\"";
+    const CONTINUE_LEDGER_IDS: Option<&'static str> = Some(
+        "SELECT setval(pg_get_serial_sequence('ledger', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM ledger), false)",
+    );
+
+    fn catalog_writer(connection: &mut PgConnection) -> upsert::PgWriter<'_> {
+        upsert::PgWriter(connection)
+    }
 
     fn id(id: Uuid) -> Uuid {
         id

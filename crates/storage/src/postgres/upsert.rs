@@ -17,7 +17,7 @@ use crate::upsert::{
 };
 
 /// An upsert's statements on one PostgreSQL transaction.
-pub(super) struct PgWriter<'c>(pub &'c mut PgConnection);
+pub(crate) struct PgWriter<'c>(pub &'c mut PgConnection);
 
 /// The upsert keeps ids as text; PostgreSQL keeps them as `UUID`.
 fn uuids(ids: &[String]) -> Result<Vec<Uuid>, StoreError> {

@@ -10,13 +10,12 @@ mod accounts;
 mod catalog;
 mod history;
 mod rows;
-mod transfer;
 mod upsert;
 
 use marketlens_domain::time::{Timestamp, to_epoch_millis};
 use sqlx::sqlite::Sqlite;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{ConnectOptions, Transaction};
+use sqlx::{ConnectOptions, SqliteConnection, Transaction};
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -220,7 +219,14 @@ impl Backend for SqliteStore {
     type Id = String;
     type Time = i64;
 
+    type CatalogWriter<'c> = upsert::SqliteWriter<'c>;
+
     const BYTE_ORDER: &'static str = "";
+    const CONTINUE_LEDGER_IDS: Option<&'static str> = None;
+
+    fn catalog_writer(connection: &mut SqliteConnection) -> upsert::SqliteWriter<'_> {
+        upsert::SqliteWriter(connection)
+    }
 
     fn id(id: Uuid) -> String {
         id.to_string()

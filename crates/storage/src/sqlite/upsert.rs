@@ -17,7 +17,7 @@ use crate::upsert::{
 };
 
 /// An upsert's statements on one SQLite transaction.
-pub(super) struct SqliteWriter<'c>(pub &'c mut SqliteConnection);
+pub(crate) struct SqliteWriter<'c>(pub &'c mut SqliteConnection);
 
 impl CatalogWriter for SqliteWriter<'_> {
     async fn stored_versions(&mut self, table: Table, ids: &[String]) -> Result<HashMap<String, Stored>, StoreError> {
