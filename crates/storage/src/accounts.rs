@@ -309,3 +309,415 @@ mod tests {
         assert_eq!(balances[&other_account].taken, 0);
     }
 }
+
+/// Ledger lines per multi-row insert: 7 values each, well under SQLite's 32,766 parameters
+/// and PostgreSQL's 65,535.
+pub(crate) const LEDGER_LINES_PER_STATEMENT: usize = 1_000;
+
+/// [`AccountStore`] for a [`Backend`](crate::backend::Backend) store. Every balance change is
+/// one transaction with its ledger lines, begun by `begin_write`: on SQLite it holds the write
+/// lock from the start, so a batch of charges decides against balances no other writer (of
+/// this process or another) can change until it commits; on PostgreSQL the account rows of a
+/// batch are locked (`FOR UPDATE`, in id order), so nodes charging one account queue on its row.
+macro_rules! account_store_sql {
+    ($store:ty) => {
+        type Connection = <<$store as $crate::backend::Backend>::Db as sqlx::Database>::Connection;
+
+        impl $store {
+            async fn account_in(
+                connection: &mut Connection,
+                account_id: uuid::Uuid,
+            ) -> Result<marketlens_domain::account::Account, $crate::StoreError> {
+                let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM accounts a WHERE a.id = $1",
+                    $crate::records::ACCOUNT_COLUMNS
+                )))
+                .bind(Self::id(account_id))
+                .fetch_optional(&mut *connection)
+                .await?
+                .ok_or($crate::StoreError::NotFound("account"))?;
+                $crate::records::account(&row)
+            }
+
+            async fn write_credit_line(
+                connection: &mut Connection,
+                account_id: uuid::Uuid,
+                credits: i64,
+                now: marketlens_domain::time::Timestamp,
+            ) -> Result<(), $crate::StoreError> {
+                sqlx::query("INSERT INTO ledger (account_id, kind, credits, created_at) VALUES ($1, 'credit', $2, $3)")
+                    .bind(Self::id(account_id))
+                    .bind(credits)
+                    .bind(Self::time(now))
+                    .execute(&mut *connection)
+                    .await?;
+                Ok(())
+            }
+
+            /// Sets one column of an account and returns the account.
+            async fn update_account(
+                &self,
+                account_id: uuid::Uuid,
+                assignment: &'static str,
+                value: &str,
+            ) -> Result<marketlens_domain::account::Account, $crate::StoreError> {
+                let mut transaction = self.begin_write().await?;
+                sqlx::query(sqlx::AssertSqlSafe(format!("UPDATE accounts SET {assignment} = $2 WHERE id = $1")))
+                    .bind(Self::id(account_id))
+                    .bind(value)
+                    .execute(&mut *transaction)
+                    .await?;
+                let account = Self::account_in(&mut transaction, account_id).await?;
+                transaction.commit().await?;
+                Ok(account)
+            }
+        }
+
+        #[async_trait::async_trait]
+        impl $crate::AccountStore for $store {
+            async fn create_account(
+                &self,
+                new_account: $crate::NewAccount,
+                now: marketlens_domain::time::Timestamp,
+            ) -> Result<marketlens_domain::account::Account, $crate::StoreError> {
+                if new_account.initial_credits < 0 {
+                    return Err($crate::StoreError::Invalid("initial credits cannot be negative".to_owned()));
+                }
+                let account_id = uuid::Uuid::new_v4();
+                let mut transaction = self.begin_write().await?;
+                sqlx::query(
+                    "INSERT INTO accounts (id, label, tier, wallet_address, status, credits_remaining, \
+                        credits_purchased, credits_used, created_at) VALUES ($1, $2, $3, $4, 'active', $5, $5, 0, $6)",
+                )
+                .bind(Self::id(account_id))
+                .bind(&new_account.label)
+                .bind(&new_account.tier)
+                .bind(&new_account.wallet_address)
+                .bind(new_account.initial_credits)
+                .bind(Self::time(now))
+                .execute(&mut *transaction)
+                .await?;
+                if new_account.initial_credits > 0 {
+                    Self::write_credit_line(&mut transaction, account_id, new_account.initial_credits, now).await?;
+                }
+                let account = Self::account_in(&mut transaction, account_id).await?;
+                transaction.commit().await?;
+                Ok(account)
+            }
+
+            async fn list_accounts(&self) -> Result<Vec<marketlens_domain::account::Account>, $crate::StoreError> {
+                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM accounts a ORDER BY a.created_at, a.id",
+                    $crate::records::ACCOUNT_COLUMNS
+                )))
+                .fetch_all(self.reader())
+                .await?;
+                rows.iter().map($crate::records::account).collect()
+            }
+
+            async fn get_account(
+                &self,
+                account_id: uuid::Uuid,
+            ) -> Result<Option<marketlens_domain::account::Account>, $crate::StoreError> {
+                let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM accounts a WHERE a.id = $1",
+                    $crate::records::ACCOUNT_COLUMNS
+                )))
+                .bind(Self::id(account_id))
+                .fetch_optional(self.reader())
+                .await?;
+                row.as_ref().map($crate::records::account).transpose()
+            }
+
+            async fn find_account_by_label(
+                &self,
+                label: &str,
+            ) -> Result<Option<marketlens_domain::account::Account>, $crate::StoreError> {
+                let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM accounts a WHERE a.label = $1 ORDER BY a.created_at, a.id LIMIT 1",
+                    $crate::records::ACCOUNT_COLUMNS
+                )))
+                .bind(label)
+                .fetch_optional(self.reader())
+                .await?;
+                row.as_ref().map($crate::records::account).transpose()
+            }
+
+            async fn add_credits(
+                &self,
+                account_id: uuid::Uuid,
+                credits: i64,
+                now: marketlens_domain::time::Timestamp,
+            ) -> Result<marketlens_domain::account::Account, $crate::StoreError> {
+                if credits <= 0 {
+                    return Err($crate::StoreError::Invalid("credits to add must be at least 1".to_owned()));
+                }
+                let mut transaction = self.begin_write().await?;
+                let updated = sqlx::query(
+                    "UPDATE accounts SET credits_remaining = credits_remaining + $2, \
+                        credits_purchased = credits_purchased + $2 WHERE id = $1",
+                )
+                .bind(Self::id(account_id))
+                .bind(credits)
+                .execute(&mut *transaction)
+                .await?;
+                if updated.rows_affected() == 0 {
+                    return Err($crate::StoreError::NotFound("account"));
+                }
+                Self::write_credit_line(&mut transaction, account_id, credits, now).await?;
+                let account = Self::account_in(&mut transaction, account_id).await?;
+                transaction.commit().await?;
+                Ok(account)
+            }
+
+            async fn set_account_status(
+                &self,
+                account_id: uuid::Uuid,
+                status: marketlens_domain::account::AccountStatus,
+            ) -> Result<marketlens_domain::account::Account, $crate::StoreError> {
+                self.update_account(account_id, "status", status.as_str()).await
+            }
+
+            async fn set_account_tier(
+                &self,
+                account_id: uuid::Uuid,
+                tier: &str,
+            ) -> Result<marketlens_domain::account::Account, $crate::StoreError> {
+                self.update_account(account_id, "tier", tier).await
+            }
+
+            async fn create_key(
+                &self,
+                account_id: uuid::Uuid,
+                key_hash: marketlens_domain::api_key::KeyHash,
+                display: &str,
+                now: marketlens_domain::time::Timestamp,
+            ) -> Result<marketlens_domain::account::ApiKeyRecord, $crate::StoreError> {
+                let mut transaction = self.begin_write().await?;
+                Self::account_in(&mut transaction, account_id).await?;
+                let key_id = uuid::Uuid::new_v4();
+                sqlx::query(
+                    "INSERT INTO api_keys (id, account_id, key_hash, display, created_at) VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(Self::id(key_id))
+                .bind(Self::id(account_id))
+                .bind(key_hash.0.to_vec())
+                .bind(display)
+                .bind(Self::time(now))
+                .execute(&mut *transaction)
+                .await?;
+                transaction.commit().await?;
+                Ok(marketlens_domain::account::ApiKeyRecord {
+                    id: key_id,
+                    account_id,
+                    display: display.to_owned(),
+                    created_at: now,
+                    revoked_at: None,
+                })
+            }
+
+            async fn list_keys(
+                &self,
+                account_id: uuid::Uuid,
+            ) -> Result<Vec<marketlens_domain::account::ApiKeyRecord>, $crate::StoreError> {
+                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM api_keys k WHERE k.account_id = $1 ORDER BY k.created_at, k.id",
+                    $crate::records::KEY_COLUMNS
+                )))
+                .bind(Self::id(account_id))
+                .fetch_all(self.reader())
+                .await?;
+                rows.iter().map($crate::records::api_key).collect()
+            }
+
+            async fn revoke_key(
+                &self,
+                key_id: uuid::Uuid,
+                now: marketlens_domain::time::Timestamp,
+            ) -> Result<marketlens_domain::account::ApiKeyRecord, $crate::StoreError> {
+                let mut transaction = self.begin_write().await?;
+                sqlx::query("UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1")
+                    .bind(Self::id(key_id))
+                    .bind(Self::time(now))
+                    .execute(&mut *transaction)
+                    .await?;
+                let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM api_keys k WHERE k.id = $1",
+                    $crate::records::KEY_COLUMNS
+                )))
+                .bind(Self::id(key_id))
+                .fetch_optional(&mut *transaction)
+                .await?
+                .ok_or($crate::StoreError::NotFound("API key"))?;
+                let key = $crate::records::api_key(&row)?;
+                transaction.commit().await?;
+                Ok(key)
+            }
+
+            async fn authenticate(
+                &self,
+                key_hash: &marketlens_domain::api_key::KeyHash,
+            ) -> Result<
+                Option<(marketlens_domain::account::ApiKeyRecord, marketlens_domain::account::Account)>,
+                $crate::StoreError,
+            > {
+                use sqlx::Row;
+                let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {}, k.key_hash, a.label, a.tier, a.wallet_address, a.status, a.credits_remaining, \
+                        a.credits_purchased, a.credits_used, a.created_at AS account_created_at \
+                     FROM api_keys k JOIN accounts a ON a.id = k.account_id \
+                     WHERE k.key_hash = $1 AND k.revoked_at IS NULL",
+                    $crate::records::KEY_COLUMNS
+                )))
+                .bind(key_hash.0.to_vec())
+                .fetch_optional(self.reader())
+                .await?;
+                let Some(row) = row else {
+                    return Ok(None);
+                };
+                // The index lookup found the row by hash; compare again in constant time so that
+                // the final decision never depends on how many bytes matched.
+                let stored_hash: Vec<u8> = row.try_get("key_hash")?;
+                let stored_hash: [u8; 32] = stored_hash
+                    .try_into()
+                    .map_err(|_| $crate::StoreError::Internal("stored key hash is not 32 bytes".to_owned()))?;
+                if !marketlens_domain::api_key::KeyHash(stored_hash).matches(key_hash) {
+                    return Ok(None);
+                }
+                let key = $crate::records::api_key(&row)?;
+                let account = $crate::records::account_from(&row, "account_id", "account_created_at")?;
+                Ok(Some((key, account)))
+            }
+
+            async fn charge(
+                &self,
+                charges: &[$crate::ChargeRequest],
+            ) -> Result<Vec<$crate::ChargeOutcome>, $crate::StoreError> {
+                if charges.is_empty() {
+                    return Ok(Vec::new());
+                }
+                let mut transaction = self.begin_write().await?;
+                let outcomes = $crate::accounts::charge_batch(&mut ChargeStatements(&mut transaction), charges).await?;
+                transaction.commit().await?;
+                Ok(outcomes)
+            }
+
+            async fn ledger(
+                &self,
+                account_id: uuid::Uuid,
+                after: Option<i64>,
+                limit: u32,
+            ) -> Result<Vec<marketlens_domain::account::LedgerEntry>, $crate::StoreError> {
+                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM ledger l WHERE l.account_id = $1 AND l.id > $2 ORDER BY l.id LIMIT $3",
+                    $crate::records::LEDGER_COLUMNS
+                )))
+                .bind(Self::id(account_id))
+                .bind(after.unwrap_or(0))
+                .bind(i64::from(limit))
+                .fetch_all(self.reader())
+                .await?;
+                rows.iter().map($crate::records::ledger_entry).collect()
+            }
+
+            async fn ledger_totals(&self, account_id: uuid::Uuid) -> Result<$crate::LedgerTotals, $crate::StoreError> {
+                use $crate::records::RecordRow;
+                let row = sqlx::query(
+                    "SELECT CAST(COALESCE(SUM(CASE WHEN kind = 'credit' THEN credits END), 0) AS BIGINT) AS credited, \
+                        CAST(COALESCE(SUM(CASE WHEN kind = 'charge' THEN credits END), 0) AS BIGINT) AS charged, \
+                        COUNT(*) AS lines \
+                     FROM ledger WHERE account_id = $1",
+                )
+                .bind(Self::id(account_id))
+                .fetch_one(self.reader())
+                .await?;
+                Ok($crate::LedgerTotals {
+                    credited: row.integer("credited")?,
+                    charged: row.integer("charged")?,
+                    lines: row.count("lines")?,
+                })
+            }
+        }
+
+        /// A batch of charges on one write transaction (see [`account_store_sql`]).
+        struct ChargeStatements<'c>(&'c mut Connection);
+
+        impl $crate::accounts::ChargeWriter for ChargeStatements<'_> {
+            async fn keys(
+                &mut self,
+                key_ids: &[uuid::Uuid],
+            ) -> Result<std::collections::HashMap<uuid::Uuid, $crate::accounts::ChargeKey>, $crate::StoreError> {
+                use $crate::records::RecordRow;
+                let mut builder: sqlx::QueryBuilder<<$store as $crate::backend::Backend>::Db> =
+                    sqlx::QueryBuilder::new("SELECT id, account_id, revoked_at FROM api_keys WHERE id");
+                <$store as $crate::backend::Backend>::push_ids(&mut builder, key_ids);
+                let mut keys = std::collections::HashMap::new();
+                for row in builder.build().fetch_all(&mut *self.0).await? {
+                    let key = $crate::accounts::ChargeKey {
+                        account_id: row.uuid("account_id")?,
+                        live: row.optional_timestamp("revoked_at")?.is_none(),
+                    };
+                    keys.insert(row.uuid("id")?, key);
+                }
+                Ok(keys)
+            }
+
+            async fn lock_balances(
+                &mut self,
+                account_ids: &[uuid::Uuid],
+            ) -> Result<std::collections::HashMap<uuid::Uuid, $crate::accounts::ChargeBalance>, $crate::StoreError>
+            {
+                use $crate::records::RecordRow;
+                let mut builder: sqlx::QueryBuilder<<$store as $crate::backend::Backend>::Db> =
+                    sqlx::QueryBuilder::new("SELECT id, status, credits_remaining FROM accounts WHERE id");
+                <$store as $crate::backend::Backend>::push_ids(&mut builder, account_ids);
+                builder
+                    .push(" ORDER BY id")
+                    .push(<$store as $crate::backend::Backend>::FOR_UPDATE);
+                let mut balances = std::collections::HashMap::new();
+                for row in builder.build().fetch_all(&mut *self.0).await? {
+                    let balance = $crate::accounts::ChargeBalance {
+                        status: row.parsed("status")?,
+                        remaining: row.integer("credits_remaining")?,
+                        taken: 0,
+                    };
+                    balances.insert(row.uuid("id")?, balance);
+                }
+                Ok(balances)
+            }
+
+            async fn take(&mut self, account_id: uuid::Uuid, credits: i64) -> Result<(), $crate::StoreError> {
+                sqlx::query(
+                    "UPDATE accounts SET credits_remaining = credits_remaining - $2, credits_used = credits_used + $2 \
+                     WHERE id = $1",
+                )
+                .bind(<$store as $crate::backend::Backend>::id(account_id))
+                .bind(credits)
+                .execute(&mut *self.0)
+                .await?;
+                Ok(())
+            }
+
+            async fn write_charge_lines(&mut self, charges: &[&$crate::ChargeRequest]) -> Result<(), $crate::StoreError> {
+                use $crate::backend::Backend;
+                for chunk in charges.chunks($crate::accounts::LEDGER_LINES_PER_STATEMENT) {
+                    let mut builder: sqlx::QueryBuilder<<$store as Backend>::Db> = sqlx::QueryBuilder::new(
+                        "INSERT INTO ledger (account_id, api_key_id, kind, operation, credits, request_id, created_at) ",
+                    );
+                    builder.push_values(chunk, |mut row, charge| {
+                        row.push_bind(<$store>::id(charge.account_id))
+                            .push_bind(<$store>::id(charge.api_key_id))
+                            .push_bind(marketlens_domain::account::LedgerKind::Charge.as_str())
+                            .push_bind(charge.operation.as_str())
+                            .push_bind(charge.operation.cost())
+                            .push_bind(charge.request_id.clone())
+                            .push_bind(<$store>::time(charge.now));
+                    });
+                    builder.build().execute(&mut *self.0).await?;
+                }
+                Ok(())
+            }
+        }
+    };
+}
+pub(crate) use account_store_sql;

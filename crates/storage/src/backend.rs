@@ -12,7 +12,7 @@
 //! What cannot be the same text is a method of [`Backend`].
 
 use marketlens_domain::time::Timestamp;
-use sqlx::{Database, Pool, Transaction};
+use sqlx::{Database, Pool, QueryBuilder, Transaction};
 use uuid::Uuid;
 
 use crate::StoreError;
@@ -39,7 +39,14 @@ pub(crate) trait Backend {
 
     fn catalog_writer(connection: &mut <Self::Db as Database>::Connection) -> Self::CatalogWriter<'_>;
 
+    /// What follows `SELECT ... FOR UPDATE` would, on the backend that locks rows it reads.
+    const FOR_UPDATE: &'static str;
+
     fn id(id: Uuid) -> Self::Id;
+
+    /// Pushes a condition on the column before it: that it is one of `ids` (catalogue and
+    /// account encoding), as `IN (...)` or `= ANY(...)`.
+    fn push_ids(builder: &mut QueryBuilder<Self::Db>, ids: &[Uuid]);
 
     fn time(time: Timestamp) -> Self::Time;
 
@@ -66,6 +73,7 @@ pub(crate) trait Backend {
 /// each concern's module writes once.
 macro_rules! store_impls {
     ($store:ty) => {
+        $crate::accounts::account_store_sql!($store);
         $crate::news::news_store_sql!($store);
         $crate::sync_runs::sync_store_sql!($store);
         $crate::transfer::transfer_store_sql!($store);

@@ -6,7 +6,6 @@
 //! its row instead of overspending it. Migrations run under PostgreSQL's advisory lock (sqlx
 //! takes it), so nodes starting together apply each migration once.
 
-mod accounts;
 mod catalog;
 mod history;
 mod rows;
@@ -14,7 +13,7 @@ mod upsert;
 
 use marketlens_domain::time::Timestamp;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, Postgres};
-use sqlx::{PgConnection, Transaction};
+use sqlx::{PgConnection, QueryBuilder, Transaction};
 use std::str::FromStr;
 use std::time::Duration;
 use uuid::Uuid;
@@ -60,12 +59,18 @@ impl Backend for PgStore {
         "SELECT setval(pg_get_serial_sequence('ledger', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM ledger), false)",
     );
 
+    const FOR_UPDATE: &'static str = " FOR UPDATE";
+
     fn catalog_writer(connection: &mut PgConnection) -> upsert::PgWriter<'_> {
         upsert::PgWriter(connection)
     }
 
     fn id(id: Uuid) -> Uuid {
         id
+    }
+
+    fn push_ids(builder: &mut QueryBuilder<Postgres>, ids: &[Uuid]) {
+        builder.push(" = ANY(").push_bind(ids.to_vec()).push(")");
     }
 
     fn time(time: Timestamp) -> Timestamp {

@@ -6,7 +6,6 @@
 //! server runs) waits for the lock (busy timeout) instead of failing half-way. Reads use a
 //! separate pool and, in WAL mode, never wait for writers.
 
-mod accounts;
 mod catalog;
 mod history;
 mod rows;
@@ -15,7 +14,7 @@ mod upsert;
 use marketlens_domain::time::{Timestamp, to_epoch_millis};
 use sqlx::sqlite::Sqlite;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{ConnectOptions, SqliteConnection, Transaction};
+use sqlx::{ConnectOptions, QueryBuilder, SqliteConnection, Transaction};
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -223,6 +222,7 @@ impl Backend for SqliteStore {
 
     const BYTE_ORDER: &'static str = "";
     const CONTINUE_LEDGER_IDS: Option<&'static str> = None;
+    const FOR_UPDATE: &'static str = "";
 
     fn catalog_writer(connection: &mut SqliteConnection) -> upsert::SqliteWriter<'_> {
         upsert::SqliteWriter(connection)
@@ -230,6 +230,15 @@ impl Backend for SqliteStore {
 
     fn id(id: Uuid) -> String {
         id.to_string()
+    }
+
+    fn push_ids(builder: &mut QueryBuilder<Sqlite>, ids: &[Uuid]) {
+        builder.push(" IN (");
+        let mut separated = builder.separated(", ");
+        for id in ids {
+            separated.push_bind(id.to_string());
+        }
+        builder.push(")");
     }
 
     fn time(time: Timestamp) -> i64 {
