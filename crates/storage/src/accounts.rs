@@ -321,8 +321,6 @@ pub(crate) const LEDGER_LINES_PER_STATEMENT: usize = 1_000;
 /// batch are locked (`FOR UPDATE`, in id order), so nodes charging one account queue on its row.
 macro_rules! account_store_sql {
     ($store:ty) => {
-        type Connection = <<$store as $crate::backend::Backend>::Db as sqlx::Database>::Connection;
-
         impl $store {
             async fn account_in(
                 connection: &mut Connection,
@@ -597,7 +595,7 @@ macro_rules! account_store_sql {
                     return Ok(Vec::new());
                 }
                 let mut transaction = self.begin_write().await?;
-                let outcomes = $crate::accounts::charge_batch(&mut ChargeStatements(&mut transaction), charges).await?;
+                let outcomes = $crate::accounts::charge_batch(&mut Statements(&mut transaction), charges).await?;
                 transaction.commit().await?;
                 Ok(outcomes)
             }
@@ -639,10 +637,7 @@ macro_rules! account_store_sql {
             }
         }
 
-        /// A batch of charges on one write transaction (see [`account_store_sql`]).
-        struct ChargeStatements<'c>(&'c mut Connection);
-
-        impl $crate::accounts::ChargeWriter for ChargeStatements<'_> {
+        impl $crate::accounts::ChargeWriter for Statements<'_> {
             async fn keys(
                 &mut self,
                 key_ids: &[uuid::Uuid],

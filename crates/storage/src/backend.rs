@@ -34,11 +34,6 @@ pub(crate) trait Backend {
     /// ids, where the backend does not do so itself (SQLite's AUTOINCREMENT does).
     const CONTINUE_LEDGER_IDS: Option<&'static str>;
 
-    /// The catalogue's statements on a write transaction (see [`crate::upsert`]).
-    type CatalogWriter<'c>: crate::upsert::CatalogWriter + crate::history::HistoryWriter;
-
-    fn catalog_writer(connection: &mut <Self::Db as Database>::Connection) -> Self::CatalogWriter<'_>;
-
     /// What follows `SELECT ... FOR UPDATE` would, on the backend that locks rows it reads.
     const FOR_UPDATE: &'static str;
 
@@ -47,6 +42,9 @@ pub(crate) trait Backend {
     /// Pushes a condition on the column before it: that it is one of `ids` (catalogue and
     /// account encoding), as `IN (...)` or `= ANY(...)`.
     fn push_ids(builder: &mut QueryBuilder<Self::Db>, ids: &[Uuid]);
+
+    /// [`Backend::push_ids`] for price history's market ids, kept as [`Uuid`] on both.
+    fn push_history_ids(builder: &mut QueryBuilder<Self::Db>, ids: &[Uuid]);
 
     fn time(time: Timestamp) -> Self::Time;
 
@@ -70,10 +68,19 @@ pub(crate) trait Backend {
 }
 
 /// Implements every store trait for `$store`, a type implementing [`Backend`], from the SQL
-/// each concern's module writes once.
+/// each concern's module writes once. It also defines, in the backend's module, `Connection`
+/// (the driver's connection type) and `Statements`, one write transaction's connection, which
+/// the shared write steps (`upsert`, `history`, `accounts::charge_batch`) run their statements
+/// on through the backend's implementations of their writer traits.
 macro_rules! store_impls {
     ($store:ty) => {
+        type Connection = <<$store as $crate::backend::Backend>::Db as sqlx::Database>::Connection;
+
+        /// One write transaction's statements.
+        pub(crate) struct Statements<'c>(pub &'c mut Connection);
+
         $crate::accounts::account_store_sql!($store);
+        $crate::history::history_store_sql!($store);
         $crate::news::news_store_sql!($store);
         $crate::sync_runs::sync_store_sql!($store);
         $crate::transfer::transfer_store_sql!($store);

@@ -175,3 +175,216 @@ pub(crate) async fn expire_some(writer: &mut impl HistoryWriter, expiry: Expiry)
         .delete_bars_before(&market_ids, expiry.resolution, expiry.before)
         .await
 }
+
+/// [`HistoryWriter`] and [`HistoryStore`] for a [`Backend`](crate::backend::Backend) store.
+/// SQLite keeps market ids here as 16-byte blobs (its catalogue's tables keep them as text):
+/// history is the largest table, and the id is in every row and its index.
+macro_rules! history_store_sql {
+    ($store:ty) => {
+        impl $store {
+            fn bars_from(
+                rows: Vec<<<$store as $crate::backend::Backend>::Db as sqlx::Database>::Row>,
+            ) -> Result<Vec<(uuid::Uuid, marketlens_domain::history::HistoryBar)>, $crate::StoreError> {
+                use sqlx::Row;
+                rows.iter()
+                    .map(|row| Ok((row.try_get("market_id")?, $crate::records::history_bar(row)?)))
+                    .collect()
+            }
+        }
+
+        impl $crate::history::HistoryWriter for Statements<'_> {
+            async fn bars(
+                &mut self,
+                market_ids: &[uuid::Uuid],
+                resolution: marketlens_domain::history::Resolution,
+                from: i64,
+                to: i64,
+            ) -> Result<Vec<(uuid::Uuid, marketlens_domain::history::HistoryBar)>, $crate::StoreError> {
+                let mut builder: sqlx::QueryBuilder<<$store as $crate::backend::Backend>::Db> =
+                    sqlx::QueryBuilder::new(format!(
+                        "SELECT {} FROM price_history WHERE market_id",
+                        $crate::records::HISTORY_COLUMNS
+                    ));
+                <$store as $crate::backend::Backend>::push_history_ids(&mut builder, market_ids);
+                builder
+                    .push(" AND resolution = ")
+                    .push_bind(resolution.seconds())
+                    .push(" AND bucket_start >= ")
+                    .push_bind(from)
+                    .push(" AND bucket_start < ")
+                    .push_bind(to);
+                <$store>::bars_from(builder.build().fetch_all(&mut *self.0).await?)
+            }
+
+            async fn write_bars(
+                &mut self,
+                bars: &[(uuid::Uuid, marketlens_domain::history::HistoryBar)],
+            ) -> Result<(), $crate::StoreError> {
+                use $crate::backend::Backend;
+                if bars.is_empty() {
+                    return Ok(());
+                }
+                let mut failure = None;
+                let mut builder: sqlx::QueryBuilder<<$store as Backend>::Db> = sqlx::QueryBuilder::new(format!(
+                    "INSERT INTO price_history ({}) ",
+                    $crate::records::HISTORY_COLUMNS
+                ));
+                builder.push_values(bars, |mut row, (id, bar)| {
+                    let outcomes = serde_json::to_string(&bar.outcomes).unwrap_or_else(|error| {
+                        failure = Some(error.to_string());
+                        String::new()
+                    });
+                    row.push_bind(*id)
+                        .push_bind(bar.resolution.seconds())
+                        .push_bind(bar.bucket_start)
+                        .push_bind(<$store>::time(bar.first_at))
+                        .push_bind(<$store>::time(bar.last_at))
+                        .push_bind(outcomes)
+                        .push_bind(bar.volume)
+                        .push_bind(bar.volume_24h)
+                        .push_bind(bar.liquidity);
+                });
+                if let Some(error) = failure {
+                    return Err($crate::StoreError::Internal(format!(
+                        "a bar does not serialize: {error}"
+                    )));
+                }
+                builder.push($crate::history::ON_CONFLICT_REPLACE_BAR);
+                builder.build().execute(&mut *self.0).await?;
+                Ok(())
+            }
+
+            async fn markets_with_bars_before(
+                &mut self,
+                resolution: marketlens_domain::history::Resolution,
+                before: i64,
+                limit: u32,
+            ) -> Result<Vec<uuid::Uuid>, $crate::StoreError> {
+                Ok(sqlx::query_scalar(
+                    "SELECT DISTINCT market_id FROM price_history WHERE resolution = $1 AND bucket_start < $2 LIMIT $3",
+                )
+                .bind(resolution.seconds())
+                .bind(before)
+                .bind(i64::from(limit))
+                .fetch_all(&mut *self.0)
+                .await?)
+            }
+
+            async fn delete_bars_before(
+                &mut self,
+                market_ids: &[uuid::Uuid],
+                resolution: marketlens_domain::history::Resolution,
+                before: i64,
+            ) -> Result<u64, $crate::StoreError> {
+                let mut builder: sqlx::QueryBuilder<<$store as $crate::backend::Backend>::Db> =
+                    sqlx::QueryBuilder::new("DELETE FROM price_history WHERE market_id");
+                <$store as $crate::backend::Backend>::push_history_ids(&mut builder, market_ids);
+                builder
+                    .push(" AND resolution = ")
+                    .push_bind(resolution.seconds())
+                    .push(" AND bucket_start < ")
+                    .push_bind(before);
+                Ok(builder.build().execute(&mut *self.0).await?.rows_affected())
+            }
+        }
+
+        #[async_trait::async_trait]
+        impl $crate::HistoryStore for $store {
+            async fn history_page(
+                &self,
+                market_id: uuid::Uuid,
+                resolution: marketlens_domain::history::Resolution,
+                (from, to): (i64, i64),
+                limit: u32,
+                offset: u64,
+            ) -> Result<$crate::Page<marketlens_domain::history::HistoryBar>, $crate::StoreError> {
+                let total: i64 = sqlx::query_scalar(
+                    "SELECT COUNT(*) FROM price_history WHERE market_id = $1 AND resolution = $2 \
+                     AND bucket_start >= $3 AND bucket_start < $4",
+                )
+                .bind(market_id)
+                .bind(resolution.seconds())
+                .bind(from)
+                .bind(to)
+                .fetch_one(self.reader())
+                .await?;
+                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM price_history WHERE market_id = $1 AND resolution = $2 \
+                     AND bucket_start >= $3 AND bucket_start < $4 ORDER BY bucket_start LIMIT $5 OFFSET $6",
+                    $crate::records::HISTORY_COLUMNS
+                )))
+                .bind(market_id)
+                .bind(resolution.seconds())
+                .bind(from)
+                .bind(to)
+                .bind(i64::from(limit))
+                .bind($crate::records::to_i64(offset))
+                .fetch_all(self.reader())
+                .await?;
+                Ok($crate::Page {
+                    items: Self::bars_from(rows)?.into_iter().map(|(_, bar)| bar).collect(),
+                    total: total.max(0) as u64,
+                })
+            }
+
+            async fn expire_history(
+                &self,
+                now: marketlens_domain::time::Timestamp,
+                retention: marketlens_domain::history::Retention,
+            ) -> Result<$crate::ExpiryReport, $crate::StoreError> {
+                let mut report = $crate::ExpiryReport::default();
+                for expiry in retention.expiries(now) {
+                    loop {
+                        let mut transaction = self.begin_write().await?;
+                        let deleted = $crate::history::expire_some(&mut Statements(&mut transaction), expiry).await?;
+                        transaction.commit().await?;
+                        if deleted == 0 {
+                            break;
+                        }
+                        report.add(expiry.resolution, deleted);
+                    }
+                }
+                self.after_catalog_write().await;
+                Ok(report)
+            }
+
+            async fn scan_history(
+                &self,
+                after: Option<$crate::history::HistoryKey>,
+                limit: u32,
+            ) -> Result<Vec<(uuid::Uuid, marketlens_domain::history::HistoryBar)>, $crate::StoreError> {
+                // Before the smallest key there is: the nil id sorts first.
+                let (market_id, resolution, bucket_start) = match after {
+                    Some((market_id, resolution, bucket_start)) => (market_id, resolution.seconds(), bucket_start),
+                    None => (uuid::Uuid::nil(), i64::MIN, i64::MIN),
+                };
+                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM price_history WHERE (market_id, resolution, bucket_start) > ($1, $2, $3) \
+                     ORDER BY market_id, resolution, bucket_start LIMIT $4",
+                    $crate::records::HISTORY_COLUMNS
+                )))
+                .bind(market_id)
+                .bind(resolution)
+                .bind(bucket_start)
+                .bind(i64::from(limit))
+                .fetch_all(self.reader())
+                .await?;
+                Self::bars_from(rows)
+            }
+
+            async fn restore_history(
+                &self,
+                bars: &[(uuid::Uuid, marketlens_domain::history::HistoryBar)],
+            ) -> Result<(), $crate::StoreError> {
+                use $crate::history::HistoryWriter;
+                let mut transaction = self.begin_write().await?;
+                for chunk in bars.chunks($crate::history::BARS_PER_STATEMENT) {
+                    Statements(&mut transaction).write_bars(chunk).await?;
+                }
+                transaction.commit().await?;
+                Ok(())
+            }
+        }
+    };
+}
+pub(crate) use history_store_sql;

@@ -252,7 +252,7 @@ macro_rules! transfer_store_sql {
                 events: &[$crate::StoredEvent],
             ) -> Result<(), $crate::StoreError> {
                 let mut transaction = self.begin_catalog_write().await?;
-                $crate::upsert::restore(&mut Self::catalog_writer(&mut transaction), markets, events).await?;
+                $crate::upsert::restore(&mut Statements(&mut transaction), markets, events).await?;
                 transaction.commit().await?;
                 Ok(())
             }

@@ -12,7 +12,7 @@ use sqlx::{PgConnection, QueryBuilder, Row};
 use uuid::Uuid;
 
 use super::PgStore;
-use super::upsert::PgWriter;
+use super::Statements;
 use crate::StoreError;
 use crate::catalog::{
     CatalogCounts, CatalogStore, EventMarket, EventQuery, EventSummary, MarketFilter, MarketQuery, MarketSort,
@@ -119,7 +119,7 @@ impl CatalogStore for PgStore {
         sqlx::query("LOCK TABLE markets, events IN SHARE ROW EXCLUSIVE MODE")
             .execute(&mut *transaction)
             .await?;
-        let counts = crate::upsert::upsert(&mut PgWriter(&mut transaction), markets, events, now).await?;
+        let counts = crate::upsert::upsert(&mut Statements(&mut transaction), markets, events, now).await?;
         transaction.commit().await?;
         Ok(counts)
     }
@@ -321,7 +321,7 @@ impl CatalogStore for PgStore {
             .execute(&mut *transaction)
             .await?;
         insert_matches(&mut transaction, pairs).await?;
-        PgWriter(&mut transaction).bump_revision().await?;
+        Statements(&mut transaction).bump_revision().await?;
         transaction.commit().await?;
         Ok(())
     }
@@ -333,7 +333,7 @@ impl CatalogStore for PgStore {
             .execute(&mut *transaction)
             .await?;
         insert_matches(&mut transaction, pairs).await?;
-        PgWriter(&mut transaction).bump_revision().await?;
+        Statements(&mut transaction).bump_revision().await?;
         transaction.commit().await?;
         Ok(())
     }

@@ -7,13 +7,12 @@
 //! takes it), so nodes starting together apply each migration once.
 
 mod catalog;
-mod history;
 mod rows;
 mod upsert;
 
 use marketlens_domain::time::Timestamp;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, Postgres};
-use sqlx::{PgConnection, QueryBuilder, Transaction};
+use sqlx::{QueryBuilder, Transaction};
 use std::str::FromStr;
 use std::time::Duration;
 use uuid::Uuid;
@@ -52,8 +51,6 @@ impl Backend for PgStore {
     type Id = Uuid;
     type Time = Timestamp;
 
-    type CatalogWriter<'c> = upsert::PgWriter<'c>;
-
     const BYTE_ORDER: &'static str = " COLLATE \"C\"";
     const CONTINUE_LEDGER_IDS: Option<&'static str> = Some(
         "SELECT setval(pg_get_serial_sequence('ledger', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM ledger), false)",
@@ -61,16 +58,16 @@ impl Backend for PgStore {
 
     const FOR_UPDATE: &'static str = " FOR UPDATE";
 
-    fn catalog_writer(connection: &mut PgConnection) -> upsert::PgWriter<'_> {
-        upsert::PgWriter(connection)
-    }
-
     fn id(id: Uuid) -> Uuid {
         id
     }
 
     fn push_ids(builder: &mut QueryBuilder<Postgres>, ids: &[Uuid]) {
         builder.push(" = ANY(").push_bind(ids.to_vec()).push(")");
+    }
+
+    fn push_history_ids(builder: &mut QueryBuilder<Postgres>, ids: &[Uuid]) {
+        Self::push_ids(builder, ids);
     }
 
     fn time(time: Timestamp) -> Timestamp {

@@ -3,9 +3,9 @@
 use marketlens_domain::time::Timestamp;
 use marketlens_domain::upsert::Version;
 use marketlens_domain::{Event, Market};
+use sqlx::QueryBuilder;
 use sqlx::postgres::Postgres;
 use sqlx::types::Json;
-use sqlx::{PgConnection, QueryBuilder};
 use std::collections::HashMap;
 use uuid::Uuid;
 
@@ -16,9 +16,6 @@ use crate::upsert::{
     ON_CONFLICT_UPDATE_EVENT, ON_CONFLICT_UPDATE_MARKET, Stamped, Stored, Table,
 };
 
-/// An upsert's statements on one PostgreSQL transaction.
-pub(crate) struct PgWriter<'c>(pub &'c mut PgConnection);
-
 /// The upsert keeps ids as text; PostgreSQL keeps them as `UUID`.
 fn uuids(ids: &[String]) -> Result<Vec<Uuid>, StoreError> {
     ids.iter()
@@ -26,7 +23,7 @@ fn uuids(ids: &[String]) -> Result<Vec<Uuid>, StoreError> {
         .collect()
 }
 
-impl CatalogWriter for PgWriter<'_> {
+impl CatalogWriter for super::Statements<'_> {
     async fn stored_versions(&mut self, table: Table, ids: &[String]) -> Result<HashMap<String, Stored>, StoreError> {
         let query = match table {
             Table::Markets => {

@@ -10,7 +10,7 @@ use sqlx::{QueryBuilder, Row, SqliteConnection};
 use uuid::Uuid;
 
 use super::SqliteStore;
-use super::upsert::SqliteWriter;
+use super::Statements;
 use crate::StoreError;
 use crate::catalog::{
     CatalogCounts, CatalogStore, EventMarket, EventQuery, EventSummary, MarketFilter, MarketQuery, MarketSort,
@@ -100,7 +100,7 @@ fn markets_from(rows: Vec<SqliteRow>) -> Result<Vec<StoredMarket>, StoreError> {
 impl CatalogStore for SqliteStore {
     async fn upsert(&self, markets: &[Market], events: &[Event], now: Timestamp) -> Result<UpsertCounts, StoreError> {
         let mut transaction = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let counts = crate::upsert::upsert(&mut SqliteWriter(&mut transaction), markets, events, now).await?;
+        let counts = crate::upsert::upsert(&mut Statements(&mut transaction), markets, events, now).await?;
         transaction.commit().await?;
         self.restart_wal_if_wanted().await;
         Ok(counts)
@@ -304,7 +304,7 @@ impl CatalogStore for SqliteStore {
             .execute(&mut *transaction)
             .await?;
         insert_matches(&mut transaction, pairs).await?;
-        SqliteWriter(&mut transaction).bump_revision().await?;
+        Statements(&mut transaction).bump_revision().await?;
         transaction.commit().await?;
         Ok(())
     }
@@ -322,7 +322,7 @@ impl CatalogStore for SqliteStore {
             builder.build().execute(&mut *transaction).await?;
         }
         insert_matches(&mut transaction, pairs).await?;
-        SqliteWriter(&mut transaction).bump_revision().await?;
+        Statements(&mut transaction).bump_revision().await?;
         transaction.commit().await?;
         Ok(())
     }

@@ -7,14 +7,13 @@
 //! separate pool and, in WAL mode, never wait for writers.
 
 mod catalog;
-mod history;
 mod rows;
 mod upsert;
 
 use marketlens_domain::time::{Timestamp, to_epoch_millis};
 use sqlx::sqlite::Sqlite;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{ConnectOptions, QueryBuilder, SqliteConnection, Transaction};
+use sqlx::{ConnectOptions, QueryBuilder, Transaction};
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -218,15 +217,9 @@ impl Backend for SqliteStore {
     type Id = String;
     type Time = i64;
 
-    type CatalogWriter<'c> = upsert::SqliteWriter<'c>;
-
     const BYTE_ORDER: &'static str = "";
     const CONTINUE_LEDGER_IDS: Option<&'static str> = None;
     const FOR_UPDATE: &'static str = "";
-
-    fn catalog_writer(connection: &mut SqliteConnection) -> upsert::SqliteWriter<'_> {
-        upsert::SqliteWriter(connection)
-    }
 
     fn id(id: Uuid) -> String {
         id.to_string()
@@ -237,6 +230,15 @@ impl Backend for SqliteStore {
         let mut separated = builder.separated(", ");
         for id in ids {
             separated.push_bind(id.to_string());
+        }
+        builder.push(")");
+    }
+
+    fn push_history_ids(builder: &mut QueryBuilder<Sqlite>, ids: &[Uuid]) {
+        builder.push(" IN (");
+        let mut separated = builder.separated(", ");
+        for id in ids {
+            separated.push_bind(*id);
         }
         builder.push(")");
     }

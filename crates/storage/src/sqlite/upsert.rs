@@ -6,7 +6,7 @@ use marketlens_domain::time::to_epoch_millis;
 use marketlens_domain::upsert::Version;
 use marketlens_domain::{Event, Market};
 use sqlx::sqlite::Sqlite;
-use sqlx::{QueryBuilder, Row, SqliteConnection};
+use sqlx::{QueryBuilder, Row};
 use std::collections::HashMap;
 
 use crate::StoreError;
@@ -16,10 +16,7 @@ use crate::upsert::{
     ON_CONFLICT_UPDATE_EVENT, ON_CONFLICT_UPDATE_MARKET, Stamped, Stored, Table,
 };
 
-/// An upsert's statements on one SQLite transaction.
-pub(crate) struct SqliteWriter<'c>(pub &'c mut SqliteConnection);
-
-impl CatalogWriter for SqliteWriter<'_> {
+impl CatalogWriter for super::Statements<'_> {
     async fn stored_versions(&mut self, table: Table, ids: &[String]) -> Result<HashMap<String, Stored>, StoreError> {
         let (table, event_column) = match table {
             Table::Markets => ("markets", "event_id"),
