@@ -15,7 +15,7 @@ use marketlens_domain::time::Timestamp;
 use sqlx::{Database, Pool, QueryBuilder, Transaction};
 use uuid::Uuid;
 
-use crate::StoreError;
+use crate::{SearchWords, StoreError};
 
 /// What differs between the backends, for the SQL written once.
 pub(crate) trait Backend {
@@ -37,7 +37,18 @@ pub(crate) trait Backend {
     /// What follows `SELECT ... FOR UPDATE` would, on the backend that locks rows it reads.
     const FOR_UPDATE: &'static str;
 
+    /// The rest of a `SELECT` of markets (alias `m`) after its columns: those holding any of
+    /// the words bound as `$1` ([`Backend::any_words`]), best first, at most `$2`.
+    const ANY_WORDS: &'static str;
+
     fn id(id: Uuid) -> Self::Id;
+
+    /// Pushes ` AND ` a condition that market `m` holds every one of `words`, each as the
+    /// prefix of one of its question's words.
+    fn push_all_words(builder: &mut QueryBuilder<Self::Db>, words: &SearchWords);
+
+    /// The search query of [`Backend::ANY_WORDS`].
+    fn any_words(words: &SearchWords) -> String;
 
     /// Pushes a condition on the column before it: that it is one of `ids` (catalogue and
     /// account encoding), as `IN (...)` or `= ANY(...)`.
@@ -80,6 +91,7 @@ macro_rules! store_impls {
         pub(crate) struct Statements<'c>(pub &'c mut Connection);
 
         $crate::accounts::account_store_sql!($store);
+        $crate::catalog::catalog_store_sql!($store);
         $crate::history::history_store_sql!($store);
         $crate::news::news_store_sql!($store);
         $crate::sync_runs::sync_store_sql!($store);

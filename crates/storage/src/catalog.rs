@@ -309,3 +309,434 @@ pub trait CatalogStore: Send + Sync {
     /// those it did not see may have closed.
     async fn open_market_ids(&self, exchange: Exchange) -> Result<Vec<String>, StoreError>;
 }
+
+/// Match rows per multi-row insert (4 values each), and market ids per delete.
+pub(crate) const MATCH_ROWS_PER_STATEMENT: usize = 2_000;
+
+pub(crate) fn sort_column(sort: MarketSort) -> &'static str {
+    match sort {
+        MarketSort::Volume => "volume",
+        MarketSort::Volume24h => "volume_24h",
+        MarketSort::Liquidity => "liquidity",
+        MarketSort::CreatedAt => "created_at",
+    }
+}
+
+/// [`CatalogStore`] for a [`Backend`](crate::backend::Backend) store: the same filters, the
+/// same order with the same id tie-break (UUIDs compare as their text does), and search over
+/// the same folded words on both backends.
+macro_rules! catalog_store_sql {
+    ($store:ty) => {
+        impl $store {
+            fn push_market_filter(
+                builder: &mut sqlx::QueryBuilder<<$store as $crate::backend::Backend>::Db>,
+                filter: &$crate::MarketFilter,
+            ) {
+                builder.push(" WHERE 1 = 1");
+                if let Some(exchange) = filter.exchange {
+                    builder.push(" AND m.exchange = ").push_bind(exchange.as_str());
+                }
+                if let Some(status) = filter.status {
+                    builder.push(" AND m.status = ").push_bind(status.as_str());
+                }
+                if let Some(category) = filter.category {
+                    builder.push(" AND m.category = ").push_bind(category.as_str());
+                }
+                if let Some(external_id) = &filter.external_id {
+                    builder
+                        .push(" AND m.external_id = ")
+                        .push_bind(external_id.clone());
+                }
+                if let Some(search) = &filter.search {
+                    Self::push_all_words(builder, search);
+                }
+            }
+
+            fn push_event_filter(
+                builder: &mut sqlx::QueryBuilder<<$store as $crate::backend::Backend>::Db>,
+                query: &$crate::EventQuery,
+            ) {
+                builder.push(" WHERE 1 = 1");
+                if let Some(exchange) = query.exchange {
+                    builder.push(" AND e.exchange = ").push_bind(exchange.as_str());
+                }
+                if let Some(category) = query.category {
+                    builder.push(" AND e.category = ").push_bind(category.as_str());
+                }
+            }
+
+            fn markets_from(
+                rows: Vec<<<$store as $crate::backend::Backend>::Db as sqlx::Database>::Row>,
+            ) -> Result<Vec<$crate::StoredMarket>, $crate::StoreError> {
+                rows.iter().map($crate::records::stored_market).collect()
+            }
+
+            async fn insert_matches(
+                connection: &mut Connection,
+                pairs: &[marketlens_domain::matching::MatchPair],
+            ) -> Result<(), $crate::StoreError> {
+                for chunk in pairs.chunks($crate::catalog::MATCH_ROWS_PER_STATEMENT) {
+                    let mut builder: sqlx::QueryBuilder<<$store as $crate::backend::Backend>::Db> =
+                        sqlx::QueryBuilder::new(
+                            "INSERT INTO market_matches (market_id, matched_id, similarity, orientation) ",
+                        );
+                    builder.push_values(chunk, |mut row, pair| {
+                        row.push_bind(Self::id(pair.market_id))
+                            .push_bind(Self::id(pair.matched_id))
+                            .push_bind(pair.similarity)
+                            .push_bind(pair.orientation.as_str());
+                    });
+                    builder.build().execute(&mut *connection).await?;
+                }
+                Ok(())
+            }
+
+            /// The matching inputs of the markets `condition` (on `m`) selects, binding `revision`
+            /// as `$1` if given.
+            async fn match_inputs_where(
+                &self,
+                condition: &'static str,
+                revision: Option<i64>,
+            ) -> Result<Vec<marketlens_domain::matching::MatchInput>, $crate::StoreError> {
+                let query = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT m.id, m.exchange, m.question, m.end_date, m.outcomes, e.title AS event_title \
+                     FROM markets m LEFT JOIN events e ON e.id = m.event_id WHERE {condition} ORDER BY m.id"
+                )));
+                let query = match revision {
+                    Some(revision) => query.bind(revision),
+                    None => query,
+                };
+                let rows = query.fetch_all(self.reader()).await?;
+                rows.iter().map($crate::records::match_input).collect()
+            }
+        }
+
+        #[async_trait::async_trait]
+        impl $crate::CatalogStore for $store {
+            async fn upsert(
+                &self,
+                markets: &[marketlens_domain::Market],
+                events: &[marketlens_domain::Event],
+                now: marketlens_domain::time::Timestamp,
+            ) -> Result<$crate::UpsertCounts, $crate::StoreError> {
+                let mut transaction = self.begin_catalog_write().await?;
+                let counts = $crate::upsert::upsert(&mut Statements(&mut transaction), markets, events, now).await?;
+                transaction.commit().await?;
+                self.after_catalog_write().await;
+                Ok(counts)
+            }
+
+            async fn list_markets(
+                &self,
+                query: &$crate::MarketQuery,
+            ) -> Result<$crate::Page<$crate::StoredMarket>, $crate::StoreError> {
+                let mut count_builder = sqlx::QueryBuilder::new("SELECT COUNT(*) FROM markets m");
+                Self::push_market_filter(&mut count_builder, &query.filter);
+                let total: i64 = count_builder
+                    .build_query_scalar()
+                    .fetch_one(self.reader())
+                    .await?;
+
+                let mut builder = sqlx::QueryBuilder::new(format!(
+                    "SELECT {} FROM markets m",
+                    $crate::records::MARKET_COLUMNS
+                ));
+                Self::push_market_filter(&mut builder, &query.filter);
+                let column = $crate::catalog::sort_column(query.sort);
+                let direction = query.order.as_sql();
+                builder
+                    .push(format!(
+                        " ORDER BY m.{column} {direction}, m.id {direction} LIMIT "
+                    ))
+                    .push_bind(i64::from(query.limit))
+                    .push(" OFFSET ")
+                    .push_bind($crate::records::to_i64(query.offset));
+                let rows = builder.build().fetch_all(self.reader()).await?;
+                Ok($crate::Page {
+                    items: Self::markets_from(rows)?,
+                    total: total.max(0) as u64,
+                })
+            }
+
+            async fn get_market(&self, id: uuid::Uuid) -> Result<Option<$crate::StoredMarket>, $crate::StoreError> {
+                let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM markets m WHERE m.id = $1",
+                    $crate::records::MARKET_COLUMNS
+                )))
+                .bind(Self::id(id))
+                .fetch_optional(self.reader())
+                .await?;
+                row.as_ref().map($crate::records::stored_market).transpose()
+            }
+
+            async fn matched_markets(&self, id: uuid::Uuid) -> Result<Vec<$crate::MatchedMarket>, $crate::StoreError> {
+                let rows = sqlx::query(
+                    "SELECT m.id, m.exchange, m.question, mm.similarity FROM market_matches mm \
+                     JOIN markets m ON m.id = mm.matched_id \
+                     WHERE mm.market_id = $1 ORDER BY mm.similarity DESC, m.id ASC LIMIT $2",
+                )
+                .bind(Self::id(id))
+                .bind(marketlens_domain::matching::MAX_MATCHES_PER_MARKET as i64)
+                .fetch_all(self.reader())
+                .await?;
+                rows.iter().map($crate::records::matched_market).collect()
+            }
+
+            async fn list_events(
+                &self,
+                query: &$crate::EventQuery,
+            ) -> Result<$crate::Page<$crate::StoredEvent>, $crate::StoreError> {
+                let mut count_builder = sqlx::QueryBuilder::new("SELECT COUNT(*) FROM events e");
+                Self::push_event_filter(&mut count_builder, query);
+                let total: i64 = count_builder
+                    .build_query_scalar()
+                    .fetch_one(self.reader())
+                    .await?;
+
+                let mut builder =
+                    sqlx::QueryBuilder::new(format!("SELECT {} FROM events e", $crate::records::EVENT_COLUMNS));
+                Self::push_event_filter(&mut builder, query);
+                builder
+                    .push(" ORDER BY e.total_volume DESC, e.id DESC LIMIT ")
+                    .push_bind(i64::from(query.limit))
+                    .push(" OFFSET ")
+                    .push_bind($crate::records::to_i64(query.offset));
+                let rows = builder.build().fetch_all(self.reader()).await?;
+                let items = rows
+                    .iter()
+                    .map($crate::records::stored_event)
+                    .collect::<Result<_, _>>()?;
+                Ok($crate::Page {
+                    items,
+                    total: total.max(0) as u64,
+                })
+            }
+
+            async fn get_event(&self, id: uuid::Uuid) -> Result<Option<$crate::StoredEvent>, $crate::StoreError> {
+                let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM events e WHERE e.id = $1",
+                    $crate::records::EVENT_COLUMNS
+                )))
+                .bind(Self::id(id))
+                .fetch_optional(self.reader())
+                .await?;
+                row.as_ref().map($crate::records::stored_event).transpose()
+            }
+
+            async fn events_by_ids(&self, ids: &[uuid::Uuid]) -> Result<Vec<$crate::StoredEvent>, $crate::StoreError> {
+                if ids.is_empty() {
+                    return Ok(Vec::new());
+                }
+                let mut builder = sqlx::QueryBuilder::new(format!(
+                    "SELECT {} FROM events e WHERE e.id",
+                    $crate::records::EVENT_COLUMNS
+                ));
+                Self::push_ids(&mut builder, ids);
+                let rows = builder.build().fetch_all(self.reader()).await?;
+                $crate::records::in_order_of(
+                    ids,
+                    rows.iter()
+                        .map($crate::records::stored_event)
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+
+            async fn market_summaries(
+                &self,
+                after: Option<uuid::Uuid>,
+                limit: u32,
+            ) -> Result<Vec<$crate::MarketSummary>, $crate::StoreError> {
+                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM markets m WHERE m.id > $1 ORDER BY m.id LIMIT $2",
+                    $crate::records::SUMMARY_COLUMNS
+                )))
+                .bind(Self::id(after.unwrap_or(uuid::Uuid::nil())))
+                .bind(i64::from(limit))
+                .fetch_all(self.reader())
+                .await?;
+                rows.iter().map($crate::records::market_summary).collect()
+            }
+
+            async fn event_summaries(
+                &self,
+                after: Option<uuid::Uuid>,
+                limit: u32,
+            ) -> Result<Vec<$crate::EventSummary>, $crate::StoreError> {
+                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM events e WHERE e.id > $1 ORDER BY e.id LIMIT $2",
+                    $crate::records::EVENT_SUMMARY_COLUMNS
+                )))
+                .bind(Self::id(after.unwrap_or(uuid::Uuid::nil())))
+                .bind(i64::from(limit))
+                .fetch_all(self.reader())
+                .await?;
+                rows.iter().map($crate::records::event_summary).collect()
+            }
+
+            async fn event_markets(
+                &self,
+                event_id: uuid::Uuid,
+            ) -> Result<Vec<$crate::EventMarket>, $crate::StoreError> {
+                let rows = sqlx::query(
+                    "SELECT id, question, headline_price, volume_24h FROM markets WHERE event_id = $1 \
+                     ORDER BY headline_price DESC, id ASC",
+                )
+                .bind(Self::id(event_id))
+                .fetch_all(self.reader())
+                .await?;
+                rows.iter().map($crate::records::event_market).collect()
+            }
+
+            async fn markets_by_url(
+                &self,
+                url: &marketlens_domain::market_url::MarketUrl,
+            ) -> Result<Vec<$crate::StoredMarket>, $crate::StoreError> {
+                use marketlens_domain::market_url::UrlKey;
+                let byte_order = <Self as $crate::backend::Backend>::BYTE_ORDER;
+                for key in &url.keys {
+                    let mut builder = sqlx::QueryBuilder::new(format!(
+                        "SELECT {} FROM markets m WHERE m.exchange = ",
+                        $crate::records::MARKET_COLUMNS
+                    ));
+                    builder.push_bind(url.exchange.as_str());
+                    match key {
+                        UrlKey::Market(slug) => {
+                            builder.push(" AND m.url_market = ").push_bind(slug.clone());
+                        }
+                        UrlKey::Event(slug) => {
+                            builder.push(" AND m.url_event = ").push_bind(slug.clone());
+                        }
+                        UrlKey::Series(slug) => {
+                            // Kalshi markets imported without their event carry no series ticker;
+                            // their event tickers still begin with it ("kxmarmad-26"), so a range
+                            // of the event key in byte order finds them (through SQLite's index).
+                            builder
+                                .push(" AND (m.url_series = ")
+                                .push_bind(slug.clone())
+                                .push(format!(" OR (m.url_event{byte_order} >= "))
+                                .push_bind(format!("{slug}-"))
+                                .push(format!(" AND m.url_event{byte_order} < "))
+                                .push_bind(format!("{slug}."))
+                                .push("))");
+                        }
+                    }
+                    builder.push(" ORDER BY m.id LIMIT 1000");
+                    let rows = builder.build().fetch_all(self.reader()).await?;
+                    if !rows.is_empty() {
+                        return Self::markets_from(rows);
+                    }
+                }
+                Ok(Vec::new())
+            }
+
+            async fn search_any_words(
+                &self,
+                words: &$crate::SearchWords,
+                limit: u32,
+            ) -> Result<Vec<$crate::StoredMarket>, $crate::StoreError> {
+                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} {}",
+                    $crate::records::MARKET_COLUMNS,
+                    <Self as $crate::backend::Backend>::ANY_WORDS
+                )))
+                .bind(Self::any_words(words))
+                .bind(i64::from(limit))
+                .fetch_all(self.reader())
+                .await?;
+                Self::markets_from(rows)
+            }
+
+            async fn match_inputs(&self) -> Result<Vec<marketlens_domain::matching::MatchInput>, $crate::StoreError> {
+                self.match_inputs_where("1 = 1", None).await
+            }
+
+            async fn match_inputs_changed_since(
+                &self,
+                revision: i64,
+            ) -> Result<Vec<marketlens_domain::matching::MatchInput>, $crate::StoreError> {
+                self.match_inputs_where(
+                    "m.id IN (SELECT id FROM markets WHERE changed_revision > $1 \
+                        UNION SELECT c.id FROM events x JOIN markets c ON c.event_id = x.id \
+                        WHERE x.changed_revision > $1)",
+                    Some(revision),
+                )
+                .await
+            }
+
+            async fn replace_matches(
+                &self,
+                pairs: &[marketlens_domain::matching::MatchPair],
+            ) -> Result<(), $crate::StoreError> {
+                use $crate::upsert::CatalogWriter;
+                let mut transaction = self.begin_write().await?;
+                sqlx::query("DELETE FROM market_matches")
+                    .execute(&mut *transaction)
+                    .await?;
+                Self::insert_matches(&mut transaction, pairs).await?;
+                Statements(&mut transaction).bump_revision().await?;
+                transaction.commit().await?;
+                Ok(())
+            }
+
+            async fn update_matches(
+                &self,
+                markets: &[uuid::Uuid],
+                pairs: &[marketlens_domain::matching::MatchPair],
+            ) -> Result<(), $crate::StoreError> {
+                use $crate::upsert::CatalogWriter;
+                let mut transaction = self.begin_write().await?;
+                for chunk in markets.chunks($crate::catalog::MATCH_ROWS_PER_STATEMENT) {
+                    let mut builder = sqlx::QueryBuilder::new("DELETE FROM market_matches WHERE market_id");
+                    Self::push_ids(&mut builder, chunk);
+                    builder.build().execute(&mut *transaction).await?;
+                }
+                Self::insert_matches(&mut transaction, pairs).await?;
+                Statements(&mut transaction).bump_revision().await?;
+                transaction.commit().await?;
+                Ok(())
+            }
+
+            async fn catalog_counts(&self) -> Result<$crate::CatalogCounts, $crate::StoreError> {
+                use $crate::records::RecordRow;
+                let row = sqlx::query(
+                    "SELECT \
+                        (SELECT COUNT(*) FROM markets WHERE exchange = 'POLYMARKET') AS polymarket_markets, \
+                        (SELECT COUNT(*) FROM markets WHERE exchange = 'KALSHI') AS kalshi_markets, \
+                        (SELECT COUNT(*) FROM events) AS events, \
+                        (SELECT COUNT(*) FROM market_matches) AS match_rows",
+                )
+                .fetch_one(self.reader())
+                .await?;
+                Ok($crate::CatalogCounts {
+                    polymarket_markets: row.count("polymarket_markets")?,
+                    kalshi_markets: row.count("kalshi_markets")?,
+                    events: row.count("events")?,
+                    match_pairs: row.count("match_rows")? / 2,
+                })
+            }
+
+            async fn catalog_revision(&self) -> Result<i64, $crate::StoreError> {
+                Ok(
+                    sqlx::query_scalar("SELECT revision FROM catalog_state WHERE id = 1")
+                        .fetch_one(self.reader())
+                        .await?,
+                )
+            }
+
+            async fn open_market_ids(
+                &self,
+                exchange: marketlens_domain::Exchange,
+            ) -> Result<Vec<String>, $crate::StoreError> {
+                let ids = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+                    "SELECT external_id FROM markets WHERE exchange = $1 AND status = 'OPEN' ORDER BY external_id{}",
+                    <Self as $crate::backend::Backend>::BYTE_ORDER
+                )))
+                .bind(exchange.as_str())
+                .fetch_all(self.reader())
+                .await?;
+                Ok(ids)
+            }
+        }
+    };
+}
+pub(crate) use catalog_store_sql;

@@ -6,7 +6,6 @@
 //! its row instead of overspending it. Migrations run under PostgreSQL's advisory lock (sqlx
 //! takes it), so nodes starting together apply each migration once.
 
-mod catalog;
 mod rows;
 mod upsert;
 
@@ -17,8 +16,8 @@ use std::str::FromStr;
 use std::time::Duration;
 use uuid::Uuid;
 
-use crate::StoreError;
 use crate::backend::Backend;
+use crate::{SearchWords, StoreError};
 
 /// How long a call waits for a free connection before the store reports itself unavailable.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -62,6 +61,20 @@ impl Backend for PgStore {
         id
     }
 
+    const ANY_WORDS: &'static str = "FROM markets m WHERE m.search_words @@ $1::tsquery \
+        ORDER BY ts_rank(m.search_words, $1::tsquery) DESC, m.id LIMIT $2";
+
+    fn push_all_words(builder: &mut QueryBuilder<Postgres>, words: &SearchWords) {
+        builder
+            .push(" AND m.search_words @@ ")
+            .push_bind(prefix_query(words, " & "))
+            .push("::tsquery");
+    }
+
+    fn any_words(words: &SearchWords) -> String {
+        prefix_query(words, " | ")
+    }
+
     fn push_ids(builder: &mut QueryBuilder<Postgres>, ids: &[Uuid]) {
         builder.push(" = ANY(").push_bind(ids.to_vec()).push(")");
     }
@@ -98,3 +111,16 @@ impl Backend for PgStore {
 }
 
 crate::backend::store_impls!(PgStore);
+
+/// A `tsquery` of `words`, each matching as the prefix of a lexeme, joined by `operator`
+/// (`&` for all of them, `|` for any). Cast with `::tsquery`, which takes lexemes as they are
+/// (no parser, no stemming); the words are lower-case ASCII letters and digits (see
+/// [`SearchWords`]), so quoting them cannot break out of the syntax.
+fn prefix_query(words: &SearchWords, operator: &str) -> String {
+    words
+        .words()
+        .iter()
+        .map(|word| format!("'{word}':*"))
+        .collect::<Vec<_>>()
+        .join(operator)
+}

@@ -6,7 +6,6 @@
 //! server runs) waits for the lock (busy timeout) instead of failing half-way. Reads use a
 //! separate pool and, in WAL mode, never wait for writers.
 
-mod catalog;
 mod rows;
 mod upsert;
 
@@ -21,8 +20,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use uuid::Uuid;
 
-use crate::StoreError;
 use crate::backend::Backend;
+use crate::{SearchWords, StoreError};
 
 /// How long a statement waits for another process's write lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -225,6 +224,20 @@ impl Backend for SqliteStore {
         id.to_string()
     }
 
+    const ANY_WORDS: &'static str = "FROM markets_fts f JOIN markets m ON m.seq = f.rowid \
+        WHERE markets_fts MATCH $1 ORDER BY bm25(markets_fts), m.id LIMIT $2";
+
+    fn push_all_words(builder: &mut QueryBuilder<Sqlite>, words: &SearchWords) {
+        builder
+            .push(" AND m.seq IN (SELECT rowid FROM markets_fts WHERE markets_fts MATCH ")
+            .push_bind(prefix_query(words, " "))
+            .push(")");
+    }
+
+    fn any_words(words: &SearchWords) -> String {
+        prefix_query(words, " OR ")
+    }
+
     fn push_ids(builder: &mut QueryBuilder<Sqlite>, ids: &[Uuid]) {
         builder.push(" IN (");
         let mut separated = builder.separated(", ");
@@ -269,6 +282,18 @@ impl Backend for SqliteStore {
 }
 
 crate::backend::store_impls!(SqliteStore);
+
+/// An FTS5 query of `words`, each matching as the prefix of a word, joined by `operator`
+/// (`" "` for all of them, `" OR "` for any). The words are lower-case ASCII letters and
+/// digits (see [`SearchWords`]), so quoting them cannot break out of the query syntax.
+fn prefix_query(words: &SearchWords, operator: &str) -> String {
+    words
+        .words()
+        .iter()
+        .map(|word| format!("\"{word}\"*"))
+        .collect::<Vec<_>>()
+        .join(operator)
+}
 
 /// Creates a new store file readable and writable by its owner alone (0600), before SQLite
 /// opens it: SQLite would create it as the umask allows (usually readable by every user of
