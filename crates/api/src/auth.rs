@@ -78,10 +78,24 @@ pub async fn authenticate(State(state): State<AppState>, mut request: Request, n
     let parsed = ApiKey::parse(token).map(|key| key.hash());
     // A key the cache holds passes without a store read, even from an address over its limit
     // of failures (a suspended account is read afresh, by `known_key`).
-    let cached = parsed
-        .as_ref()
-        .and_then(|key_hash| state.keys.cached(key_hash))
-        .filter(|(_, account)| account.status != AccountStatus::Suspended);
+    let cached_live = |key_hash: &KeyHash| {
+        state
+            .keys
+            .cached(key_hash)
+            .filter(|(_, account)| account.status != AccountStatus::Suspended)
+    };
+    let mut cached = parsed.as_ref().and_then(cached_live);
+    // Requests with one key not cached take turns to look it up, so that a burst of them (a
+    // client's first concurrent calls) costs one store read and one counted attempt: the ones
+    // after the first find the key cached. Held until the lookup is done.
+    let _turn = match (&cached, &parsed) {
+        (None, Some(key_hash)) => {
+            let turn = state.keys.lookup_turn(key_hash).await;
+            cached = cached_live(key_hash);
+            Some(turn)
+        }
+        _ => None,
+    };
     // A key not cached costs a lookup: it counts against the address until it proves right.
     let attempt = match cached {
         Some(_) => None,

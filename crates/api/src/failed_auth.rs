@@ -8,7 +8,9 @@
 //! node has not cached is refused with 429 before it is looked up, and any wrong admin token
 //! with 429 instead of 401 (the right admin token always passes: it is compared first, with no
 //! store read). Attempts count from before their lookup, so concurrent guesses cannot all
-//! pass; a right credential takes its attempt back.
+//! pass; a right credential takes its attempt back, and concurrent calls with one key take
+//! turns to look it up (`KeyCache::lookup_turn`), so a client's burst with its right key
+//! counts once, not once per call in flight.
 //!
 //! The address is the TCP peer's. `X-Forwarded-For` is not read: any client can write it.
 //! Behind a reverse proxy every client shares the proxy's address, so an operator there raises

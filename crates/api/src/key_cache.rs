@@ -21,7 +21,9 @@ use marketlens_domain::account::{Account, ApiKeyRecord};
 use marketlens_domain::api_key::KeyHash;
 use marketlens_storage::{Store, StoreError};
 use moka::sync::Cache;
+use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::{Mutex, OwnedMutexGuard};
 
 /// How long a lookup is trusted.
 pub const TIME_TO_LIVE: Duration = Duration::from_secs(5);
@@ -33,6 +35,8 @@ const CAPACITY: u64 = 100_000;
 pub struct KeyCache {
     known: Cache<KeyHash, (ApiKeyRecord, Account)>,
     unknown: Cache<KeyHash, ()>,
+    /// One lock per key being looked up ([`KeyCache::lookup_turn`]).
+    turns: Cache<KeyHash, Arc<Mutex<()>>>,
 }
 
 impl Default for KeyCache {
@@ -45,6 +49,10 @@ impl Default for KeyCache {
             unknown: Cache::builder()
                 .max_capacity(CAPACITY)
                 .time_to_live(UNKNOWN_TIME_TO_LIVE)
+                .build(),
+            turns: Cache::builder()
+                .max_capacity(CAPACITY)
+                .time_to_idle(TIME_TO_LIVE)
                 .build(),
         }
     }
@@ -69,6 +77,13 @@ impl KeyCache {
             None => self.unknown.insert(*key_hash, ()),
         }
         Ok(found)
+    }
+
+    /// Waits for this key's turn to be looked up, after any lookup of it under way: the caller
+    /// checks [`KeyCache::cached`] again once it holds the turn, and looks up only if the
+    /// key is still not cached.
+    pub async fn lookup_turn(&self, key_hash: &KeyHash) -> OwnedMutexGuard<()> {
+        self.turns.get_with(*key_hash, Default::default).lock_owned().await
     }
 
     /// The live key with this hash and its account, if remembered (no store read).

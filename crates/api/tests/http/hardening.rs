@@ -431,6 +431,26 @@ async fn failed_authentication_is_limited_per_address_and_known_keys_still_pass(
     assert_eq!(server.get("/api/v1/account", &key).await.0, 200);
 }
 
+/// A client's first calls, sent at once with its right key, are not failed attempts: they take
+/// turns to look the key up, so the burst costs one lookup and none of them is refused, however
+/// many are in flight before the first lookup ends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_burst_of_calls_with_a_right_key_not_yet_cached_is_served() {
+    let limit = 5;
+    let server = TestServer::start_with(ApiSettings {
+        failed_auth_per_minute: limit,
+        ..ApiSettings::default()
+    })
+    .await;
+    let key = server.key().await;
+    let calls = (0..10 * limit).map(|_| {
+        let request = server.request(Method::GET, "/api/v1/account", Some(&key));
+        async move { request.send().await.unwrap().status() }
+    });
+    let statuses = futures::future::join_all(calls).await;
+    assert!(statuses.iter().all(|status| *status == 200), "{statuses:?}");
+}
+
 #[tokio::test]
 async fn two_authorization_headers_are_refused() {
     let server = TestServer::start_with(ApiSettings {
