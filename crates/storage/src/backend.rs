@@ -11,6 +11,7 @@
 //! against each concrete driver, so each query is type-checked per backend with no bound at all.
 //! What cannot be the same text is a method of [`Backend`].
 
+use marketlens_domain::Outcome;
 use marketlens_domain::time::Timestamp;
 use sqlx::{Database, Pool, QueryBuilder, Transaction};
 use uuid::Uuid;
@@ -41,7 +42,12 @@ pub(crate) trait Backend {
     /// the words bound as `$1` ([`Backend::any_words`]), best first, at most `$2`.
     const ANY_WORDS: &'static str;
 
+    /// A market's outcomes as the backend's column keeps them (JSON text on SQLite, `JSONB`).
+    type Outcomes: Default;
+
     fn id(id: Uuid) -> Self::Id;
+
+    fn outcomes(outcomes: &[Outcome]) -> Result<Self::Outcomes, serde_json::Error>;
 
     /// Pushes ` AND ` a condition that market `m` holds every one of `words`, each as the
     /// prefix of one of its question's words.
@@ -96,6 +102,7 @@ macro_rules! store_impls {
         $crate::news::news_store_sql!($store);
         $crate::sync_runs::sync_store_sql!($store);
         $crate::transfer::transfer_store_sql!($store);
+        $crate::upsert::catalog_writer_sql!($store);
     };
 }
 pub(crate) use store_impls;

@@ -362,3 +362,207 @@ pub async fn restore(
     }
     refresh_aggregates(writer, touched_events).await
 }
+
+/// The upsert's ids (text) as the [`Uuid`]s the backends bind.
+pub(crate) fn uuids(ids: &[String]) -> Result<Vec<uuid::Uuid>, StoreError> {
+    ids.iter()
+        .map(|id| id.parse().map_err(|error| crate::records::corrupt("id", error)))
+        .collect()
+}
+
+/// [`CatalogWriter`] for a [`Backend`](crate::backend::Backend) store's `Statements`. Every
+/// write is a multi-row statement: on SQLite each statement is a round trip to sqlx's worker
+/// thread, and per-row statements spent a quarter of an import's time in thread hand-offs.
+macro_rules! catalog_writer_sql {
+    ($store:ty) => {
+        impl $crate::upsert::CatalogWriter for Statements<'_> {
+            async fn stored_versions(
+                &mut self,
+                table: $crate::upsert::Table,
+                ids: &[String],
+            ) -> Result<std::collections::HashMap<String, $crate::upsert::Stored>, $crate::StoreError> {
+                use $crate::records::RecordRow;
+                let (table, event_column) = match table {
+                    $crate::upsert::Table::Markets => ("markets", "event_id"),
+                    $crate::upsert::Table::Events => ("events", "id"),
+                };
+                let mut stored = std::collections::HashMap::with_capacity(ids.len());
+                for chunk in ids.chunks($crate::upsert::IDS_PER_STATEMENT) {
+                    let mut builder: sqlx::QueryBuilder<<$store as $crate::backend::Backend>::Db> =
+                        sqlx::QueryBuilder::new(format!(
+                            "SELECT CAST(id AS TEXT) AS id, source_updated_at, fingerprint, \
+                                CAST({event_column} AS TEXT) AS event_id FROM {table} WHERE id"
+                        ));
+                    <$store as $crate::backend::Backend>::push_ids(&mut builder, &$crate::upsert::uuids(chunk)?);
+                    for row in builder.build().fetch_all(&mut *self.0).await? {
+                        let version = marketlens_domain::upsert::Version {
+                            source_updated_at: row.optional_timestamp("source_updated_at")?,
+                            fingerprint: row.integer("fingerprint")?,
+                        };
+                        let event_id = row.optional_text("event_id")?;
+                        stored.insert(row.text("id")?, $crate::upsert::Stored { version, event_id });
+                    }
+                }
+                Ok(stored)
+            }
+
+            async fn write_markets(
+                &mut self,
+                chunk: &[$crate::upsert::Stamped<'_, marketlens_domain::Market>],
+            ) -> Result<(), $crate::StoreError> {
+                use $crate::backend::Backend;
+                let mut builder: sqlx::QueryBuilder<<$store as Backend>::Db> =
+                    sqlx::QueryBuilder::new($crate::upsert::INSERT_MARKETS);
+                let mut failure = None;
+                builder.push_values(chunk, |mut row, stamped| {
+                    let market = stamped.record;
+                    let outcomes = <$store>::outcomes(&market.outcomes).unwrap_or_else(|error| {
+                        failure = Some(error.to_string());
+                        Default::default()
+                    });
+                    row.push_bind(<$store>::id(market.id()))
+                        .push_bind(market.exchange.as_str())
+                        .push_bind(market.external_id.clone())
+                        .push_bind(market.event_id().map(<$store>::id))
+                        .push_bind(market.event_external_id.clone())
+                        .push_bind(market.question.clone())
+                        .push_bind(
+                            marketlens_domain::text::words(&market.question)
+                                .collect::<Vec<_>>()
+                                .join(" "),
+                        )
+                        .push_bind(market.description.clone())
+                        .push_bind(market.status.as_str())
+                        .push_bind(market.category.as_str())
+                        .push_bind(market.liquidity)
+                        .push_bind(market.volume)
+                        .push_bind(market.volume_24h)
+                        .push_bind(market.start_date.map(<$store>::time))
+                        .push_bind(market.end_date.map(<$store>::time))
+                        .push_bind(market.created_at.map(<$store>::time))
+                        .push_bind(<$store>::time(stamped.created_at))
+                        .push_bind(<$store>::time(stamped.updated_at))
+                        .push_bind(market.source_updated_at.map(<$store>::time))
+                        .push_bind(outcomes)
+                        .push_bind(market.headline_price())
+                        .push_bind(market.url_keys.market.clone())
+                        .push_bind(market.url_keys.event.clone())
+                        .push_bind(market.url_keys.series.clone())
+                        .push_bind(market.url.clone())
+                        .push_bind(market.image_url.clone())
+                        .push_bind(stamped.fingerprint)
+                        .push_bind(<$store>::time(stamped.first_seen_at))
+                        .push_bind(stamped.changed_revision)
+                        .push_bind(<$store>::time(stamped.observed_at));
+                });
+                if let Some(error) = failure {
+                    return Err($crate::StoreError::Internal(format!("outcomes do not serialize: {error}")));
+                }
+                builder.push($crate::upsert::ON_CONFLICT_UPDATE_MARKET);
+                builder.build().execute(&mut *self.0).await?;
+                Ok(())
+            }
+
+            async fn write_events(
+                &mut self,
+                chunk: &[$crate::upsert::Stamped<'_, marketlens_domain::Event>],
+            ) -> Result<(), $crate::StoreError> {
+                use $crate::backend::Backend;
+                let mut builder: sqlx::QueryBuilder<<$store as Backend>::Db> =
+                    sqlx::QueryBuilder::new($crate::upsert::INSERT_EVENTS);
+                builder.push_values(chunk, |mut row, stamped| {
+                    let event = stamped.record;
+                    row.push_bind(<$store>::id(event.id()))
+                        .push_bind(event.exchange.as_str())
+                        .push_bind(event.external_id.clone())
+                        .push_bind(event.title.clone())
+                        .push_bind(event.description.clone())
+                        .push_bind(event.category.as_str())
+                        .push_bind(event.reported_volume)
+                        .push_bind(event.image_url.clone())
+                        .push_bind(event.created_at.map(<$store>::time))
+                        .push_bind(event.source_updated_at.map(<$store>::time))
+                        .push_bind(event.slug.clone())
+                        .push_bind(event.series_slug.clone())
+                        .push_bind(stamped.fingerprint)
+                        .push_bind(<$store>::time(stamped.first_seen_at))
+                        // Recomputed by the aggregate refresh.
+                        .push_bind(<$store>::time(stamped.created_at))
+                        .push_bind(stamped.changed_revision);
+                });
+                builder.push($crate::upsert::ON_CONFLICT_UPDATE_EVENT);
+                builder.build().execute(&mut *self.0).await?;
+                Ok(())
+            }
+
+            async fn event_markets(
+                &mut self,
+                event_ids: &[String],
+            ) -> Result<Vec<$crate::upsert::EventMarketFigures>, $crate::StoreError> {
+                use $crate::records::RecordRow;
+                let mut builder: sqlx::QueryBuilder<<$store as $crate::backend::Backend>::Db> =
+                    sqlx::QueryBuilder::new(
+                        "SELECT CAST(event_id AS TEXT) AS event_id, volume, created_at FROM markets WHERE event_id",
+                    );
+                <$store as $crate::backend::Backend>::push_ids(&mut builder, &$crate::upsert::uuids(event_ids)?);
+                builder.push(" ORDER BY event_id, id");
+                let rows = builder.build().fetch_all(&mut *self.0).await?;
+                rows.iter()
+                    .map(|row| {
+                        Ok($crate::upsert::EventMarketFigures {
+                            event_id: row.text("event_id")?,
+                            volume: row.real("volume")?,
+                            created_at: row.timestamp("created_at")?,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn write_event_aggregates(
+                &mut self,
+                aggregates: &[$crate::upsert::EventAggregate],
+            ) -> Result<(), $crate::StoreError> {
+                use $crate::backend::Backend;
+                let ids = $crate::upsert::uuids(
+                    &aggregates
+                        .iter()
+                        .map(|aggregate| aggregate.event_id.clone())
+                        .collect::<Vec<_>>(),
+                )?;
+                let mut builder: sqlx::QueryBuilder<<$store as Backend>::Db> =
+                    sqlx::QueryBuilder::new("WITH derived (id, market_count, markets_volume, earliest_market) AS (");
+                builder.push_values(aggregates.iter().zip(ids), |mut row, (aggregate, id)| {
+                    row.push_bind(<$store>::id(id))
+                        .push_bind(aggregate.market_count)
+                        .push_bind(aggregate.markets_volume)
+                        .push_bind(aggregate.earliest_market.map(<$store>::time));
+                });
+                builder.push(
+                    ") UPDATE events SET market_count = derived.market_count, \
+                        total_volume = COALESCE(events.reported_volume, derived.markets_volume), \
+                        created_at = COALESCE(events.source_created_at, derived.earliest_market, events.first_seen_at) \
+                     FROM derived WHERE events.id = derived.id",
+                );
+                builder.build().execute(&mut *self.0).await?;
+                Ok(())
+            }
+
+            async fn next_revision(&mut self) -> Result<i64, $crate::StoreError> {
+                Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+                    "SELECT revision + 1 FROM catalog_state WHERE id = 1{}",
+                    <$store as $crate::backend::Backend>::FOR_UPDATE
+                )))
+                .fetch_one(&mut *self.0)
+                .await?)
+            }
+
+            async fn bump_revision(&mut self) -> Result<(), $crate::StoreError> {
+                sqlx::query("UPDATE catalog_state SET revision = revision + 1 WHERE id = 1")
+                    .execute(&mut *self.0)
+                    .await?;
+                Ok(())
+            }
+        }
+    };
+}
+pub(crate) use catalog_writer_sql;

@@ -7,10 +7,11 @@
 //! takes it), so nodes starting together apply each migration once.
 
 mod rows;
-mod upsert;
 
+use marketlens_domain::Outcome;
 use marketlens_domain::time::Timestamp;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, Postgres};
+use sqlx::types::Json;
 use sqlx::{QueryBuilder, Transaction};
 use std::str::FromStr;
 use std::time::Duration;
@@ -49,6 +50,7 @@ impl Backend for PgStore {
     type Db = Postgres;
     type Id = Uuid;
     type Time = Timestamp;
+    type Outcomes = Json<Vec<Outcome>>;
 
     const BYTE_ORDER: &'static str = " COLLATE \"C\"";
     const CONTINUE_LEDGER_IDS: Option<&'static str> = Some(
@@ -81,6 +83,10 @@ impl Backend for PgStore {
 
     fn push_history_ids(builder: &mut QueryBuilder<Postgres>, ids: &[Uuid]) {
         Self::push_ids(builder, ids);
+    }
+
+    fn outcomes(outcomes: &[Outcome]) -> Result<Json<Vec<Outcome>>, serde_json::Error> {
+        Ok(Json(outcomes.to_vec()))
     }
 
     fn time(time: Timestamp) -> Timestamp {

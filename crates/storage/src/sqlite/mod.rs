@@ -7,8 +7,8 @@
 //! separate pool and, in WAL mode, never wait for writers.
 
 mod rows;
-mod upsert;
 
+use marketlens_domain::Outcome;
 use marketlens_domain::time::{Timestamp, to_epoch_millis};
 use sqlx::sqlite::Sqlite;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
@@ -215,6 +215,7 @@ impl Backend for SqliteStore {
     type Db = Sqlite;
     type Id = String;
     type Time = i64;
+    type Outcomes = String;
 
     const BYTE_ORDER: &'static str = "";
     const CONTINUE_LEDGER_IDS: Option<&'static str> = None;
@@ -254,6 +255,10 @@ impl Backend for SqliteStore {
             separated.push_bind(*id);
         }
         builder.push(")");
+    }
+
+    fn outcomes(outcomes: &[Outcome]) -> Result<String, serde_json::Error> {
+        serde_json::to_string(outcomes)
     }
 
     fn time(time: Timestamp) -> i64 {
