@@ -67,6 +67,11 @@ impl SearchWords {
     pub fn words(&self) -> &[String] {
         &self.0
     }
+
+    /// The words, each written as `each` makes it, joined by `operator`: a backend's query.
+    pub(crate) fn joined(&self, each: impl Fn(&str) -> String, operator: &str) -> String {
+        self.0.iter().map(|word| each(word)).collect::<Vec<_>>().join(operator)
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -61,6 +61,19 @@ pub fn corrupt(column: &str, error: impl Display) -> StoreError {
     StoreError::Internal(format!("corrupt value in column {column}: {error}"))
 }
 
+/// [`RecordRow`] getters whose column decodes straight into the type, for a backend's impl:
+/// `decoded_as_is!(text: String, real: f64)`.
+macro_rules! decoded_as_is {
+    ($($getter:ident: $type:ty),* $(,)?) => {
+        $(
+            fn $getter(&self, column: &str) -> Result<$type, $crate::StoreError> {
+                Ok(sqlx::Row::try_get(self, column)?)
+            }
+        )*
+    };
+}
+pub(crate) use decoded_as_is;
+
 /// A row's columns, by name, as the record builders need them.
 pub trait RecordRow {
     fn text(&self, column: &str) -> Result<String, StoreError>;

@@ -26,6 +26,43 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
 /// connections than cores on the database server only queue there instead.
 const MAX_CONNECTIONS: u32 = 16;
 
+/// Migrations an earlier numbering recorded under other versions, newest first: (recorded
+/// version, version now, description). The PostgreSQL chain used to be numbered on its own,
+/// skipping SQLite's migrations that PostgreSQL never needed, so one schema change had two
+/// numbers; now it has the same number and name in both chains.
+const RENUMBERED: [(i64, i64, &str); 5] = [
+    (8, 11, "history"),
+    (7, 10, "change revisions"),
+    (6, 9, "news"),
+    (5, 8, "catalog revision"),
+    (4, 5, "leases"),
+];
+
+/// Moves the migration records of a store migrated under the earlier numbering to the
+/// versions of today's files, before the migrator compares them (it would take version 4 for
+/// a file gone missing and run `leases` again as version 5). Newest first, so that no two
+/// records ever share a version; each is moved only if its version and name are the old
+/// ones, so running this again, or on a new store, changes nothing.
+async fn renumber_migrations(pool: &PgPool) -> Result<(), StoreError> {
+    let recorded: Option<String> = sqlx::query_scalar("SELECT to_regclass('_sqlx_migrations')::text")
+        .fetch_one(pool)
+        .await?;
+    if recorded.is_none() {
+        return Ok(());
+    }
+    let mut transaction = pool.begin().await?;
+    for (old, new, description) in RENUMBERED {
+        sqlx::query("UPDATE _sqlx_migrations SET version = $2 WHERE version = $1 AND description = $3")
+            .bind(old)
+            .bind(new)
+            .bind(description)
+            .execute(&mut *transaction)
+            .await?;
+    }
+    transaction.commit().await?;
+    Ok(())
+}
+
 #[derive(Debug, Clone)]
 pub struct PgStore {
     pool: PgPool,
@@ -41,6 +78,7 @@ impl PgStore {
             .acquire_timeout(ACQUIRE_TIMEOUT)
             .connect_with(options)
             .await?;
+        renumber_migrations(&pool).await?;
         sqlx::migrate!("./migrations/postgres").run(&pool).await?;
         Ok(PgStore { pool })
     }
@@ -123,10 +161,5 @@ crate::backend::store_impls!(PgStore);
 /// (no parser, no stemming); the words are lower-case ASCII letters and digits (see
 /// [`SearchWords`]), so quoting them cannot break out of the syntax.
 fn prefix_query(words: &SearchWords, operator: &str) -> String {
-    words
-        .words()
-        .iter()
-        .map(|word| format!("'{word}':*"))
-        .collect::<Vec<_>>()
-        .join(operator)
+    words.joined(|word| format!("'{word}':*"), operator)
 }

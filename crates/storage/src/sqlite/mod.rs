@@ -292,12 +292,7 @@ crate::backend::store_impls!(SqliteStore);
 /// (`" "` for all of them, `" OR "` for any). The words are lower-case ASCII letters and
 /// digits (see [`SearchWords`]), so quoting them cannot break out of the query syntax.
 fn prefix_query(words: &SearchWords, operator: &str) -> String {
-    words
-        .words()
-        .iter()
-        .map(|word| format!("\"{word}\"*"))
-        .collect::<Vec<_>>()
-        .join(operator)
+    words.joined(|word| format!("\"{word}\"*"), operator)
 }
 
 /// Creates a new store file readable and writable by its owner alone (0600), before SQLite

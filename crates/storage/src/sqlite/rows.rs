@@ -8,28 +8,16 @@ use sqlx::sqlite::SqliteRow;
 use uuid::Uuid;
 
 use crate::StoreError;
-use crate::records::{RecordRow, corrupt};
+use crate::records::{RecordRow, corrupt, decoded_as_is};
 
 impl RecordRow for SqliteRow {
-    fn text(&self, column: &str) -> Result<String, StoreError> {
-        Ok(self.try_get(column)?)
-    }
-
-    fn optional_text(&self, column: &str) -> Result<Option<String>, StoreError> {
-        Ok(self.try_get(column)?)
-    }
-
-    fn real(&self, column: &str) -> Result<f64, StoreError> {
-        Ok(self.try_get(column)?)
-    }
-
-    fn optional_real(&self, column: &str) -> Result<Option<f64>, StoreError> {
-        Ok(self.try_get(column)?)
-    }
-
-    fn integer(&self, column: &str) -> Result<i64, StoreError> {
-        Ok(self.try_get(column)?)
-    }
+    decoded_as_is!(
+        text: String,
+        optional_text: Option<String>,
+        real: f64,
+        optional_real: Option<f64>,
+        integer: i64,
+    );
 
     fn flag(&self, column: &str) -> Result<bool, StoreError> {
         Ok(self.try_get::<i64, _>(column)? == 1)

@@ -5,6 +5,7 @@
 mod accounts;
 mod catalog;
 mod history;
+mod migrations;
 mod news;
 mod sync_runs;
 mod transfer;
