@@ -207,109 +207,6 @@ fn decide_charges(
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use chrono::Utc;
-
-    fn charge(account_id: Uuid, api_key_id: Uuid, operation: Operation) -> ChargeRequest {
-        ChargeRequest {
-            account_id,
-            api_key_id,
-            operation,
-            request_id: "r".into(),
-            now: Utc::now(),
-        }
-    }
-
-    #[test]
-    fn decides_in_order_against_what_the_batch_has_taken() {
-        let (account, key, revoked, other_account, other_key) = (
-            Uuid::from_u128(1),
-            Uuid::from_u128(2),
-            Uuid::from_u128(3),
-            Uuid::from_u128(4),
-            Uuid::from_u128(5),
-        );
-        let keys = HashMap::from([
-            (
-                key,
-                ChargeKey {
-                    account_id: account,
-                    live: true,
-                },
-            ),
-            (
-                revoked,
-                ChargeKey {
-                    account_id: account,
-                    live: false,
-                },
-            ),
-            (
-                other_key,
-                ChargeKey {
-                    account_id: other_account,
-                    live: true,
-                },
-            ),
-        ]);
-        let mut balances = HashMap::from([
-            (
-                account,
-                ChargeBalance {
-                    status: AccountStatus::Active,
-                    remaining: 7,
-                    taken: 0,
-                },
-            ),
-            (
-                other_account,
-                ChargeBalance {
-                    status: AccountStatus::Suspended,
-                    remaining: 9,
-                    taken: 0,
-                },
-            ),
-        ]);
-        let outcomes = decide_charges(
-            &[
-                charge(account, key, Operation::Explain),
-                charge(account, key, Operation::Explain),
-                charge(account, key, Operation::GetMarket),
-                charge(account, revoked, Operation::GetMarket),
-                charge(account, other_key, Operation::GetMarket),
-                charge(other_account, other_key, Operation::GetMarket),
-                charge(account, key, Operation::GetMarket),
-                charge(account, key, Operation::GetMarket),
-            ],
-            &keys,
-            &mut balances,
-        );
-        assert_eq!(
-            outcomes,
-            [
-                ChargeOutcome::Charged { remaining: 2 },
-                ChargeOutcome::Insufficient {
-                    required: 5,
-                    remaining: 2
-                },
-                ChargeOutcome::Charged { remaining: 1 },
-                ChargeOutcome::KeyRevoked,
-                ChargeOutcome::KeyRevoked,
-                ChargeOutcome::AccountSuspended,
-                ChargeOutcome::Charged { remaining: 0 },
-                ChargeOutcome::Insufficient {
-                    required: 1,
-                    remaining: 0
-                },
-            ]
-        );
-        assert_eq!(balances[&account].taken, 7);
-        assert_eq!(balances[&other_account].taken, 0);
-    }
-}
-
 /// Ledger lines per multi-row insert: 7 values each, well under SQLite's 32,766 parameters
 /// and PostgreSQL's 65,535.
 pub(crate) const LEDGER_LINES_PER_STATEMENT: usize = 1_000;
@@ -716,3 +613,106 @@ macro_rules! account_store_sql {
     };
 }
 pub(crate) use account_store_sql;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::Utc;
+
+    fn charge(account_id: Uuid, api_key_id: Uuid, operation: Operation) -> ChargeRequest {
+        ChargeRequest {
+            account_id,
+            api_key_id,
+            operation,
+            request_id: "r".into(),
+            now: Utc::now(),
+        }
+    }
+
+    #[test]
+    fn decides_in_order_against_what_the_batch_has_taken() {
+        let (account, key, revoked, other_account, other_key) = (
+            Uuid::from_u128(1),
+            Uuid::from_u128(2),
+            Uuid::from_u128(3),
+            Uuid::from_u128(4),
+            Uuid::from_u128(5),
+        );
+        let keys = HashMap::from([
+            (
+                key,
+                ChargeKey {
+                    account_id: account,
+                    live: true,
+                },
+            ),
+            (
+                revoked,
+                ChargeKey {
+                    account_id: account,
+                    live: false,
+                },
+            ),
+            (
+                other_key,
+                ChargeKey {
+                    account_id: other_account,
+                    live: true,
+                },
+            ),
+        ]);
+        let mut balances = HashMap::from([
+            (
+                account,
+                ChargeBalance {
+                    status: AccountStatus::Active,
+                    remaining: 7,
+                    taken: 0,
+                },
+            ),
+            (
+                other_account,
+                ChargeBalance {
+                    status: AccountStatus::Suspended,
+                    remaining: 9,
+                    taken: 0,
+                },
+            ),
+        ]);
+        let outcomes = decide_charges(
+            &[
+                charge(account, key, Operation::Explain),
+                charge(account, key, Operation::Explain),
+                charge(account, key, Operation::GetMarket),
+                charge(account, revoked, Operation::GetMarket),
+                charge(account, other_key, Operation::GetMarket),
+                charge(other_account, other_key, Operation::GetMarket),
+                charge(account, key, Operation::GetMarket),
+                charge(account, key, Operation::GetMarket),
+            ],
+            &keys,
+            &mut balances,
+        );
+        assert_eq!(
+            outcomes,
+            [
+                ChargeOutcome::Charged { remaining: 2 },
+                ChargeOutcome::Insufficient {
+                    required: 5,
+                    remaining: 2
+                },
+                ChargeOutcome::Charged { remaining: 1 },
+                ChargeOutcome::KeyRevoked,
+                ChargeOutcome::KeyRevoked,
+                ChargeOutcome::AccountSuspended,
+                ChargeOutcome::Charged { remaining: 0 },
+                ChargeOutcome::Insufficient {
+                    required: 1,
+                    remaining: 0
+                },
+            ]
+        );
+        assert_eq!(balances[&account].taken, 7);
+        assert_eq!(balances[&other_account].taken, 0);
+    }
+}
