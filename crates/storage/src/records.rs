@@ -62,9 +62,19 @@ pub fn corrupt(column: &str, error: impl Display) -> StoreError {
 }
 
 /// [`RecordRow`] getters whose column decodes straight into the type, for a backend's impl:
-/// `decoded_as_is!(text: String, real: f64)`.
+/// text, reals and integers on every backend, and the getters named (`flag: bool`).
 macro_rules! decoded_as_is {
     ($($getter:ident: $type:ty),* $(,)?) => {
+        $crate::records::decoded_as_is!(@each
+            text: String,
+            optional_text: Option<String>,
+            real: f64,
+            optional_real: Option<f64>,
+            integer: i64,
+            $($getter: $type),*
+        );
+    };
+    (@each $($getter:ident: $type:ty),* $(,)?) => {
         $(
             fn $getter(&self, column: &str) -> Result<$type, $crate::StoreError> {
                 Ok(sqlx::Row::try_get(self, column)?)

@@ -13,11 +13,6 @@ use crate::records::{RecordRow, decoded_as_is};
 
 impl RecordRow for PgRow {
     decoded_as_is!(
-        text: String,
-        optional_text: Option<String>,
-        real: f64,
-        optional_real: Option<f64>,
-        integer: i64,
         flag: bool,
         uuid: Uuid,
         optional_uuid: Option<Uuid>,

@@ -11,13 +11,7 @@ use crate::StoreError;
 use crate::records::{RecordRow, corrupt, decoded_as_is};
 
 impl RecordRow for SqliteRow {
-    decoded_as_is!(
-        text: String,
-        optional_text: Option<String>,
-        real: f64,
-        optional_real: Option<f64>,
-        integer: i64,
-    );
+    decoded_as_is!();
 
     fn flag(&self, column: &str) -> Result<bool, StoreError> {
         Ok(self.try_get::<i64, _>(column)? == 1)
