@@ -48,10 +48,30 @@ pub enum Label {
 #[derive(Debug, Clone, Deserialize)]
 pub struct LabelledMarket {
     pub question: String,
+    /// A time, or a date alone where the recording kept only the day (read as its start, UTC).
+    #[serde(deserialize_with = "time_or_date")]
     pub end_date: Option<Timestamp>,
+    /// `null` where the recording lacks them: read as none, which the matcher takes as Yes/No.
+    #[serde(deserialize_with = "none_when_null")]
     pub outcomes: Vec<String>,
     pub event_title: Option<String>,
     pub source: String,
+}
+
+fn time_or_date<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Timestamp>, D::Error> {
+    let Some(text) = Option::<String>::deserialize(deserializer)? else {
+        return Ok(None);
+    };
+    if let Ok(time) = chrono::DateTime::parse_from_rfc3339(&text) {
+        return Ok(Some(time.to_utc()));
+    }
+    chrono::NaiveDate::parse_from_str(&text, "%Y-%m-%d")
+        .map(|date| Some(date.and_time(chrono::NaiveTime::MIN).and_utc()))
+        .map_err(|error| serde::de::Error::custom(format!("end_date {text:?}: {error}")))
+}
+
+fn none_when_null<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    Ok(Option::<Vec<String>>::deserialize(deserializer)?.unwrap_or_default())
 }
 
 impl LabelledMarket {

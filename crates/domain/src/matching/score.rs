@@ -118,8 +118,12 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
     let contest = compare_contests(left, right);
     let form = compare_forms(left, right);
     let (threshold, one_step_apart) = compare_thresholds(left, right);
-    // A market whose outcomes are the two sides of a game is about one meeting of them.
-    let one_game = left.named_outcomes.is_some() || right.named_outcomes.is_some();
+    // A market whose outcomes are the two sides of a game, or that names its opponent, is
+    // about one meeting of them.
+    let one_game = left.named_outcomes.is_some()
+        || right.named_outcomes.is_some()
+        || left.opponent.is_some()
+        || right.opponent.is_some();
     let date = compare_dates(left, right, one_game);
     let side = if left.side.opposes(&right.side) {
         Agreement::Conflict
@@ -185,8 +189,13 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
     if let Some(result) = compare_with_named_outcomes(left, right) {
         return result;
     }
-    let left_subjects = &left.entities.subjects;
-    let right_subjects = &right.entities.subjects;
+    // "Will Burnley FC win on 2026-02-02?" against "Sunderland vs Burnley Winner? —
+    // Sunderland": each asks that the other's side wins.
+    if backs_the_opponent(left, right) || backs_the_opponent(right, left) {
+        return ((Agreement::Conflict, 0.0), Orientation::Same);
+    }
+    let left_subjects = &without_unnamed_opponent(left, right);
+    let right_subjects = &without_unnamed_opponent(right, left);
     let agreement = match (left_subjects.is_empty(), right_subjects.is_empty()) {
         (true, true) => (Agreement::NotStated, 0.5),
         (true, false) | (false, true) => (Agreement::Unknown, 0.4),
@@ -213,6 +222,29 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
         }
     };
     (agreement, Orientation::Same)
+}
+
+/// The subjects of `features`, less the opponent in its game when `other` asks about the same
+/// side winning without naming whom it plays ("Fulham vs Brighton Winner? — Fulham" against
+/// "Will Fulham FC win on 2026-01-24?"): the game's date tells which meeting.
+fn without_unnamed_opponent(features: &Features, other: &Features) -> Vec<Entity> {
+    let same_side = matches!(
+        (&features.entities.primary, &other.entities.primary),
+        (Some(primary), Some(other_primary)) if primary.corresponds_to(other_primary)
+    );
+    let mut subjects = features.entities.subjects.clone();
+    if let Some(opponent) = features.opponent.as_ref().filter(|_| same_side) {
+        subjects.retain(|subject| !subject.corresponds_to(opponent));
+    }
+    subjects
+}
+
+/// Whether `other` asks that the opponent in `features`' game wins.
+fn backs_the_opponent(features: &Features, other: &Features) -> bool {
+    matches!(
+        (&features.opponent, &other.entities.primary),
+        (Some(opponent), Some(other_primary)) if opponent.corresponds_to(other_primary)
+    )
 }
 
 /// The subjects of one side with no counterpart on the other.

@@ -69,6 +69,40 @@ fn pairs_the_same_question_and_refuses_its_neighbours() {
     assert_eq!(ids, [(1, 2), (2, 1)], "{pairs:?}");
 }
 
+/// A game's three Kalshi choices against Polymarket's questions on one club and on the draw:
+/// each pairs with its like only, whatever the clubs' long names ("Brentford FC").
+#[test]
+fn a_games_winner_and_draw_markets_pair_with_their_like_only() {
+    let game = |number: usize, question: &str, on_kalshi: bool| MatchInput {
+        end_date: Some(
+            if on_kalshi {
+                "2026-02-07T15:00:00Z"
+            } else {
+                "2026-01-24T15:00:00Z"
+            }
+            .parse()
+            .unwrap(),
+        ),
+        ..input(number, question, on_kalshi)
+    };
+    let inputs = vec![
+        game(0, "Will Brentford FC win on 2026-01-24?", false),
+        game(1, "Will AFC Bournemouth win on 2026-01-24?", false),
+        game(2, "Will Brentford FC vs. AFC Bournemouth end in a draw?", false),
+        game(3, "Brentford vs Bournemouth Winner? \u{2014} Brentford", true),
+        game(4, "Brentford vs Bournemouth Winner? \u{2014} Bournemouth", true),
+        game(5, "Brentford vs Bournemouth Winner? \u{2014} Tie", true),
+    ];
+    let pairs = match_markets(&inputs);
+    let mut ids: Vec<(u128, u128)> = pairs
+        .iter()
+        .map(|pair| (pair.market_id.as_u128(), pair.matched_id.as_u128()))
+        .filter(|(market, matched)| market < matched)
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, [(1, 4), (2, 5), (3, 6)], "{pairs:?}");
+}
+
 proptest! {
     #[test]
     fn served_pairs_keep_every_invariant(inputs in markets()) {

@@ -370,6 +370,25 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             single_day: false,
         });
     }
+    // "2026-01-23": a year, month and day joined by hyphens, as Polymarket writes game days.
+    if let Some(year) = token.year()
+        && token.gap_after == "-"
+        && let [month, day] = [index + 1, index + 2].map(|at| tokens.get(at))
+        && let (Some(month), Some(day)) = (month, day)
+        && month.gap_after == "-"
+        && month.text.len() == 2
+        && day.text.len() == 2
+        && let (Ok(month), Ok(day)) = (month.text.parse::<u32>(), day.text.parse::<u32>())
+        && let Some(date) = NaiveDate::from_ymd_opt(year, month, day)
+    {
+        return Some(FoundDate {
+            first: index,
+            length: 3,
+            start: date,
+            end: date.succ_opt()?,
+            single_day: true,
+        });
+    }
     if let Some(quarter) = quarter(&token.lower) {
         let (year, length) = match tokens.get(index + 1).and_then(Token::year) {
             Some(year) => (year, 2),
@@ -564,6 +583,20 @@ mod tests {
             Some((720, "ET"))
         );
         assert_eq!(timing_of("Will 3 people attend?").clock, None);
+    }
+
+    #[test]
+    fn iso_dates_are_days_not_ranges() {
+        let mut tokens = tokenize("Will Fulham FC win on 2026-01-24?");
+        let timing = extract(&mut tokens, None);
+        assert_eq!(timing.on_date, Some(date(2026, 1, 24)), "{timing:?}");
+        assert!(
+            tokens
+                .iter()
+                .filter(|token| token.starts_with_digit())
+                .all(|token| token.used)
+        );
+        assert_eq!(timing_of("Released by 2026-13-01?").on_date, None);
     }
 
     #[test]

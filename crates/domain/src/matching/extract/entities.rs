@@ -118,6 +118,39 @@ fn names_run_alike<S: AsRef<str>>(left: &[S], right: &[S]) -> bool {
     runs_at(0) || (!qualified && runs_at(longer.len() - shorter.len()))
 }
 
+/// Words that say a name is a club's rather than which club it is: Polymarket writes clubs'
+/// full names ("Associação Chapecoense de Futebol", "Fulham FC", "AFC Bournemouth"), Kalshi
+/// their short ones ("Chapecoense", "Fulham", "Bournemouth").
+const CLUB_WORDS: [&str; 16] = [
+    "fc",
+    "afc",
+    "cf",
+    "sc",
+    "ac",
+    "ca",
+    "cd",
+    "ud",
+    "ssc",
+    "club",
+    "clube",
+    "de",
+    "futebol",
+    "football",
+    "calcio",
+    "associacao",
+];
+
+/// Drops the [`CLUB_WORDS`] from a name, unless nothing else would be left of it.
+pub fn drop_club_words(entity: &mut Entity) {
+    if entity.kind == EntityKind::Name
+        && entity.words.len() > 1
+        && entity.words.iter().any(|word| CLUB_WORDS.contains(&word.as_str()))
+        && entity.words.iter().any(|word| !CLUB_WORDS.contains(&word.as_str()))
+    {
+        entity.words.retain(|word| !CLUB_WORDS.contains(&word.as_str()));
+    }
+}
+
 /// Whether a single letter stands between two longer words ("donald j trump").
 fn has_middle_initial(words: &[String]) -> bool {
     words

@@ -42,6 +42,8 @@ pub enum Form {
     /// Becomes the next holder of an office ("be the next Supreme Leader"): a succession,
     /// not the current holder leaving.
     Next,
+    /// A game ends level ("end in a draw", Kalshi's choice "Tie"): neither side wins.
+    Draw,
 }
 
 impl fmt::Display for Form {
@@ -57,6 +59,7 @@ impl fmt::Display for Form {
             Form::Place(place) => write!(formatter, "finish {place}"),
             Form::GainSeats => write!(formatter, "gain seats"),
             Form::Next => write!(formatter, "be the next holder"),
+            Form::Draw => write!(formatter, "end in a draw"),
         }
     }
 }
@@ -162,6 +165,10 @@ const FORMS: &[(&[&str], Form)] = &[
     (&["first", "to"], Form::First),
     (&["the", "next"], Form::Next),
     (&["successor"], Form::Next),
+    (&["end", "in", "a", "draw"], Form::Draw),
+    (&["end", "in", "a", "tie"], Form::Draw),
+    (&["ends", "in", "a", "draw"], Form::Draw),
+    (&["ends", "in", "a", "tie"], Form::Draw),
 ];
 
 /// Stage phrases.

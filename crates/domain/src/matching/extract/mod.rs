@@ -33,6 +33,9 @@ pub struct Features {
     /// The entities named by each outcome, when the outcomes are names ("Chiefs", "Bucs")
     /// rather than Yes and No.
     pub named_outcomes: Option<Vec<Entity>>,
+    /// The other side of the game, when the question asks whether one side of a named game
+    /// wins ("Fulham vs Brighton Winner? — Fulham": Brighton).
+    pub opponent: Option<Entity>,
     pub end_date: Option<NaiveDate>,
     /// Remaining informative words as (hash, weight), sorted by hash.
     pub wording: Vec<(u64, f32)>,
@@ -44,7 +47,7 @@ impl Features {
     pub fn of(question: &str, outcomes: &[String], event_title: Option<&str>, end_date: Option<NaiveDate>) -> Features {
         let question = tokens::without_nicknames(question);
         let mut tokens = tokens::tokenize(&question);
-        let form = form::extract(&tokens);
+        let mut form = form::extract(&tokens);
         let timing = dates::extract(&mut tokens, end_date.map(dates::Reference::MarketEnd));
         let mut entities = entities::extract(&mut tokens);
         let mut quantities = numbers::extract(&mut tokens);
@@ -63,11 +66,25 @@ impl Features {
             entities.contexts = entities::extract(&mut tokens::tokenize(event_title)).contexts;
         }
         // Kalshi's multi-choice questions end in their choice ("Kansas City at Jacksonville
-        // Winner? — Kansas City"): the choice is the subject that resolves Yes.
-        if let Some((_title, choice)) = question.rsplit_once(" \u{2014} ") {
-            let chosen = entities::extract(&mut tokens::tokenize(choice)).primary;
-            if chosen.is_some() {
-                entities.primary = chosen;
+        // Winner? — Kansas City"): the choice is the subject that resolves Yes, and the other
+        // side of the game its opponent. A choice of "Tie" asks for a draw, not a winner.
+        let mut opponent = None;
+        if let Some((title, choice)) = question.rsplit_once(" \u{2014} ") {
+            if matches!(choice.trim().to_lowercase().as_str(), "tie" | "draw") {
+                form.form = Some(form::Form::Draw);
+                entities
+                    .subjects
+                    .retain(|entity| entity.words != ["tie"] && entity.words != ["draw"]);
+                entities.primary = None;
+            } else if let Some(chosen) = entities::extract(&mut tokens::tokenize(choice)).primary {
+                if entities.subjects.len() == 2 && names_a_game(title) {
+                    opponent = entities
+                        .subjects
+                        .iter()
+                        .find(|subject| !subject.corresponds_to(&chosen))
+                        .cloned();
+                }
+                entities.primary = Some(chosen);
             }
         }
         // The league settles a team name several teams share ("Kings"); read only then.
@@ -78,7 +95,13 @@ impl Features {
             .any(teams::needs_league)
             .then(|| teams::league_of(&question).or_else(|| event_title.and_then(teams::league_of)))
             .flatten();
-        for entity in entities.subjects.iter_mut().chain(entities.primary.as_mut()) {
+        for entity in entities
+            .subjects
+            .iter_mut()
+            .chain(entities.primary.as_mut())
+            .chain(opponent.as_mut())
+        {
+            entities::drop_club_words(entity);
             teams::canonicalize(entity, league);
         }
         let named_outcomes = (!side::is_yes_no(outcomes) && outcomes.len() == 2).then(|| {
@@ -90,6 +113,7 @@ impl Features {
                         kind: entities::EntityKind::Name,
                         words: crate::text::words(outcome).collect(),
                     });
+                    entities::drop_club_words(&mut entity);
                     teams::canonicalize(&mut entity, league);
                     entity
                 })
@@ -103,6 +127,7 @@ impl Features {
             side,
             form,
             named_outcomes,
+            opponent,
             end_date,
             wording,
         }
@@ -161,6 +186,18 @@ impl Features {
         years.dedup();
         years
     }
+}
+
+/// Whether a title names a game between two sides: two capitalised words either side of
+/// "vs", "v" or "at" ("Fulham vs Brighton Winner?", "Kansas City at Jacksonville").
+fn names_a_game(title: &str) -> bool {
+    let words: Vec<&str> = title.split_whitespace().collect();
+    let capitalised = |word: &&str| word.starts_with(|first: char| first.is_uppercase());
+    words.windows(3).any(|window| {
+        matches!(window[1].trim_end_matches('.'), "vs" | "v" | "at" | "@")
+            && capitalised(&window[0])
+            && capitalised(&window[2])
+    })
 }
 
 fn three_significant_figures(value: f64) -> String {
