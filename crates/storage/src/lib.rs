@@ -6,7 +6,8 @@
 //! which database is behind it. [`open`] picks the
 //! implementation from the database URL's scheme. SQLite ([`sqlite::SqliteStore`]) is the
 //! embedded default; [`postgres::PgStore`] is the scale-out store, shared by several server
-//! nodes, behind the same traits and giving the same answers.
+//! nodes, behind the same traits and giving the same answers. Each concern's SQL is written
+//! once, for both (see `backend.rs` for how and for what differs between them).
 //!
 //! What the stores guarantee, whatever the database:
 //! - upserts are idempotent and keep the newest record (`marketlens_domain::upsert`);
