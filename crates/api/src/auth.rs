@@ -1,5 +1,5 @@
 //! Authentication and the rate limit, the first two checks of every API call
-//! (`decisions.md` section 4: authentication, then rate limit, then parameters, then
+//! (`docs/contract/decisions.md#d4-order`: authentication, then rate limit, then parameters, then
 //! credits, then work).
 //!
 //! On success the request gains a [`Caller`] extension and the response gains the

@@ -1,4 +1,4 @@
-//! Charging a call (`decisions.md` section 3): a call is charged when, and only when, its work
+//! Charging a call (`docs/contract/decisions.md#d3`): a call is charged when, and only when, its work
 //! has succeeded.
 //!
 //! The order is the contract's: the balance is checked before the work (a call the balance

@@ -2,7 +2,7 @@
 //!
 //! Handlers and middleware return [`ApiError`]. Its `IntoResponse` only sets the status and
 //! stashes the error in the response's extensions; [`render_errors`], the outermost
-//! middleware, turns it into the error JSON of `decisions.md` section 2 with the request's
+//! middleware, turns it into the error JSON of `docs/contract/decisions.md#d2-shape` with the request's
 //! id. Error responses made by the framework itself (an unknown method, a body over the
 //! limit, a timeout, a panic, a path parameter that does not decode) carry no `ApiError`;
 //! `render_errors` maps their status onto one, a 4xx staying a 4xx, so every error on every

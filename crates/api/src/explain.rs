@@ -2,7 +2,7 @@
 //!
 //! A query is a market URL of either exchange (parsed, never fetched) or free words. Free
 //! words pick the best market by relevance first, then open before closed, then volume
-//! (`decisions.md` section 8). Relevance is the matcher's reading of the query
+//! (`docs/contract/decisions.md#d8-ranking`). Relevance is the matcher's reading of the query
 //! (`marketlens_domain::matching::query`): the entities, thresholds and dates it names,
 //! so that "bitcoin above 100k december" finds the $100,000 December market and not the
 //! $150,000 one beside it; ties go to how many of the query's words begin a word of the

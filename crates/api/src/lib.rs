@@ -1,4 +1,4 @@
-//! The Marketlens HTTP API: `interface.md` over `axum`, with the choices of `decisions.md`.
+//! The Marketlens HTTP API: `docs/contract/interface.md` over `axum`, with the choices of `docs/contract/decisions.md`.
 //!
 //! - [`app`] builds the whole application from an [`AppState`]; tests call it too.
 //! - [`serve`] runs it on a listener until a shutdown signal, finishing requests in flight.
@@ -42,7 +42,7 @@ use tower_http::trace::TraceLayer;
 
 pub use state::{ApiSettings, AppState};
 
-/// The largest request body accepted (`decisions.md` section 2).
+/// The largest request body accepted (`docs/contract/decisions.md#d2-codes`).
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
 
 /// `Cache-Control` of every keyed and admin answer: a paid answer or an account is the

@@ -1,5 +1,5 @@
 //! Query parameters: parsed by hand from the raw query string rather than with serde, so
-//! that every mistake gets its own precise 400 (`decisions.md` section 2): an unknown
+//! that every mistake gets its own precise 400 (`docs/contract/decisions.md#d2-codes`): an unknown
 //! parameter, a repeated one, a value that is not a number, out of range or not one of the
 //! allowed values, each naming the parameter and what it allows.
 //!

@@ -1,7 +1,7 @@
 //! Every request is stamped with its arrival time and an id the server makes (a fresh UUID):
 //! [`RequestId`], in the request's extensions for logs, the ledger and error bodies, so that
 //! an id in the ledger names one call of one account, whatever clients send. A client's own
-//! `X-Request-Id`, when sane, is echoed on the response (`decisions.md` section 2) and logged
+//! `X-Request-Id`, when sane, is echoed on the response (`docs/contract/decisions.md#d2-request-id`) and logged
 //! beside the server's ([`ClientRequestId`]), but never becomes the ledger's; without one, the
 //! response carries the server's id there. `X-Server-Request-Id` always carries the server's.
 //!

@@ -1,4 +1,4 @@
-//! The JSON shapes of `interface.md` section 2, field for field. List and get views are
+//! The JSON shapes of `docs/contract/interface.md#i2`, field for field. List and get views are
 //! separate types so that the presence rules (which fields appear where) are checked by the
 //! compiler rather than by convention.
 
@@ -369,7 +369,7 @@ pub struct RateLimitView {
     pub resets_at: String,
 }
 
-/// The explain envelope (`interface.md` section 2.3).
+/// The explain envelope (`docs/contract/interface.md#i2-3`).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExplainEnvelope {

@@ -1,4 +1,4 @@
-//! API keys (`decisions.md` section 5): `pm_live_` followed by 40 hex digits (160 random
+//! API keys (`docs/contract/decisions.md#d5`): `pm_live_` followed by 40 hex digits (160 random
 //! bits). Only the SHA-256 of a key is ever stored; the key itself is shown once.
 //!
 //! SHA-256 without salt is the right hash here, unlike for passwords: the secret is 160

@@ -1,4 +1,4 @@
-//! What each call costs (`interface.md` section 1). Charging itself is done by the stores,
+//! What each call costs (`docs/contract/interface.md#i1`). Charging itself is done by the stores,
 //! atomically; this module only names the operations.
 
 use serde::{Deserialize, Serialize};
@@ -83,7 +83,7 @@ impl FromStr for Operation {
 }
 
 /// The data fetch inside explain is itself worth one credit; `data.meta.creditsUsed`
-/// reports that figure while the envelope reports the whole charge (`decisions.md` 8).
+/// reports that figure while the envelope reports the whole charge (`docs/contract/decisions.md#d8-fields`).
 pub const EXPLAIN_DATA_FETCH_CREDITS: i64 = 1;
 
 #[cfg(test)]

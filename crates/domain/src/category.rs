@@ -1,4 +1,4 @@
-//! The fixed category set (`decisions.md` section 6) and how exchange labels map onto it.
+//! The fixed category set (`docs/contract/decisions.md#d6-category`) and how exchange labels map onto it.
 //!
 //! Exchanges label markets inconsistently: Kalshi events carry a category ("Climate and
 //! Weather", "Companies"), old Polymarket markets a free-text one ("US-current-affairs",

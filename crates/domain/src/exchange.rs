@@ -1,5 +1,5 @@
-//! The two source exchanges. `interface.md` writes them as `EXCHANGE_A`/`EXCHANGE_B`;
-//! `decisions.md` fixes the spellings used here, the same everywhere.
+//! The two source exchanges. The original interface wrote them as `EXCHANGE_A`/`EXCHANGE_B`;
+//! `docs/contract/decisions.md#d1` fixes the spellings used here, the same everywhere.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -60,7 +60,7 @@ pub struct UnknownExchange(pub String);
 impl FromStr for Exchange {
     type Err = UnknownExchange;
 
-    /// Case-insensitive, as the filters are (`decisions.md` section 1).
+    /// Case-insensitive, as the filters are (`docs/contract/decisions.md#d1-case`).
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         Exchange::ALL
             .into_iter()

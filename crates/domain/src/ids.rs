@@ -1,6 +1,6 @@
 //! Deterministic identifiers. A market's `id` is a UUID v5 of its exchange and the exchange's
-//! own id, so it is the same on every node and after every re-import (`decisions.md`
-//! section 1). Events and outcomes are derived the same way.
+//! own id, so it is the same on every node and after every re-import
+//! (`docs/contract/decisions.md#d1-ids`). Events and outcomes are derived the same way.
 
 use uuid::Uuid;
 

@@ -1,4 +1,4 @@
-//! Requests-per-minute windows and tiers (`decisions.md` section 4): fixed minutes on the
+//! Requests-per-minute windows and tiers (`docs/contract/decisions.md#d4-window`): fixed minutes on the
 //! UTC clock; a window resets at the start of the next minute.
 
 use chrono::{DurationRound, TimeDelta};
@@ -22,7 +22,7 @@ pub fn seconds_until_reset(now: Timestamp) -> i64 {
     (remaining.num_milliseconds() + 999).div_euclid(1000).max(1)
 }
 
-/// The requests-per-minute of each tier. Defaults from `decisions.md`; operators may
+/// The requests-per-minute of each tier. Defaults from `docs/contract/decisions.md#d4-tiers`; operators may
 /// override any of them or add tiers in configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TierTable {

@@ -79,7 +79,7 @@ pub struct MarketFilter {
     pub exchange: Option<Exchange>,
     pub status: Option<MarketStatus>,
     pub category: Option<Category>,
-    /// Every word must start a word of the question (`decisions.md` section 6).
+    /// Every word must start a word of the question (`docs/contract/decisions.md#d6-search`).
     pub search: Option<SearchWords>,
     /// The exchange's own market id, matched exactly (a Polymarket id or a Kalshi ticker).
     pub external_id: Option<String>,

@@ -1,4 +1,4 @@
-//! Requests-per-minute limits (`decisions.md` section 4): fixed one-minute windows on the UTC
+//! Requests-per-minute limits (`docs/contract/decisions.md#d4-window`): fixed one-minute windows on the UTC
 //! clock, per account; a refused request is not counted.
 //!
 //! - [`InProcessRateLimiter`]: counts in this process. The default, exact for one node.

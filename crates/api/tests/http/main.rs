@@ -168,7 +168,7 @@ pub async fn json_of(response: Response) -> (u16, Value) {
     (status, value)
 }
 
-/// Asserts the error JSON of `decisions.md` section 2 and returns the error object.
+/// Asserts the error JSON of `docs/contract/decisions.md#d2-shape` and returns the error object.
 pub fn assert_error(status: u16, body: &Value, expected_status: u16, expected_code: &str) -> Value {
     assert_eq!(status, expected_status, "{body}");
     assert_eq!(body["success"], false, "{body}");
