@@ -341,7 +341,7 @@ pub struct ErrorBody {
 
 #[derive(Serialize, ToSchema)]
 pub struct ErrorObject {
-    #[schema(schema_with = crate::openapi::schemas::error_code)]
+    #[schema(schema_with = error_code)]
     code: &'static str,
     message: String,
     /// What the mistake was: the parameter and what it allows, the credits required and
@@ -349,6 +349,15 @@ pub struct ErrorObject {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     details: Option<Value>,
+}
+
+/// The schema of `error.code`: one of [`ApiError::CODES`].
+fn error_code() -> utoipa::openapi::schema::Object {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(ApiError::CODES.iter().copied()))
+        .build()
 }
 
 #[cfg(test)]

@@ -9,9 +9,10 @@
 //! per address by [`failed_auth`]) and the rate limit ([`rate_limit`]); then the handler, which parses its parameters ([`params`]) and runs its
 //! work as a charged call ([`billing`]). Responses are built from [`views`], the contract's JSON shapes.
 
-pub mod admin;
+pub mod admin_token;
 pub mod auth;
 pub mod billing;
+mod cache_control;
 pub mod connections;
 pub mod error;
 pub mod explain;
@@ -24,6 +25,7 @@ pub mod rate_limit;
 pub mod reference;
 pub mod request_id;
 mod routes;
+pub mod schemas;
 pub mod state;
 pub mod telemetry;
 pub mod views;
@@ -31,6 +33,7 @@ pub mod views;
 use axum::Router;
 use axum::http::{HeaderValue, Request, StatusCode, header};
 use axum::middleware;
+use axum::routing::get;
 use std::future::Future;
 use tokio::net::TcpListener;
 use tower::ServiceBuilder;
@@ -45,16 +48,10 @@ pub use state::{ApiSettings, AppState};
 /// The largest request body accepted (`docs/contract/decisions.md#d2-codes`).
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
 
-/// `Cache-Control` of every keyed and admin answer: a paid answer or an account is the
-/// caller's alone, so no shared cache (a CDN set to cache everything) may keep it.
-pub(crate) fn no_store() -> SetResponseHeaderLayer<HeaderValue> {
-    SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("private, no-store"))
-}
-
 pub fn app(state: AppState) -> Router {
     telemetry::install();
     let request_timeout = state.settings.request_timeout + state::REQUEST_TIMEOUT_MARGIN;
-    routes::router(state).layer(
+    router(state).layer(
         ServiceBuilder::new()
             .layer(middleware::from_fn(request_id::assign_request_id))
             // Every answer, JSON or page: not to be sniffed as another type, nor framed.
@@ -90,6 +87,43 @@ pub fn app(state: AppState) -> Router {
             ))
             .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES)),
     )
+}
+
+/// Every route, with the middleware each group needs.
+fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/markets", get(routes::markets::list))
+        .route("/markets/lookup", get(routes::markets::lookup))
+        .route("/markets/{id}", get(routes::markets::get))
+        .route("/markets/{id}/history", get(routes::history::history))
+        .route("/spreads", get(routes::spreads::list))
+        .route("/events", get(routes::events::list))
+        .route("/events/{id}", get(routes::events::get))
+        .route("/explain", get(routes::explain::get).post(routes::explain::post))
+        .route("/account", get(routes::account::get))
+        .route_layer(middleware::from_fn_with_state(state.clone(), auth::authenticate))
+        .route_layer(cache_control::no_store())
+        .route("/openapi.json", get(openapi::openapi_json));
+    let router = Router::new()
+        .nest("/api/v1", api)
+        .route("/healthz", get(routes::health::alive))
+        .route("/readyz", get(routes::health::ready))
+        .route("/docs", get(reference::page))
+        .route("/metrics", get(telemetry::render));
+    let router = match routes::admin::router(&state) {
+        Some(admin) => router.nest("/admin/v1", admin),
+        None => router,
+    };
+    let router = if state.settings.benchmark {
+        router.route("/benchmark/ceiling", get(routes::benchmark::ceiling))
+    } else {
+        router
+    };
+    router
+        .fallback(|| async { error::ApiError::not_found("No such path.") })
+        .method_not_allowed_fallback(|| async { error::ApiError::MethodNotAllowed })
+        .layer(middleware::from_fn(telemetry::track))
+        .with_state(state)
 }
 
 /// Serves `app` on `listener` with the default [`connections::ConnectionLimits`] until

@@ -7,14 +7,14 @@ use marketlens_storage::Store;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::admin::AdminToken;
-use crate::billing::Charger;
+use crate::admin_token::AdminToken;
+use crate::billing::charger::Charger;
 use crate::failed_auth::FailedAuth;
 use crate::freshness::Freshness;
 use crate::key_cache::KeyCache;
 use crate::rate_limit::{InProcessRateLimiter, RateLimiter};
-use crate::routes::benchmark::CeilingBodies;
-use crate::routes::health::ReadinessCache;
+use crate::routes::benchmark::bodies::CeilingBodies;
+use crate::routes::health::readiness::ReadinessCache;
 
 /// What the API takes from configuration.
 #[derive(Debug, Clone)]
@@ -95,7 +95,7 @@ impl AppState {
         rate_limiter: Arc<dyn RateLimiter>,
     ) -> AppState {
         AppState {
-            charger: Charger::start(store.clone()),
+            charger: Charger::start(store.clone(), REQUEST_TIMEOUT_MARGIN / 2),
             catalog: LiveCatalog::new(store.clone()),
             news: LiveNews::new(store.clone(), settings.news_window),
             freshness: Arc::new(Freshness::new(store.clone())),

@@ -11,7 +11,7 @@ use marketlens_storage::{EventMarket, MarketSummary, MatchedMarket, Page, Stored
 use serde::{Serialize, Serializer};
 use utoipa::ToSchema;
 
-use crate::openapi::schemas;
+use crate::schemas;
 use uuid::Uuid;
 
 #[derive(Serialize, ToSchema)]

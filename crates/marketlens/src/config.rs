@@ -4,7 +4,7 @@
 
 use anyhow::{Context, bail};
 use marketlens_api::ApiSettings;
-use marketlens_api::admin::AdminToken;
+use marketlens_api::admin_token::AdminToken;
 use marketlens_catalog::CatalogSettings;
 use marketlens_domain::history::Retention;
 use marketlens_domain::rate_limit::TierTable;

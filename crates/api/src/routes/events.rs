@@ -10,20 +10,23 @@ use uuid::Uuid;
 use crate::auth::Caller;
 use crate::billing::{Charged, charged};
 use crate::error::{ApiError, ErrorBody};
-use crate::openapi::parameters;
 use crate::params::{self, PathId};
+use crate::params::{EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT};
 use crate::request_id::RequestId;
+use crate::schemas::parameters::{category, exchange, limit, offset};
 use crate::state::AppState;
 use crate::views::{
     BYTES_PER_LIST_ITEM, DataEnvelope, EventDetail, EventListItem, ListEnvelope, Pagination, json_response,
 };
+use utoipa::IntoParams;
+use utoipa::openapi::path::{Parameter, ParameterIn};
 
 /// Events of both exchanges, filtered and paged.
 #[utoipa::path(
     get,
     path = "/api/v1/events",
     tag = "events",
-    params(parameters::ListEvents),
+    params(ListEventsParameters),
     responses((status = 200, description = "A page of events (1 credit).", body = ListEnvelope<EventListItem>, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call.")))),
     security(("bearer" = []))
 )]
@@ -79,4 +82,18 @@ pub async fn get(
         .into_response())
     })
     .await
+}
+
+/// `GET /api/v1/events`.
+pub struct ListEventsParameters;
+
+impl IntoParams for ListEventsParameters {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![
+            limit(EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT),
+            offset(),
+            exchange(),
+            category(),
+        ]
+    }
 }

@@ -13,20 +13,23 @@ use crate::auth::Caller;
 use crate::billing::{Charged, charged};
 use crate::error::{ApiError, ErrorBody};
 use crate::explain::{find_market, summary};
-use crate::openapi::{ExplainRequest, parameters};
 use crate::params;
+use crate::params::MAX_EXPLAIN_QUERY_LEN;
 use crate::request_id::{ReceivedAt, RequestId};
+use crate::schemas::parameters::{query, text};
 use crate::state::AppState;
 use crate::views::{
     ExplainData, ExplainEnvelope, ExplainMarket, ExplainMeta, ExplainSource, explain_outcomes, optional_time,
 };
+use utoipa::IntoParams;
+use utoipa::openapi::path::{Parameter, ParameterIn};
 
 /// A market's summary and key factors from recent news, for a market URL or free words.
 #[utoipa::path(
     get,
     path = "/api/v1/explain",
     tag = "explain",
-    params(parameters::Explain),
+    params(ExplainParameters),
     responses(
         (status = 200, description = "The explanation (5 credits).", body = ExplainEnvelope, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
         (status = 404, description = "No market matches the query (`NO_MATCH`); not charged.", body = ErrorBody),
@@ -205,4 +208,43 @@ async fn explain(
         }))
     })
     .await
+}
+
+/// The body of `POST /api/v1/explain`: `{"query": "..."}`, bounded as the query parameter is.
+pub struct ExplainRequest;
+
+impl utoipa::PartialSchema for ExplainRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .property(
+                "query",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .min_length(Some(1))
+                    .max_length(Some(crate::params::MAX_EXPLAIN_QUERY_LEN))
+                    .description(Some(
+                        "A Polymarket or Kalshi market URL (parsed, never fetched) or free words.",
+                    )),
+            )
+            .required("query")
+            .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for ExplainRequest {}
+
+/// `GET /api/v1/explain`.
+pub struct ExplainParameters;
+
+impl IntoParams for ExplainParameters {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![query(
+            "query",
+            "A Polymarket or Kalshi market URL (parsed, never fetched) or free words.",
+            true,
+            text(MAX_EXPLAIN_QUERY_LEN, true),
+        )]
+    }
 }

@@ -13,11 +13,16 @@ use uuid::Uuid;
 use crate::auth::Caller;
 use crate::billing::{Charged, charged};
 use crate::error::{ApiError, ErrorBody};
-use crate::openapi::parameters;
 use crate::params::{self, HistoryQuery, PathId};
+use crate::params::{HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT};
 use crate::request_id::RequestId;
+use crate::schemas::parameters::{limit, offset, optional_one_of, query, time};
 use crate::state::AppState;
 use crate::views::{CandleView, HistoryEnvelope, Iso8601, MarketHistory, OutcomeHistory, Pagination, json_response};
+use marketlens_domain::history::Interval;
+use serde_json::json;
+use utoipa::IntoParams;
+use utoipa::openapi::path::{Parameter, ParameterIn};
 
 /// About how many bytes one candle takes in JSON.
 const BYTES_PER_CANDLE: usize = 130;
@@ -30,7 +35,7 @@ const BYTES_PER_CANDLE: usize = 130;
     get,
     path = "/api/v1/markets/{id}/history",
     tag = "markets",
-    params(("id" = String, Path, description = "The market's id (a UUID)."), parameters::History),
+    params(("id" = String, Path, description = "The market's id (a UUID)."), HistoryParameters),
     responses(
         (status = 200, description = "A page of the market's candles (1 credit).", body = HistoryEnvelope, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
         (status = 404, description = "No market has this id (`NOT_FOUND`); not charged.", body = ErrorBody),
@@ -122,4 +127,35 @@ fn candle_view(candle: &Candle, position: usize) -> Option<CandleView> {
         close: range.close,
         volume_24h: candle.volume_24h,
     })
+}
+
+/// `GET /api/v1/markets/{id}/history`.
+pub struct HistoryParameters;
+
+impl IntoParams for HistoryParameters {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![
+            query(
+                "interval",
+                "The candles' width (case-insensitive). With the default retention, 5-minute candles cover the \
+last 7 days, hourly and 4-hour ones the last 90 days, daily ones all the history kept.",
+                false,
+                optional_one_of(Interval::ALL.map(Interval::as_str)).default(Some(json!(Interval::Hour.as_str()))),
+            ),
+            query(
+                "from",
+                "Only candles starting at or after this time (ISO 8601, or a UTC date).",
+                false,
+                time(),
+            ),
+            query(
+                "to",
+                "Only candles starting before this time (ISO 8601, or a UTC date); not before `from`.",
+                false,
+                time(),
+            ),
+            limit(HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT),
+            offset(),
+        ]
+    }
 }

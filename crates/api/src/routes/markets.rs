@@ -18,20 +18,28 @@ use crate::billing::{Charged, charged};
 use crate::error::{ApiError, ErrorBody};
 use crate::explain::market_by_url;
 use crate::freshness::{age_seconds, with_data_age};
-use crate::openapi::parameters;
 use crate::params::{self, PathId};
+use crate::params::{
+    MARKETS_DEFAULT_LIMIT, MARKETS_MAX_LIMIT, MAX_EXPLAIN_QUERY_LEN, MAX_EXTERNAL_ID_LEN, MAX_SEARCH_LEN,
+};
 use crate::request_id::RequestId;
+use crate::schemas::parameters::{category, exchange, limit, offset, optional_one_of, query, text};
 use crate::state::AppState;
 use crate::views::{
     BYTES_PER_LIST_ITEM, DataEnvelope, ListEnvelope, MarketDetail, MarketListItem, Pagination, json_response,
 };
+use marketlens_domain::MarketStatus;
+use marketlens_storage::MarketSort;
+use serde_json::json;
+use utoipa::IntoParams;
+use utoipa::openapi::path::{Parameter, ParameterIn};
 
 /// Markets of both exchanges, filtered, searched, sorted and paged.
 #[utoipa::path(
     get,
     path = "/api/v1/markets",
     tag = "markets",
-    params(parameters::ListMarkets),
+    params(ListMarketsParameters),
     responses((status = 200, description = "A page of markets (1 credit).", body = ListEnvelope<MarketListItem>, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call.")))),
     security(("bearer" = []))
 )]
@@ -101,7 +109,7 @@ pub async fn get(
     get,
     path = "/api/v1/markets/lookup",
     tag = "markets",
-    params(parameters::Lookup),
+    params(LookupParameters),
     responses(
         (status = 200, description = "The market the URL names, as get returns it (1 credit).", body = DataEnvelope<MarketDetail>, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
         (status = 404, description = "The URL names no stored market (`NOT_FOUND`); not charged.", body = ErrorBody),
@@ -175,4 +183,71 @@ async fn market_detail(state: &AppState, stored: &StoredMarket) -> Result<Respon
     })
     .into_response();
     Ok(with_data_age(response, Some(age_seconds(last_synced_at, Utc::now()))))
+}
+
+/// `GET /api/v1/markets`.
+pub struct ListMarketsParameters;
+
+impl IntoParams for ListMarketsParameters {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![
+            limit(MARKETS_DEFAULT_LIMIT, MARKETS_MAX_LIMIT),
+            offset(),
+            exchange(),
+            query(
+                "status",
+                "Only markets of this status (case-insensitive).",
+                false,
+                optional_one_of(MarketStatus::ALL.map(MarketStatus::as_str)),
+            ),
+            category(),
+            query(
+                "search",
+                "Words that every market found has in its question (prefixes of the last word count): at \
+least one letter or digit, at most 12 words.",
+                false,
+                text(MAX_SEARCH_LEN, false),
+            ),
+            query(
+                "sortBy",
+                "The sort key (case-insensitive).",
+                false,
+                optional_one_of(MarketSort::ALL.map(MarketSort::as_str))
+                    .default(Some(json!(MarketSort::Volume24h.as_str()))),
+            ),
+            query(
+                "sortOrder",
+                "The sort order (case-insensitive).",
+                false,
+                optional_one_of(["asc", "desc"]).default(Some(json!("desc"))),
+            ),
+            query(
+                "include",
+                "`outcomes` adds each market's outcomes to the list.",
+                false,
+                optional_one_of(["outcomes"]),
+            ),
+            query(
+                "externalMarketId",
+                "Only the market with this exchange id (a Polymarket market id or a Kalshi ticker), \
+matched exactly.",
+                false,
+                text(MAX_EXTERNAL_ID_LEN, false),
+            ),
+        ]
+    }
+}
+
+/// `GET /api/v1/markets/lookup`.
+pub struct LookupParameters;
+
+impl IntoParams for LookupParameters {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![query(
+            "url",
+            "A Polymarket or Kalshi market or event URL (parsed, never fetched).",
+            true,
+            text(MAX_EXPLAIN_QUERY_LEN, true),
+        )]
+    }
 }

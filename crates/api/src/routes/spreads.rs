@@ -13,11 +13,17 @@ use crate::auth::Caller;
 use crate::billing::{Charged, charged};
 use crate::error::ApiError;
 use crate::freshness::SyncCoverage;
-use crate::openapi::parameters;
 use crate::params;
+use crate::params::{MAX_MIN_VOLUME, SPREADS_DEFAULT_LIMIT, SPREADS_MAX_LIMIT};
 use crate::request_id::RequestId;
+use crate::schemas::parameters::{limit, number, offset, optional_one_of, query};
 use crate::state::AppState;
 use crate::views::{BYTES_PER_LIST_ITEM, Iso8601, ListEnvelope, Pagination, SpreadItem, SpreadSide, json_response};
+use marketlens_catalog::SpreadSort;
+use marketlens_domain::Category;
+use serde_json::json;
+use utoipa::IntoParams;
+use utoipa::openapi::path::{Parameter, ParameterIn};
 
 /// Matched pairs of open markets with both exchanges' prices of the same outcome.
 ///
@@ -28,7 +34,7 @@ use crate::views::{BYTES_PER_LIST_ITEM, Iso8601, ListEnvelope, Pagination, Sprea
     get,
     path = "/api/v1/spreads",
     tag = "markets",
-    params(parameters::Spreads),
+    params(SpreadsParameters),
     responses((status = 200, description = "A page of spreads (1 credit).", body = ListEnvelope<SpreadItem>, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call.")))),
     security(("bearer" = []))
 )]
@@ -88,5 +94,43 @@ fn spread_item<'a>(spread: &'a Spread, coverage: &SyncCoverage, stale_before: Ti
         stale: polymarket.stale || kalshi.stale,
         polymarket,
         kalshi,
+    }
+}
+
+/// `GET /api/v1/spreads`.
+pub struct SpreadsParameters;
+
+impl IntoParams for SpreadsParameters {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![
+            query(
+                "minSimilarity",
+                "Only pairs matched at least this similar (0 to 1).",
+                false,
+                number(0.0, 0.0, 1.0),
+            ),
+            query(
+                "minVolume24h",
+                "Only pairs whose two markets have each traded at least this much (USD) in 24 hours.",
+                false,
+                number(0.0, 0.0, MAX_MIN_VOLUME),
+            ),
+            query(
+                "category",
+                "Only pairs of which either market is of this category (case-insensitive).",
+                false,
+                optional_one_of(Category::ALL.map(Category::as_str)),
+            ),
+            query(
+                "sortBy",
+                "Largest first: `spread` (the price difference) or `volume24h` (the smaller of the two \
+markets' 24-hour volumes). Case-insensitive.",
+                false,
+                optional_one_of(SpreadSort::ALL.map(SpreadSort::as_str))
+                    .default(Some(json!(SpreadSort::Spread.as_str()))),
+            ),
+            limit(SPREADS_DEFAULT_LIMIT, SPREADS_MAX_LIMIT),
+            offset(),
+        ]
     }
 }

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use marketlens_api::ApiSettings;
-use marketlens_api::admin::AdminToken;
+use marketlens_api::admin_token::AdminToken;
 use reqwest::Method;
 use serde_json::{Value, json};
 

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use marketlens_api::ApiSettings;
-use marketlens_api::admin::AdminToken;
+use marketlens_api::admin_token::AdminToken;
 use marketlens_api::connections::ConnectionLimits;
 use marketlens_domain::Exchange;
 use marketlens_storage::{FeedPoll, SyncKind, SyncRun, UpsertCounts};

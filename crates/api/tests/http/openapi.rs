@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use marketlens_api::ApiSettings;
-use marketlens_api::admin::AdminToken;
+use marketlens_api::admin_token::AdminToken;
 use marketlens_domain::account::AccountStatus;
 use marketlens_domain::api_key::ApiKey;
 use reqwest::Method;

@@ -24,23 +24,18 @@ use marketlens_storage::{NewAccount, StoreError};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use sha2::{Digest, Sha256};
-use subtle::ConstantTimeEq;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::error::ApiError;
 use crate::params::{PathId, QueryParameters};
+use crate::schemas::parameters::{integer, limit, query};
 use crate::state::AppState;
 use crate::views::DataEnvelope;
 use crate::{auth, connections};
+use utoipa::IntoParams;
+use utoipa::openapi::path::{Parameter, ParameterIn};
 
-/// The shortest admin token accepted: 32 characters, as `openssl rand -hex 16` makes.
-pub const MIN_TOKEN_LEN: usize = 32;
-/// The fewest bits an admin token must carry by the estimate of [`estimated_bits`]: 32 random
-/// hex digits give about 118, 32 identical characters 0, a word repeated little more than the
-/// word.
-const MIN_TOKEN_BITS: f64 = 96.0;
 /// The longest label or wallet address accepted.
 const MAX_TEXT_LEN: usize = 128;
 /// The most credits one call may add.
@@ -51,69 +46,6 @@ pub(crate) const LEDGER_DEFAULT_LIMIT: u64 = 100;
 pub(crate) const LEDGER_MAX_LIMIT: u64 = 1_000;
 /// The largest `after` taken: the largest integer a JSON number holds exactly (2^53 - 1).
 pub(crate) const LEDGER_MAX_AFTER: u64 = (1 << 53) - 1;
-
-/// The admin token, as its digest.
-#[derive(Clone)]
-pub struct AdminToken {
-    digest: [u8; 32],
-}
-
-impl std::fmt::Debug for AdminToken {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str("AdminToken(..)")
-    }
-}
-
-impl AdminToken {
-    pub fn new(token: &str) -> Result<AdminToken, String> {
-        if token.chars().count() < MIN_TOKEN_LEN || token.chars().any(char::is_whitespace) {
-            return Err(format!(
-                "the admin token must be at least {MIN_TOKEN_LEN} characters with no spaces"
-            ));
-        }
-        if estimated_bits(token) < MIN_TOKEN_BITS {
-            return Err(
-                "the admin token is too predictable (repeated characters or a short pattern); make one with `openssl rand -hex 32`"
-                    .to_owned(),
-            );
-        }
-        Ok(AdminToken {
-            digest: Sha256::digest(token.as_bytes()).into(),
-        })
-    }
-
-    /// Whether `presented` is the token, in time that does not depend on where they differ.
-    fn matches(&self, presented: &str) -> bool {
-        let presented: [u8; 32] = Sha256::digest(presented.as_bytes()).into();
-        self.digest.ct_eq(&presented).into()
-    }
-}
-
-/// A token's entropy as its characters' frequencies estimate it (Shannon's, times its length),
-/// counting a token that repeats a shorter one as that one: a floor that refuses what a person
-/// types by hand, not a proof of randomness.
-fn estimated_bits(token: &str) -> f64 {
-    let chars: Vec<char> = token.chars().collect();
-    let period = (1..chars.len())
-        .find(|&period| {
-            chars.len().is_multiple_of(period) && chars.chunks(period).all(|chunk| chunk == &chars[..period])
-        })
-        .unwrap_or(chars.len());
-    let unit = &chars[..period];
-    let mut counts = std::collections::HashMap::<char, usize>::new();
-    for &char in unit {
-        *counts.entry(char).or_default() += 1;
-    }
-    let length = unit.len() as f64;
-    let per_char: f64 = counts
-        .values()
-        .map(|&count| {
-            let share = count as f64 / length;
-            -share * share.log2()
-        })
-        .sum();
-    per_char * length
-}
 
 /// The admin routes, or none when no token is configured.
 pub fn router(state: &AppState) -> Option<Router<AppState>> {
@@ -127,7 +59,7 @@ pub fn router(state: &AppState) -> Option<Router<AppState>> {
             .route("/accounts/{id}/ledger", get(ledger))
             .route("/keys/{id}", delete(revoke_key))
             .route_layer(middleware::from_fn_with_state(state.clone(), authorize))
-            .route_layer(crate::no_store()),
+            .route_layer(crate::cache_control::no_store()),
     )
 }
 
@@ -265,11 +197,11 @@ pub(crate) struct CreatedAccount {
 }
 
 fn account_status() -> utoipa::openapi::schema::Object {
-    crate::openapi::schemas::one_of([AccountStatus::Active.as_str(), AccountStatus::Suspended.as_str()])
+    crate::schemas::one_of([AccountStatus::Active.as_str(), AccountStatus::Suspended.as_str()])
 }
 
 fn ledger_kind() -> utoipa::openapi::schema::Object {
-    crate::openapi::schemas::one_of([LedgerKind::Credit.as_str(), LedgerKind::Charge.as_str()])
+    crate::schemas::one_of([LedgerKind::Credit.as_str(), LedgerKind::Charge.as_str()])
 }
 
 impl From<LedgerEntry> for LedgerLine {
@@ -661,7 +593,7 @@ pub(crate) async fn revoke_key(
     get,
     path = "/admin/v1/accounts/{id}/ledger",
     tag = "admin",
-    params(("id" = String, Path, description = "The account's id."), crate::openapi::parameters::Ledger),
+    params(("id" = String, Path, description = "The account's id."), LedgerParameters),
     responses((status = 200, description = "A page of its ledger, oldest first.", body = LedgerPage)),
     security(("admin" = []))
 )]
@@ -689,6 +621,23 @@ pub(crate) async fn ledger(
         data: lines.into_iter().map(LedgerLine::from).collect(),
         next_after,
     }))
+}
+
+/// `GET /admin/v1/accounts/{id}/ledger`.
+pub struct LedgerParameters;
+
+impl IntoParams for LedgerParameters {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![
+            query(
+                "after",
+                "The id of the last line already read (the previous page's `nextAfter`).",
+                false,
+                integer(0, 0, LEDGER_MAX_AFTER).default(None),
+            ),
+            limit(LEDGER_DEFAULT_LIMIT, LEDGER_MAX_LIMIT),
+        ]
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
 //! Liveness and readiness for load balancers and orchestrators; no key needed.
 
+pub(crate) mod readiness;
+
 use axum::Json;
 use axum::extract::State;
 use chrono::Utc;
@@ -7,8 +9,6 @@ use marketlens_domain::time::to_iso8601;
 use marketlens_domain::{Exchange, redact};
 use marketlens_storage::{FeedStatus, StoreError, SyncStatus};
 use serde_json::{Map, Value, json};
-use std::time::{Duration, Instant};
-use tokio::sync::Mutex;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
@@ -83,43 +83,6 @@ async fn readiness(state: &AppState) -> Result<Value, ApiError> {
             "degraded": limiter.degraded.as_deref().map(redact::urls_in),
         },
     }))
-}
-
-/// How long a readiness reading may take: a store that answers slower is not ready.
-const READINESS_TIMEOUT: Duration = Duration::from_secs(5);
-/// How old a readiness reading may be before the next request reads again.
-const READINESS_MAX_AGE: Duration = Duration::from_secs(1);
-
-/// The last readiness reading. `/readyz` needs no key and reads the store several times, so a
-/// flood of it must not cost a store read per request: callers within
-/// [`READINESS_MAX_AGE`] of a reading get it again, and while one caller reads, the others
-/// wait for its reading rather than reading too.
-#[derive(Default)]
-pub struct ReadinessCache {
-    last: Mutex<Option<(Instant, Result<Value, ApiError>)>>,
-}
-
-impl ReadinessCache {
-    async fn get<F: Future<Output = Result<Value, ApiError>>>(
-        &self,
-        read: impl FnOnce() -> F,
-    ) -> Result<Value, ApiError> {
-        let mut last = self.last.lock().await;
-        if let Some((at, reading)) = last.as_ref()
-            && at.elapsed() < READINESS_MAX_AGE
-        {
-            return reading.clone();
-        }
-        let reading = tokio::time::timeout(READINESS_TIMEOUT, read())
-            .await
-            .unwrap_or_else(|_| {
-                Err(ApiError::ServiceUnavailable {
-                    message: "Not ready: the data store did not answer in time.".to_owned(),
-                })
-            });
-        *last = Some((Instant::now(), reading.clone()));
-        reading
-    }
 }
 
 fn feed_freshness(feed: &FeedStatus) -> Value {

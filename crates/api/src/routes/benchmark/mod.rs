@@ -3,24 +3,19 @@
 //! the HTTP stack alone does on this machine, the ceiling the benchmark (`bench/run.sh`)
 //! compares every call with.
 
-use axum::body::Bytes;
 use axum::extract::{Query, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::json;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+
+pub(crate) mod bodies;
 
 use crate::error::ApiError;
 use crate::state::AppState;
 
 /// The largest body served.
 const MAX_BYTES: usize = 1 << 20;
-
-/// Bodies made so far, by size; each is made once.
-#[derive(Default)]
-pub struct CeilingBodies(Mutex<HashMap<usize, Bytes>>);
 
 #[derive(Deserialize)]
 pub struct CeilingQuery {
@@ -41,14 +36,6 @@ pub async fn ceiling(
             ));
         }
     };
-    let body = body_of(&state.benchmark_bodies, bytes);
+    let body = state.benchmark_bodies.body_of(bytes);
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
-}
-
-/// A JSON string of exactly `bytes` bytes, made once per size.
-fn body_of(bodies: &Arc<CeilingBodies>, bytes: usize) -> Bytes {
-    let mut made = bodies.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    made.entry(bytes)
-        .or_insert_with(|| Bytes::from(format!("\"{}\"", "x".repeat(bytes - 2))))
-        .clone()
 }

@@ -9,102 +9,25 @@
 //! process that dies mid-call leaves no credit reserved. A call answered with an error is never
 //! charged; a call charged is charged once.
 //!
-//! The store takes charges in batches: [`Charger`] queues the charges of concurrent calls and
+//! The store takes charges in batches: [`charger::Charger`] queues the charges of concurrent calls and
 //! one task hands them to the store as one transaction each time the previous one commits
 //! (group commit). Under light load a batch holds one charge and costs one transaction, as
 //! before; under heavy load hundreds of calls share a transaction, which is what lets one
 //! SQLite writer (or one hot account row in PostgreSQL) keep up.
 
+pub mod charger;
+
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
 use marketlens_domain::billing::Operation;
-use marketlens_storage::{ChargeOutcome, ChargeRequest, Store, StoreError};
+use marketlens_storage::{ChargeOutcome, ChargeRequest};
 use std::future::Future;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-use tokio::sync::{mpsc, oneshot};
 
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::request_id::RequestId;
-use crate::state::{AppState, REQUEST_TIMEOUT_MARGIN};
-
-/// The most charges one transaction takes.
-const MAX_BATCH: usize = 512;
-/// Charges waiting for a transaction, at most; callers beyond it wait for room.
-const QUEUE_CAPACITY: usize = 8_192;
-/// The longest a charge may wait for its transaction to begin. A charge that waited longer is
-/// dropped uncharged (and its call answered 503), so that no charge can commit after the
-/// request's own deadline has answered the client with an error.
-const MAX_CHARGE_WAIT: Duration = Duration::from_millis(REQUEST_TIMEOUT_MARGIN.as_millis() as u64 / 2);
-
-struct QueuedCharge {
-    request: ChargeRequest,
-    deadline: Instant,
-    reply: oneshot::Sender<Result<ChargeOutcome, StoreError>>,
-}
-
-/// The queue of charges waiting for the store; cheap to clone.
-#[derive(Clone)]
-pub struct Charger {
-    queue: mpsc::Sender<QueuedCharge>,
-}
-
-impl Charger {
-    /// Starts the task that writes queued charges to `store`. It ends when every `Charger`
-    /// clone is dropped.
-    pub fn start(store: Arc<dyn Store>) -> Charger {
-        let (queue, queued) = mpsc::channel(QUEUE_CAPACITY);
-        tokio::spawn(write_batches(store, queued));
-        Charger { queue }
-    }
-
-    /// Charges one call, with the charges of the calls that finish alongside it.
-    pub async fn charge(&self, request: ChargeRequest) -> Result<ChargeOutcome, StoreError> {
-        let (reply, outcome) = oneshot::channel();
-        let queued = QueuedCharge {
-            request,
-            deadline: Instant::now() + MAX_CHARGE_WAIT,
-            reply,
-        };
-        let stopped = || StoreError::Unavailable("the charging task has stopped".to_owned());
-        self.queue.send(queued).await.map_err(|_| stopped())?;
-        outcome.await.map_err(|_| stopped())?
-    }
-}
-
-async fn write_batches(store: Arc<dyn Store>, mut queued: mpsc::Receiver<QueuedCharge>) {
-    let mut batch = Vec::with_capacity(MAX_BATCH);
-    while queued.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let now = Instant::now();
-        let (live, late): (Vec<QueuedCharge>, Vec<QueuedCharge>) =
-            batch.drain(..).partition(|charge| charge.deadline > now);
-        for charge in late {
-            let _ = charge.reply.send(Err(StoreError::Unavailable(
-                "the charge waited too long for the store".to_owned(),
-            )));
-        }
-        if live.is_empty() {
-            continue;
-        }
-        let requests: Vec<ChargeRequest> = live.iter().map(|charge| charge.request.clone()).collect();
-        match store.charge(&requests).await {
-            Ok(outcomes) => {
-                for (charge, outcome) in live.into_iter().zip(outcomes) {
-                    let _ = charge.reply.send(Ok(outcome));
-                }
-            }
-            Err(error) => {
-                tracing::error!(%error, charges = requests.len(), "a batch of charges failed; none was taken");
-                let message = error.to_string();
-                for charge in live {
-                    let _ = charge.reply.send(Err(StoreError::Unavailable(message.clone())));
-                }
-            }
-        }
-    }
-}
+use crate::state::AppState;
 
 /// What a charged call took: sent back as `X-Credits-Used` and `X-Credits-Remaining`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -219,6 +142,7 @@ mod tests {
     use crate::state::ApiSettings;
     use marketlens_domain::api_key::ApiKey;
     use marketlens_storage::NewAccount;
+    use std::time::Duration;
 
     async fn setup(request_timeout: Duration, credits: i64) -> (AppState, Caller, tempfile::TempDir) {
         let directory = tempfile::tempdir().unwrap();
