@@ -10,8 +10,8 @@
 //! would), so run it on a copy.
 
 use chrono::{TimeDelta, Utc};
-use marketlens::matches::IncrementalMatcher;
 use marketlens_domain::Exchange;
+use marketlens_sync::matching::IncrementalMatcher;
 use std::time::Instant;
 
 #[tokio::main]

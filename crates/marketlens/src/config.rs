@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use crate::cli::{HistoryArgs, NewsFeedArgs, ServeArgs, ServeCommandArgs, SyncArgs};
 use chrono::TimeDelta;
+use marketlens_sync::schedule::SyncSchedule;
 use marketlens_sync::{ExchangeSettings, SyncSettings};
 
 /// The tiers in force: the defaults with the operator's overrides.
@@ -156,20 +157,6 @@ pub fn news_feeds(args: &NewsFeedArgs) -> anyhow::Result<Vec<String>> {
         }
     }
     Ok(feeds)
-}
-
-/// When `serve` syncs in the background.
-#[derive(Debug, Clone)]
-pub struct SyncSchedule {
-    pub settings: SyncSettings,
-    pub incremental_every: Duration,
-    pub full_every: Duration,
-    /// The feeds polled, every `news_every`; none when the list is empty.
-    pub news_feeds: Vec<String>,
-    pub news_every: Duration,
-    pub news_window: TimeDelta,
-    /// How long the price history keeps its finer bars.
-    pub retention: Retention,
 }
 
 /// The background sync of `serve`, or `None` with `--no-sync`.

@@ -3,11 +3,11 @@
 
 use chrono::{TimeDelta, Utc};
 use marketlens::demo_data;
-use marketlens::matches::{IncrementalMatcher, rematch};
 use marketlens::synthetic::{Generator, Templates};
 use marketlens_domain::matching::{MatchPair, match_markets};
 use marketlens_domain::{Exchange, Market};
 use marketlens_storage::Store;
+use marketlens_sync::matching::{IncrementalMatcher, rematch};
 use marketlens_testkit::TestDatabase;
 
 fn sorted(mut pairs: Vec<MatchPair>) -> Vec<(uuid::Uuid, uuid::Uuid, i64, String)> {

@@ -17,6 +17,8 @@ use crate::fetch::Fetcher;
 use crate::settings::SyncSettings;
 use crate::source::{LOOKUP_BATCH, Walk, market_lookup, walk_page};
 
+use crate::write::store_normalized;
+
 /// What a run did, so far or in the end.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SyncReport {
@@ -92,15 +94,11 @@ impl SyncReport {
 
 /// Stores one normalized page in one transaction.
 async fn store_page(store: &dyn Store, normalized: &Normalized, report: &mut SyncReport) -> Result<(), String> {
-    for skipped in &normalized.skipped {
-        tracing::debug!(exchange = %report.exchange, reason = %skipped.reason, "record skipped");
-    }
-    report.records_skipped += normalized.skipped.len() as u64;
-    let counts = store
-        .upsert(&normalized.markets, &normalized.events, Utc::now())
+    let stored = store_normalized(store, normalized, Utc::now(), usize::MAX, |_, _| {})
         .await
         .map_err(|error| format!("storing a page: {error}"))?;
-    report.counts.add(counts);
+    report.records_skipped += stored.skipped_total();
+    report.counts.add(stored.counts);
     Ok(())
 }
 

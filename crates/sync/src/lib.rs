@@ -1,4 +1,5 @@
-//! Live exchange sync: keeps the store fresh from the exchanges' public HTTP APIs.
+//! The write path: everything that puts exchange data into the store, live from the exchanges'
+//! public HTTP APIs or from recorded files, and keeps the matches and the history current.
 //!
 //! - [`settings`]: base URLs, page sizes, request rates, timeouts and retries per exchange.
 //! - [`http`]: one HTTP GET, paced, retried with exponential backoff and jitter on timeouts,
@@ -9,6 +10,12 @@
 //! - [`engine`]: one run for one exchange: walk the pages, normalize and upsert each (one
 //!   transaction per page), then check the markets stored as open that the walk did not see.
 //! - [`news`]: the configured news feeds into the store, repeats cleared, old articles aged out.
+//! - [`write`]: normalized records into the store, the step a sync's page and an imported
+//!   file share.
+//! - [`import`]: recorded payload and feed files into the store (`import`, `demo`).
+//! - [`matching`]: cross-exchange matches, from scratch or kept current after each sync.
+//! - [`schedule`]: the background loops of a serving node (one per exchange, news, history
+//!   expiry), on one node at a time under the store's sync lease.
 //!
 //! Fetched pages go through the same normalizers as imported files, so a live sync and an
 //! import of a recording are the same operation. A run that dies half-way leaves every page it
@@ -18,9 +25,13 @@
 pub mod engine;
 pub mod fetch;
 pub mod http;
+pub mod import;
+pub mod matching;
 pub mod news;
+pub mod schedule;
 pub mod settings;
 pub mod source;
+pub mod write;
 
 pub use engine::{SyncReport, sync_exchange};
 pub use fetch::Fetcher;

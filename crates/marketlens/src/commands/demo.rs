@@ -9,7 +9,9 @@ use tokio::net::TcpListener;
 
 use crate::commands::{keys, serve};
 use crate::config::{self, ServerConfig};
-use crate::{demo_data, ingest, matches};
+use marketlens_sync::{import, matching};
+
+use crate::demo_data;
 
 const DEMO_LABEL: &str = "demo";
 const DEMO_TIER: &str = "pro";
@@ -80,17 +82,17 @@ async fn load_demo_data(store: &dyn Store) -> anyhow::Result<()> {
     }
     println!("Loading the recorded Polymarket and Kalshi payloads into the store...");
     for file in demo_data::files() {
-        let report = ingest::import_payload(store, file.exchange, file.bytes, file.recorded_at(), |_, _| {})
+        let report = import::import_payload(store, file.exchange, file.bytes, file.recorded_at(), |_, _| {})
             .await
             .with_context(|| format!("importing the demo file {}", file.name))?;
         tracing::info!(
             file = file.name,
-            new = report.counts.markets_inserted,
-            skipped = report.skipped_total(),
+            new = report.stored.counts.markets_inserted,
+            skipped = report.stored.skipped_total(),
             "demo file loaded"
         );
     }
-    matches::rematch(store).await?;
+    matching::rematch(store).await?;
     Ok(())
 }
 
@@ -103,7 +105,7 @@ async fn load_demo_news(store: &dyn Store, window: chrono::TimeDelta) -> anyhow:
     }
     let mut seen = marketlens_news::Deduplicator::new();
     for feed in demo_data::feeds() {
-        let report = ingest::import_feed(store, feed.name, feed.bytes, &mut seen, since)
+        let report = import::import_feed(store, feed.name, feed.bytes, &mut seen, since)
             .await
             .with_context(|| format!("importing the demo feed {}", feed.name))?;
         tracing::info!(feed = feed.name, new = report.stored.added, "demo feed loaded");

@@ -10,8 +10,8 @@ use std::process::ExitCode;
 
 use crate::cli::{ExchangeArg, ImportArgs};
 use crate::config;
-use crate::ingest::{self, PayloadReport};
-use crate::matches;
+use marketlens_sync::import::{self, PayloadReport};
+use marketlens_sync::matching;
 use marketlens_sync::{StoredNews, news::recent_deduplicator};
 
 pub async fn run(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<ExitCode> {
@@ -39,7 +39,7 @@ pub async fn run(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<ExitCod
                 .context("progress template")?
                 .progress_chars("=> "),
         );
-        let result = ingest::import_payload(store, exchange, &bytes, recorded_at, |written, total| {
+        let result = import::import_payload(store, exchange, &bytes, recorded_at, |written, total| {
             progress.set_length(total);
             progress.inc(written);
         })
@@ -48,8 +48,8 @@ pub async fn run(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<ExitCod
         match result {
             Ok(report) => {
                 println!("{}: {}", path.display(), describe(&report));
-                totals.add(report.counts);
-                for (reason, count) in report.skipped {
+                totals.add(report.stored.counts);
+                for (reason, count) in report.stored.skipped {
                     *skipped.entry(reason).or_default() += count;
                 }
             }
@@ -59,7 +59,7 @@ pub async fn run(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<ExitCod
             }
         }
     }
-    let pairs = matches::rematch(store)
+    let pairs = matching::rematch(store)
         .await
         .context("matching markets across exchanges")?;
     println!(
@@ -87,7 +87,7 @@ pub async fn run(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<ExitCod
 }
 
 fn describe(report: &PayloadReport) -> String {
-    let counts = &report.counts;
+    let counts = &report.stored.counts;
     let kind = report.kind.map(|kind| format!("{kind:?}")).unwrap_or_default();
     format!(
         "{kind}: markets {} new, {} updated, {} unchanged, {} stale; events {} new, {} updated, {} unchanged, {} stale; {} skipped",
@@ -99,7 +99,7 @@ fn describe(report: &PayloadReport) -> String {
         counts.events_updated,
         counts.events_unchanged,
         counts.events_stale,
-        report.skipped_total()
+        report.stored.skipped_total()
     )
 }
 
@@ -121,7 +121,7 @@ async fn import_news(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<Exi
                 continue;
             }
         };
-        match ingest::import_feed(store, &source, &bytes, &mut seen, since).await {
+        match import::import_feed(store, &source, &bytes, &mut seen, since).await {
             Ok(report) => {
                 let stored = report.stored;
                 println!(
@@ -134,7 +134,7 @@ async fn import_news(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<Exi
                 }
                 totals.add(stored);
             }
-            Err(ingest::IngestError::Feed(problem)) => {
+            Err(import::IngestError::Feed(problem)) => {
                 eprintln!("{source}: not imported: {problem}");
                 failed_files += 1;
             }

@@ -18,7 +18,9 @@ use std::time::Instant;
 use crate::synthetic::{Generator, Templates};
 use crate::synthetic_history::SyntheticHistory;
 use crate::synthetic_news::SyntheticNews;
-use crate::{demo_data, matches};
+use marketlens_sync::matching;
+
+use crate::demo_data;
 
 /// Markets written per upsert (one transaction each).
 const BATCH_MARKETS: usize = 5_000;
@@ -70,7 +72,7 @@ pub async fn run(store: &dyn Store, markets: u64, seed: u64) -> anyhow::Result<(
         written as f64 / seconds
     );
     let matching = Instant::now();
-    let pairs = matches::rematch(store).await?;
+    let pairs = matching::rematch(store).await?;
     println!(
         "Cross-exchange matched pairs: {pairs} ({:.1} s).",
         matching.elapsed().as_secs_f64()

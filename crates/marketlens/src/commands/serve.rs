@@ -10,8 +10,10 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 
-use crate::config::{ServerConfig, SyncSchedule};
-use crate::sync_schedule::BackgroundSync;
+use marketlens_sync::schedule::SyncSchedule;
+
+use crate::config::ServerConfig;
+use marketlens_sync::schedule::BackgroundSync;
 
 /// How often each node reads the articles stored since its last look.
 const NEWS_CHECK_EVERY: Duration = Duration::from_secs(10);

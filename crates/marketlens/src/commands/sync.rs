@@ -10,7 +10,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::cli::SyncCommandArgs;
-use crate::{config, matches};
+use marketlens_sync::matching;
+
+use crate::config;
 
 pub async fn run(store: &dyn Store, args: &SyncCommandArgs) -> anyhow::Result<ExitCode> {
     let settings = config::sync_settings(&args.sync)?;
@@ -51,7 +53,7 @@ pub async fn run(store: &dyn Store, args: &SyncCommandArgs) -> anyhow::Result<Ex
         changed |= report.changed_markets();
     }
     if changed {
-        let pairs = matches::rematch(store).await?;
+        let pairs = matching::rematch(store).await?;
         println!("Cross-exchange matched pairs: {pairs}.");
     }
     // Where syncs run from a scheduler rather than `serve`, they keep the history bounded too.

@@ -1,34 +1,24 @@
-//! Payloads into the store: normalize (pure, `marketlens-exchanges`), upsert in batches
-//! (one transaction each); callers then recompute the cross-exchange matches (`matches`). `import` and `demo`
-//! use it; a bad file or record is reported and skipped, never half-written. Saved news feeds
-//! go in the same way: parsed (pure, `marketlens-news`), then stored once each.
+//! Recorded payload and feed files into the store, for `marketlens import` and `demo`: a
+//! payload is normalized (pure, `marketlens-exchanges`) and stored by the step a live sync
+//! uses ([`crate::write`]); callers then recompute the cross-exchange matches
+//! ([`crate::matching`]). A bad file or record is reported and skipped, never half-written.
+//! Saved news feeds go in the same way: parsed (pure, `marketlens-news`), then stored once each.
 
 use chrono::Utc;
 use marketlens_domain::Exchange;
 use marketlens_domain::time::Timestamp;
 use marketlens_exchanges::{PayloadKind, normalize};
 use marketlens_news::{Deduplicator, FeedError, parse_feed};
-use marketlens_storage::{Store, StoreError, UpsertCounts};
-use marketlens_sync::{StoredNews, news::store_articles};
-use std::collections::BTreeMap;
+use marketlens_storage::{Store, StoreError};
 
-/// Records written per transaction: big enough to amortise the commit, small enough that a
-/// progress bar moves and a failure loses little work.
-const BATCH_SIZE: usize = 2_000;
+use crate::news::{StoredNews, store_articles};
+use crate::write::{IMPORT_BATCH, Stored, store_normalized};
 
 /// What importing one payload did.
 #[derive(Debug, Default, Clone)]
 pub struct PayloadReport {
     pub kind: Option<PayloadKind>,
-    pub counts: UpsertCounts,
-    /// Records left out, counted by problem (each record's own reason is logged).
-    pub skipped: BTreeMap<String, u64>,
-}
-
-impl PayloadReport {
-    pub fn skipped_total(&self) -> u64 {
-        self.skipped.values().sum()
-    }
+    pub stored: Stored,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -49,27 +39,14 @@ pub async fn import_payload(
     exchange: Exchange,
     bytes: &[u8],
     recorded_at: Timestamp,
-    mut on_progress: impl FnMut(u64, u64),
+    on_progress: impl FnMut(u64, u64),
 ) -> Result<PayloadReport, IngestError> {
     let (kind, normalized) = normalize(exchange, bytes)?;
-    let mut report = PayloadReport {
+    let stored = store_normalized(store, &normalized, recorded_at, IMPORT_BATCH, on_progress).await?;
+    Ok(PayloadReport {
         kind: Some(kind),
-        ..PayloadReport::default()
-    };
-    for skipped in &normalized.skipped {
-        tracing::debug!(reason = %skipped.reason, "record skipped");
-        *report.skipped.entry(skipped.problem.clone()).or_default() += 1;
-    }
-    let total = (normalized.events.len() + normalized.markets.len()) as u64;
-    for events in normalized.events.chunks(BATCH_SIZE) {
-        report.counts.add(store.upsert(&[], events, recorded_at).await?);
-        on_progress(events.len() as u64, total);
-    }
-    for markets in normalized.markets.chunks(BATCH_SIZE) {
-        report.counts.add(store.upsert(markets, &[], recorded_at).await?);
-        on_progress(markets.len() as u64, total);
-    }
-    Ok(report)
+        stored,
+    })
 }
 
 /// What importing one saved feed did.

@@ -20,15 +20,28 @@ use chrono::{TimeDelta, Utc};
 use marketlens_domain::Exchange;
 use marketlens_domain::history::Retention;
 use marketlens_storage::{Store, SyncKind};
-use marketlens_sync::{FeedFetcher, Fetcher, poll_feeds, sync_exchange};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Mutex, oneshot};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-use crate::config::SyncSchedule;
-use crate::matches::IncrementalMatcher;
+use crate::matching::IncrementalMatcher;
+use crate::{FeedFetcher, Fetcher, SyncSettings, poll_feeds, sync_exchange};
+
+/// When `serve` syncs in the background.
+#[derive(Debug, Clone)]
+pub struct SyncSchedule {
+    pub settings: SyncSettings,
+    pub incremental_every: Duration,
+    pub full_every: Duration,
+    /// The feeds polled, every `news_every`; none when the list is empty.
+    pub news_feeds: Vec<String>,
+    pub news_every: Duration,
+    pub news_window: TimeDelta,
+    /// How long the price history keeps its finer bars.
+    pub retention: Retention,
+}
 
 /// The lease's name in the store.
 const LEASE: &str = "background-sync";
