@@ -3,16 +3,13 @@
 //! - [`cli`]: the commands and options (clap), each option with its environment variable.
 //! - [`config`]: everything the server reads from its environment, parsed and checked once.
 //! - [`commands`]: one module per command; `serve` and `demo` run the API of `marketlens-api`.
-//! - [`demo_data`]: the recorded exchange payloads built into the binary for `demo`.
-//! - [`synthetic`]: synthetic catalogues drawn from the recorded one, for `seed` (benchmarks).
-//! - [`synthetic_history`]: a year of synthetic price history, for `seed --history`.
-//! - [`synthetic_news`]: synthetic news drawn from the recorded feeds, for `seed --articles`.
+//! - [`fixtures`]: the recorded demo data built into the binary, and synthetic data drawn
+//!   from it for `seed` (benchmarks).
+//!
+//! The write path itself (sync, import, matching, the background schedule) is `marketlens-sync`.
 
 pub mod cli;
 pub mod commands;
 pub mod config;
-pub mod demo_data;
+pub mod fixtures;
 pub mod logging;
-pub mod synthetic;
-pub mod synthetic_history;
-pub mod synthetic_news;

@@ -11,7 +11,7 @@ use crate::commands::{keys, serve};
 use crate::config::{self, ServerConfig};
 use marketlens_sync::{import, matching};
 
-use crate::demo_data;
+use crate::fixtures::demo;
 
 const DEMO_LABEL: &str = "demo";
 const DEMO_TIER: &str = "pro";
@@ -81,7 +81,7 @@ async fn load_demo_data(store: &dyn Store) -> anyhow::Result<()> {
         return Ok(());
     }
     println!("Loading the recorded Polymarket and Kalshi payloads into the store...");
-    for file in demo_data::files() {
+    for file in demo::files() {
         let report = import::import_payload(store, file.exchange, file.bytes, file.recorded_at(), |_, _| {})
             .await
             .with_context(|| format!("importing the demo file {}", file.name))?;
@@ -104,7 +104,7 @@ async fn load_demo_news(store: &dyn Store, window: chrono::TimeDelta) -> anyhow:
         return Ok(());
     }
     let mut seen = marketlens_news::Deduplicator::new();
-    for feed in demo_data::feeds() {
+    for feed in demo::feeds() {
         let report = import::import_feed(store, feed.name, feed.bytes, &mut seen, since)
             .await
             .with_context(|| format!("importing the demo feed {}", feed.name))?;

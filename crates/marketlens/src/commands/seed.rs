@@ -15,12 +15,12 @@ use marketlens_news::{Article, parse_feed};
 use marketlens_storage::Store;
 use std::time::Instant;
 
-use crate::synthetic::{Generator, Templates};
-use crate::synthetic_history::SyntheticHistory;
-use crate::synthetic_news::SyntheticNews;
+use crate::fixtures::synthetic::{Generator, Templates};
+use crate::fixtures::synthetic_history::SyntheticHistory;
+use crate::fixtures::synthetic_news::SyntheticNews;
 use marketlens_sync::matching;
 
-use crate::demo_data;
+use crate::fixtures::demo;
 
 /// Markets written per upsert (one transaction each).
 const BATCH_MARKETS: usize = 5_000;
@@ -85,7 +85,7 @@ const BATCH_ARTICLES: usize = 5_000;
 
 pub async fn articles(store: &dyn Store, count: u64, seed: u64) -> anyhow::Result<()> {
     let mut recorded = Vec::new();
-    for feed in demo_data::feeds() {
+    for feed in demo::feeds() {
         match parse_feed(feed.bytes, feed.name, Utc::now()) {
             Ok(parsed) => recorded.extend(parsed.articles),
             Err(error) => bail!("the demo feed {}: {error}", feed.name),
@@ -160,7 +160,7 @@ const BATCH_HISTORY_MARKETS: u64 = 50;
 /// The recorded markets and events the synthetic ones are drawn from.
 fn templates() -> anyhow::Result<Templates> {
     let (mut markets, mut events) = (Vec::new(), Vec::new());
-    for file in demo_data::files() {
+    for file in demo::files() {
         let (_, normalized) =
             normalize(file.exchange, file.bytes).with_context(|| format!("the demo file {}", file.name))?;
         markets.extend(normalized.markets);

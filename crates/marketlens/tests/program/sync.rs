@@ -5,35 +5,22 @@ use marketlens_domain::{Event, Exchange, Market};
 use marketlens_replay::{Fault, ReplayData, ReplayServer};
 use marketlens_storage::{EventQuery, MarketFilter, MarketQuery, MarketSort, SortOrder, Store};
 use std::collections::BTreeMap;
-use std::process::{Command, Output, Stdio};
-use std::sync::Arc;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::{free_port, open, run};
+
 fn marketlens(database_url: &str, replay: &ReplayServer, arguments: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_marketlens"));
+    let mut command = crate::marketlens(database_url, arguments);
     command
-        .args(arguments)
-        .env("MARKETLENS_DATABASE_URL", database_url)
         .env("MARKETLENS_POLYMARKET_URL", replay.polymarket_url())
         .env("MARKETLENS_KALSHI_URL", replay.kalshi_url())
         .env("MARKETLENS_KALSHI_PAGE_SIZE", "10")
         .env("MARKETLENS_POLYMARKET_PAGE_SIZE", "10")
         .env("MARKETLENS_KALSHI_RPS", "1000")
         .env("MARKETLENS_POLYMARKET_RPS", "1000")
-        .env("MARKETLENS_NEWS_FEEDS", "")
-        .env("RUST_LOG", "warn");
+        .env("MARKETLENS_NEWS_FEEDS", "");
     command
-}
-
-async fn run(command: &mut Command) -> Output {
-    let mut command = std::mem::replace(command, Command::new("true"));
-    tokio::task::spawn_blocking(move || command.output().unwrap())
-        .await
-        .unwrap()
-}
-
-async fn open(database_url: &str) -> Arc<dyn Store> {
-    marketlens_storage::open(database_url).await.unwrap()
 }
 
 /// Every market and event in the store, by exchange and id.
@@ -89,7 +76,7 @@ async fn sync_reports_what_it_did() {
     let replay = ReplayServer::start(ReplayData::recorded());
     let directory = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", directory.path().join("sync.db").display());
-    let output = run(&mut marketlens(&url, &replay, &["sync", "--full"])).await;
+    let output = run(marketlens(&url, &replay, &["sync", "--full"])).await;
     assert!(output.status.success(), "{output:?}");
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(
@@ -97,14 +84,14 @@ async fn sync_reports_what_it_did() {
         "{text}"
     );
     assert!(text.contains("Kalshi full sync: 21 pages; markets 16 new"), "{text}");
-    let again = run(&mut marketlens(&url, &replay, &["sync", "--exchange", "kalshi"])).await;
+    let again = run(marketlens(&url, &replay, &["sync", "--exchange", "kalshi"])).await;
     assert!(
         String::from_utf8_lossy(&again.stdout).contains("Kalshi incremental sync"),
         "{again:?}"
     );
 
     replay.inject_on("/events", Fault::ServerError);
-    let refused = run(&mut marketlens(
+    let refused = run(marketlens(
         &url,
         &replay,
         &["sync", "--exchange", "kalshi", "--sync-attempts", "1"],
@@ -123,7 +110,7 @@ async fn a_sync_killed_mid_way_and_rerun_ends_in_the_same_store_as_an_uninterrup
     let directory = tempfile::tempdir().unwrap();
     let uninterrupted_url = format!("sqlite://{}", directory.path().join("whole.db").display());
     let killed_url = format!("sqlite://{}", directory.path().join("killed.db").display());
-    let whole = run(&mut marketlens(&uninterrupted_url, &replay, &["sync", "--full"])).await;
+    let whole = run(marketlens(&uninterrupted_url, &replay, &["sync", "--full"])).await;
     assert!(whole.status.success(), "{whole:?}");
 
     // Slow pages, so that the kill lands in the middle of the walk.
@@ -159,7 +146,7 @@ async fn a_sync_killed_mid_way_and_rerun_ends_in_the_same_store_as_an_uninterrup
         whole_markets.len()
     );
 
-    let rerun = run(&mut marketlens(&killed_url, &replay, &["sync", "--full"])).await;
+    let rerun = run(marketlens(&killed_url, &replay, &["sync", "--full"])).await;
     assert!(rerun.status.success(), "{rerun:?}");
     assert_eq!(
         contents(open(&killed_url).await.as_ref()).await,
@@ -172,10 +159,7 @@ async fn serve_syncs_in_the_background_and_readyz_reports_freshness() {
     let replay = ReplayServer::start(ReplayData::recorded());
     let directory = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", directory.path().join("serve.db").display());
-    let port = {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.local_addr().unwrap().port()
-    };
+    let port = free_port();
     let mut child = marketlens(&url, &replay, &["serve", "--bind", &format!("127.0.0.1:{port}")])
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -2,14 +2,14 @@
 //! find it: the URL parsed (never fetched) and looked up in the store, on SQLite and, when the
 //! test database is configured, on PostgreSQL.
 
-use marketlens::demo_data;
+use marketlens::fixtures::demo;
 use marketlens_domain::market_url;
 use marketlens_storage::Store;
 use marketlens_sync::import;
 use marketlens_testkit::TestDatabase;
 
 async fn every_market_resolves_by_its_own_url(store: &dyn Store) {
-    for file in demo_data::files() {
+    for file in demo::files() {
         import::import_payload(store, file.exchange, file.bytes, file.recorded_at(), |_, _| {})
             .await
             .unwrap();

@@ -5,24 +5,22 @@
 use marketlens_replay::{Fault, ReplayData, ReplayServer};
 use marketlens_storage::Store;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-use std::sync::Arc;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use crate::{demo_file, free_port, open, output_text, run};
 
 /// The recorded feeds are years old: count them all as recent.
 const ANY_AGE: &str = "36525";
 
 fn demo_news(file: &str) -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../demo-data/news")).join(file)
+    demo_file(&format!("news/{file}"))
 }
 
+/// `marketlens ARGUMENTS`, retrying a failed feed a few times only.
 fn marketlens(database_url: &str, arguments: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_marketlens"));
-    command
-        .args(arguments)
-        .env("MARKETLENS_DATABASE_URL", database_url)
-        .env("MARKETLENS_SYNC_ATTEMPTS", "3")
-        .env("RUST_LOG", "warn");
+    let mut command = crate::marketlens(database_url, arguments);
+    command.env("MARKETLENS_SYNC_ATTEMPTS", "3");
     command
 }
 
@@ -40,31 +38,8 @@ fn serve(database_url: &str, port: u16) -> Command {
     )
 }
 
-fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
-}
-
-async fn run(mut command: Command) -> Output {
-    tokio::task::spawn_blocking(move || command.output().unwrap())
-        .await
-        .unwrap()
-}
-
-async fn open(database_url: &str) -> Arc<dyn Store> {
-    marketlens_storage::open(database_url).await.unwrap()
-}
-
 async fn article_count(store: &dyn Store) -> usize {
     store.recent_articles(chrono::DateTime::UNIX_EPOCH).await.unwrap().len()
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -86,7 +61,7 @@ async fn sync_news_polls_every_feed_survives_faults_and_stores_each_article_once
         command
     };
     let first = run(sync(&url)).await;
-    let report = text(&first);
+    let report = output_text(&first);
     assert!(!first.status.success(), "one feed is an HTML block page: {report}");
     assert!(report.contains("3 feeds polled, 1 failed"), "{report}");
     assert!(
@@ -114,7 +89,7 @@ async fn sync_news_polls_every_feed_survives_faults_and_stores_each_article_once
 
     // A second poll finds nothing new.
     let second = run(sync(&url)).await;
-    assert!(text(&second).contains("0 new"), "{}", text(&second));
+    assert!(output_text(&second).contains("0 new"), "{}", output_text(&second));
     assert_eq!(article_count(store.as_ref()).await, stored);
 }
 
@@ -126,11 +101,11 @@ async fn sync_news_ages_out_what_the_window_excludes() {
     let mut command = marketlens(&url, &["sync", "--news", "--news-window-days", "14"]);
     command.env("MARKETLENS_NEWS_FEEDS", replay.news_url("bbc-news-home-2020-08.xml"));
     let output = run(command).await;
-    assert!(output.status.success(), "{}", text(&output));
+    assert!(output.status.success(), "{}", output_text(&output));
     assert!(
-        text(&output).contains("0 new"),
+        output_text(&output).contains("0 new"),
         "2020 articles are not news today: {}",
-        text(&output)
+        output_text(&output)
     );
     assert_eq!(article_count(open(&url).await.as_ref()).await, 0);
 }
@@ -150,10 +125,10 @@ async fn import_news_loads_saved_feeds_keeps_what_a_truncated_file_holds_and_rep
         "vox-politics-2016-06.atom",
     ]))
     .await;
-    assert!(good.status.success(), "{}", text(&good));
+    assert!(good.status.success(), "{}", output_text(&good));
     let store = open(&url).await;
     let after_good = article_count(store.as_ref()).await;
-    assert!(after_good >= 35, "{after_good}: {}", text(&good));
+    assert!(after_good >= 35, "{after_good}: {}", output_text(&good));
 
     let bad = run(import(&[
         "foxnews-truncated-2020-05.xml",
@@ -161,7 +136,7 @@ async fn import_news_loads_saved_feeds_keeps_what_a_truncated_file_holds_and_rep
         "npr-news-fed-crypto-2025-03.xml",
     ]))
     .await;
-    let report = text(&bad);
+    let report = output_text(&bad);
     assert!(!bad.status.success(), "{report}");
     assert!(report.contains("cut off"), "{report}");
     assert!(report.contains("not imported"), "{report}");
@@ -171,7 +146,11 @@ async fn import_news_loads_saved_feeds_keeps_what_a_truncated_file_holds_and_rep
 
     let missing = run(import(&["no-such-feed.xml"])).await;
     assert!(!missing.status.success());
-    assert!(text(&missing).contains("cannot read"), "{}", text(&missing));
+    assert!(
+        output_text(&missing).contains("cannot read"),
+        "{}",
+        output_text(&missing)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -192,7 +171,7 @@ async fn serve_polls_the_feeds_and_explain_cites_them() {
         ],
     ))
     .await;
-    assert!(imported.status.success(), "{}", text(&imported));
+    assert!(imported.status.success(), "{}", output_text(&imported));
     let port = free_port();
     let mut child = serve(&url, port)
         .env("MARKETLENS_POLYMARKET_URL", replay.polymarket_url())

@@ -2,8 +2,8 @@
 //! is exactly what a full rematch of the store stores.
 
 use chrono::{TimeDelta, Utc};
-use marketlens::demo_data;
-use marketlens::synthetic::{Generator, Templates};
+use marketlens::fixtures::demo;
+use marketlens::fixtures::synthetic::{Generator, Templates};
 use marketlens_domain::matching::{MatchPair, match_markets};
 use marketlens_domain::{Exchange, Market};
 use marketlens_storage::Store;
@@ -49,7 +49,7 @@ async fn incremental_updates_store_what_a_full_rematch_would() {
     let database = TestDatabase::sqlite();
     let store = database.open().await;
     let (mut markets, mut events) = (Vec::new(), Vec::new());
-    for file in demo_data::files() {
+    for file in demo::files() {
         let (_, normalized) = marketlens_exchanges::normalize(file.exchange, file.bytes).unwrap();
         markets.extend(normalized.markets);
         events.extend(normalized.events);

@@ -11,11 +11,13 @@ use marketlens_domain::market::UrlKeys;
 use marketlens_domain::{Category, Exchange, Market, MarketStatus, Outcome};
 use marketlens_storage::{NewAccount, Store};
 use marketlens_testkit::TestDatabase;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use uuid::Uuid;
+
+use crate::{free_port, marketlens, terminate};
 
 /// A `marketlens serve` process; killed (SIGKILL) when dropped.
 struct Node {
@@ -32,20 +34,14 @@ enum Syncing {
 
 impl Node {
     async fn start(database_url: &str, redis_url: &str, sync: Syncing, extra_env: &[(&str, &str)]) -> Node {
-        let port = {
-            let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-            listener.local_addr().unwrap().port()
-        };
-        let mut command = Command::new(env!("CARGO_BIN_EXE_marketlens"));
-        command.args(["serve", "--bind", &format!("127.0.0.1:{port}")]);
+        let port = free_port();
+        let mut command = marketlens(database_url, &["serve", "--bind", &format!("127.0.0.1:{port}")]);
         if sync == Syncing::Off {
             command.arg("--no-sync");
         }
         command
-            .env("MARKETLENS_DATABASE_URL", database_url)
             .env("MARKETLENS_REDIS_URL", redis_url)
             .env("MARKETLENS_NEWS_FEEDS", "")
-            .env("RUST_LOG", "warn")
             .stdout(Stdio::null())
             .stderr(Stdio::null());
         for (name, value) in extra_env {
@@ -355,11 +351,7 @@ async fn one_node_syncs_at_a_time_and_another_takes_over_when_it_stops() {
     );
 
     // SIGTERM: the first node stops gracefully, releases the lease, the second takes it.
-    let status = Command::new("kill")
-        .args(["-TERM", &first.child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    terminate(first.child.id());
     let mut first = first;
     let exit = tokio::task::spawn_blocking(move || first.child.wait())
         .await

@@ -2,15 +2,10 @@
 //! the demo server end to end.
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
-fn demo_data(relative: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../demo-data")
-        .join(relative)
-}
+use crate::{demo_file, marketlens, repository_file, terminate};
 
 struct Workspace {
     directory: tempfile::TempDir,
@@ -28,12 +23,7 @@ impl Workspace {
     }
 
     fn command(&self, arguments: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_marketlens"));
-        command
-            .args(arguments)
-            .env("MARKETLENS_DATABASE_URL", self.database_url())
-            .env("RUST_LOG", "warn");
-        command
+        marketlens(&self.database_url(), arguments)
     }
 
     fn run(&self, arguments: &[&str]) -> Output {
@@ -55,7 +45,7 @@ fn value_after<'a>(text: &'a str, label: &str) -> &'a str {
 #[test]
 fn import_is_idempotent_and_reports_counts() {
     let workspace = Workspace::new();
-    let events = demo_data("polymarket/gamma-events-1.json");
+    let events = demo_file("polymarket/gamma-events-1.json");
     let first = workspace.run(&["import", "--exchange", "polymarket", events.to_str().unwrap()]);
     assert!(first.status.success(), "{first:?}");
     let first_text = stdout(&first);
@@ -85,7 +75,7 @@ fn import_is_idempotent_and_reports_counts() {
 #[test]
 fn match_evaluate_into_a_closed_pipe_ends_quietly() {
     let workspace = Workspace::new();
-    let labelled = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/matching/corpus.jsonl");
+    let labelled = repository_file("tests/data/matching/corpus.jsonl");
     let mut child = workspace
         .command(&["match", "--evaluate", labelled.to_str().unwrap()])
         .stdout(std::process::Stdio::piped())
@@ -102,14 +92,14 @@ fn match_evaluate_into_a_closed_pipe_ends_quietly() {
 #[test]
 fn match_evaluates_the_labelled_set_and_explains_a_stored_pair() {
     let workspace = Workspace::new();
-    let labelled = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/matching/corpus.jsonl");
+    let labelled = repository_file("tests/data/matching/corpus.jsonl");
     let evaluation = workspace.run(&["match", "--evaluate", labelled.to_str().unwrap()]);
     assert!(evaluation.status.success(), "{evaluation:?}");
     let text = stdout(&evaluation);
     assert!(text.contains("labelled pairs") && text.contains("precision "), "{text}");
 
-    let polymarket = demo_data("polymarket/gamma-events-1.json");
-    let kalshi = demo_data("kalshi/events-nested-1.json");
+    let polymarket = demo_file("polymarket/gamma-events-1.json");
+    let kalshi = demo_file("kalshi/events-nested-1.json");
     assert!(
         workspace
             .run(&["import", "--exchange", "polymarket", polymarket.to_str().unwrap()])
@@ -140,7 +130,7 @@ fn a_bad_file_is_reported_and_the_others_still_load() {
     let workspace = Workspace::new();
     let not_json = workspace.directory.path().join("broken.json");
     std::fs::write(&not_json, "{\"markets\": [").unwrap();
-    let kalshi = demo_data("kalshi/markets-2.json");
+    let kalshi = demo_file("kalshi/markets-2.json");
     let missing = workspace.directory.path().join("missing.json");
     let output = workspace.run(&[
         "import",
@@ -318,11 +308,7 @@ async fn demo_loads_real_data_prints_a_working_key_and_stops_gracefully() {
     assert!(markets["pagination"]["total"].as_u64().unwrap() > 1000, "{markets}");
 
     // SIGTERM: the server finishes and exits cleanly.
-    let status = Command::new("kill")
-        .args(["-TERM", &server.0.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    terminate(server.0.id());
     let mut server = server;
     let exit = tokio::task::spawn_blocking(move || server.0.wait())
         .await
@@ -343,7 +329,7 @@ async fn migrate_then_copy_a_store_into_a_new_one_and_refuse_a_second_copy() {
         "import",
         "--exchange",
         "kalshi",
-        demo_data("kalshi/events-nested-1.json").to_str().unwrap(),
+        demo_file("kalshi/events-nested-1.json").to_str().unwrap(),
     ]);
     assert!(imported.status.success(), "{imported:?}");
     let created = workspace.run(&["accounts", "create", "--tier", "pro", "--credits", "25"]);
