@@ -29,6 +29,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use uuid::Uuid;
 
+use tokio_util::sync::CancellationToken;
+
 use crate::{CatalogReader, Snapshot, Spread, SpreadQuery, StoreReader};
 
 /// How the background task keeps the catalogue in step with the store.
@@ -144,7 +146,11 @@ impl LiveCatalog {
 
     /// Loads the catalogue now and then keeps it in step with the store, until the returned
     /// task is aborted or the catalogue dropped.
-    pub fn keep_in_step(self: &Arc<Self>, settings: CatalogSettings) -> tokio::task::JoinHandle<()> {
+    pub fn keep_in_step(
+        self: &Arc<Self>,
+        settings: CatalogSettings,
+        shutdown: CancellationToken,
+    ) -> tokio::task::JoinHandle<()> {
         let catalog = Arc::downgrade(self);
         tokio::spawn(async move {
             let mut last_load: Option<Instant> = None;
@@ -159,7 +165,10 @@ impl LiveCatalog {
                     }
                 }
                 drop(live);
-                tokio::time::sleep(settings.check_every).await;
+                tokio::select! {
+                    () = shutdown.cancelled() => return,
+                    () = tokio::time::sleep(settings.check_every) => {}
+                }
             }
         })
     }

@@ -17,6 +17,7 @@ use marketlens_storage::{Store, StoreError, StoredArticle};
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
+use tokio_util::sync::CancellationToken;
 
 /// Articles read from the store per query.
 const SCAN_PAGE: u32 = 5_000;
@@ -143,7 +144,11 @@ impl LiveNews {
 
     /// Loads the news now and keeps it in step with the store until the task is aborted or
     /// the news dropped.
-    pub fn keep_in_step(self: &Arc<Self>, check_every: Duration) -> tokio::task::JoinHandle<()> {
+    pub fn keep_in_step(
+        self: &Arc<Self>,
+        check_every: Duration,
+        shutdown: CancellationToken,
+    ) -> tokio::task::JoinHandle<()> {
         let news = Arc::downgrade(self);
         tokio::spawn(async move {
             let mut rebuilt: Option<Instant> = None;
@@ -164,7 +169,10 @@ impl LiveNews {
                     tracing::warn!(%error, "could not read the news; serving what is held");
                 }
                 drop(live);
-                tokio::time::sleep(check_every).await;
+                tokio::select! {
+                    () = shutdown.cancelled() => return,
+                    () = tokio::time::sleep(check_every) => {}
+                }
             }
         })
     }

@@ -22,9 +22,10 @@ use marketlens_domain::history::Retention;
 use marketlens_storage::{Store, SyncKind};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{Mutex, oneshot};
+use tokio::sync::Mutex;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 
 use crate::matching::IncrementalMatcher;
 use crate::{FeedFetcher, Fetcher, SyncSettings, poll_feeds, sync_exchange};
@@ -52,38 +53,32 @@ const RENEW_EVERY: Duration = Duration::from_secs(10);
 /// How often the price history's expired bars are deleted: bars fall due by the hour.
 const EXPIRE_EVERY: Duration = Duration::from_secs(3_600);
 
-/// The background sync of one node; [`BackgroundSync::stop`] ends it and gives the lease up.
+/// The background sync of one node; cancelling its shutdown token ends it and gives the lease
+/// up ([`BackgroundSync::stopped`] waits for that).
 pub struct BackgroundSync {
-    stop: oneshot::Sender<()>,
     task: tokio::task::JoinHandle<()>,
 }
 
 impl BackgroundSync {
-    /// Starts competing for the lease, and syncing while this node holds it.
-    pub fn start(store: Arc<dyn Store>, schedule: SyncSchedule) -> BackgroundSync {
-        let (stop, stopped) = oneshot::channel();
+    /// Starts competing for the lease, and syncing while this node holds it, until `shutdown`
+    /// is cancelled.
+    pub fn start(store: Arc<dyn Store>, schedule: SyncSchedule, shutdown: CancellationToken) -> BackgroundSync {
         // Unique per process start, and readable in the store: pid and a random suffix.
         let holder = format!("pid {} ({})", std::process::id(), uuid::Uuid::new_v4().simple());
-        let task = tokio::spawn(hold_lease(store, Arc::new(schedule), holder, stopped));
-        BackgroundSync { stop, task }
+        let task = tokio::spawn(hold_lease(store, Arc::new(schedule), holder, shutdown));
+        BackgroundSync { task }
     }
 
-    /// Stops the loops (a run cut off mid-page loses nothing) and releases the lease, so that
-    /// another node takes over at once.
-    pub async fn stop(self) {
-        let _ = self.stop.send(());
+    /// Waits, once `shutdown` is cancelled, for the loops to stop (a run cut off mid-page
+    /// loses nothing) and the lease to be released, so that another node takes over at once.
+    pub async fn stopped(self) {
         if let Err(error) = self.task.await {
             tracing::warn!(%error, "the background sync did not stop cleanly");
         }
     }
 }
 
-async fn hold_lease(
-    store: Arc<dyn Store>,
-    schedule: Arc<SyncSchedule>,
-    holder: String,
-    mut stopped: oneshot::Receiver<()>,
-) {
+async fn hold_lease(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>, holder: String, shutdown: CancellationToken) {
     let lease_duration = TimeDelta::from_std(LEASE_DURATION).unwrap_or(TimeDelta::MAX);
     let mut loops: Option<JoinSet<()>> = None;
     let mut renewed_at: Option<Instant> = None;
@@ -91,7 +86,7 @@ async fn hold_lease(
     let mut told_follower = false;
     loop {
         tokio::select! {
-            _ = &mut stopped => break,
+            () = shutdown.cancelled() => break,
             _ = ticker.tick() => {}
         }
         match store.acquire_lease(LEASE, &holder, Utc::now(), lease_duration).await {

@@ -69,7 +69,7 @@ pub async fn run(store: Arc<dyn Store>, mut config: ServerConfig, news_window_se
     );
     println!();
     // The demo serves the recorded data as it is: no background sync.
-    serve::serve(store, config, listener).await?;
+    serve::serve(store, config, None, listener).await?;
     Ok(ExitCode::SUCCESS)
 }
 

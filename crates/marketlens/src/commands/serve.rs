@@ -1,5 +1,5 @@
-//! `marketlens serve`: the API and the background sync (unless `--no-sync`). Stops
-//! gracefully on SIGTERM or Ctrl-C, finishing requests in flight.
+//! `marketlens serve`: the API and the background tasks of a serving node (the sync, unless
+//! `--no-sync`). Stops gracefully on SIGTERM or Ctrl-C, finishing requests in flight.
 
 use anyhow::Context;
 use marketlens_api::AppState;
@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
 
 use marketlens_sync::schedule::SyncSchedule;
 
@@ -25,22 +26,23 @@ pub async fn run(store: Arc<dyn Store>, config: ServerConfig, sync: Option<SyncS
     let listener = TcpListener::bind(config.bind)
         .await
         .with_context(|| format!("could not listen on {}", config.bind))?;
-    let background_sync = match sync {
-        Some(schedule) => Some(BackgroundSync::start(store.clone(), schedule)),
-        None => {
-            tracing::info!("background sync is off");
-            None
-        }
-    };
-    let served = serve(store, config, listener).await;
-    if let Some(background_sync) = background_sync {
-        background_sync.stop().await;
-    }
-    served?;
+    serve(store, config, sync, listener).await?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub async fn serve(store: Arc<dyn Store>, config: ServerConfig, listener: TcpListener) -> anyhow::Result<()> {
+/// Serves the API on `listener` with every background task of a serving node, started here
+/// and stopped by one signal (SIGTERM or Ctrl-C, which cancels `shutdown`): the catalogue and
+/// the news kept in step with the store, and the background sync when `sync` is given. The
+/// server first finishes the requests in flight; then each task ends at its next pause, the
+/// sync releasing its lease.
+pub async fn serve(
+    store: Arc<dyn Store>,
+    config: ServerConfig,
+    sync: Option<SyncSchedule>,
+    listener: TcpListener,
+) -> anyhow::Result<()> {
+    let shutdown = CancellationToken::new();
+    tokio::spawn(cancel_on_signal(shutdown.clone()));
     let address = listener.local_addr()?;
     tracing::info!(%address, "serving the Marketlens API");
     let rate_limiter: Arc<dyn RateLimiter> = match &config.redis_url {
@@ -50,16 +52,37 @@ pub async fn serve(store: Arc<dyn Store>, config: ServerConfig, listener: TcpLis
         }
         None => Arc::new(InProcessRateLimiter::default()),
     };
+    let background_sync = match sync {
+        Some(schedule) => Some(BackgroundSync::start(store.clone(), schedule, shutdown.clone())),
+        None => {
+            tracing::info!("background sync is off");
+            None
+        }
+    };
     let state = AppState::with_rate_limiter(store, config.api, rate_limiter);
     // Lists are answered by the store until the catalogue is in memory, then from memory.
-    let catalog_task = state.catalog.keep_in_step(config.catalog);
-    let news_task = state.news.keep_in_step(NEWS_CHECK_EVERY);
+    let catalog_task = state.catalog.keep_in_step(config.catalog, shutdown.clone());
+    let news_task = state.news.keep_in_step(NEWS_CHECK_EVERY, shutdown.clone());
     let app = marketlens_api::app(state);
-    let served = marketlens_api::serve(listener, app, shutdown_signal()).await;
-    catalog_task.abort();
-    news_task.abort();
+    let served = marketlens_api::serve(listener, app, shutdown.clone().cancelled_owned()).await;
+    // The server may also have stopped on an error: the tasks stop either way.
+    shutdown.cancel();
+    for task in [catalog_task, news_task] {
+        if let Err(error) = task.await {
+            tracing::warn!(%error, "a background task did not stop cleanly");
+        }
+    }
+    if let Some(background_sync) = background_sync {
+        background_sync.stopped().await;
+    }
     tracing::info!("stopped");
     served.context("the server failed")
+}
+
+/// Cancels `shutdown` on SIGTERM or Ctrl-C.
+async fn cancel_on_signal(shutdown: CancellationToken) {
+    shutdown_signal().await;
+    shutdown.cancel();
 }
 
 async fn shutdown_signal() {
