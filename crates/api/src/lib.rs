@@ -15,7 +15,6 @@ pub mod billing;
 mod cache_control;
 pub mod connections;
 pub mod error;
-pub mod explain;
 pub mod failed_auth;
 pub mod freshness;
 pub mod key_cache;

@@ -15,11 +15,14 @@
 //! - [`LiveCatalog`]: the current snapshot, reloaded when the store's revision moves, and the
 //!   store's queries until the first load finishes.
 //! - [`LiveNews`]: the recent news articles in a relevance index, for explain's key factors.
+//! - [`explain`]: the one market a query names (a URL or free words), and what the news says
+//!   of it: store and catalogue reads, no HTTP.
 //!
 //! Invariant: a snapshot answers every query exactly as the store does (the same items in the
 //! same order, the same totals); the tests hold both to it. Only search for explain
 //! ([`CatalogReader::search_any_words`]) may rank differently, as each store's index does.
 
+pub mod explain;
 mod live;
 mod news;
 mod reader;

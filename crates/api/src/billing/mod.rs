@@ -17,7 +17,9 @@
 
 pub mod charger;
 
+use axum::extract::FromRequestParts;
 use axum::http::HeaderValue;
+use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
 use marketlens_domain::billing::Operation;
@@ -28,6 +30,28 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::request_id::RequestId;
 use crate::state::AppState;
+
+/// A charged call's frame, from the request's extensions: who calls (set by
+/// `auth::authenticate`) and the server's request id its ledger line carries (set by
+/// `request_id::assign_request_id`). One extractor, so that no handler reads them apart.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub caller: Caller,
+    pub request_id: RequestId,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Call {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let caller = Caller::from_request_parts(parts, state).await?;
+        let request_id = parts.extensions.get::<RequestId>().cloned().ok_or_else(|| {
+            tracing::error!("a charged route is missing the request id layer");
+            ApiError::Internal
+        })?;
+        Ok(Call { caller, request_id })
+    }
+}
 
 /// What a charged call took: sent back as `X-Credits-Used` and `X-Credits-Remaining`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,14 +80,14 @@ impl<T: IntoResponse> IntoResponse for Charged<T> {
 /// request timeout, then the cost taken if the work succeeded.
 pub async fn charged<T, Work>(
     state: &AppState,
-    caller: &Caller,
+    call: &Call,
     operation: Operation,
-    request_id: &RequestId,
     work: Work,
 ) -> Result<Charged<T>, ApiError>
 where
     Work: Future<Output = Result<T, ApiError>>,
 {
+    let Call { caller, request_id } = call;
     let cost = operation.cost();
     ensure_balance_covers(state, caller, cost).await?;
     let timeout = state.settings.request_timeout;
@@ -181,6 +205,13 @@ mod tests {
         (state, caller, directory)
     }
 
+    fn call_of(caller: &Caller) -> Call {
+        Call {
+            caller: caller.clone(),
+            request_id: RequestId("r".into()),
+        }
+    }
+
     async fn balance_and_lines(state: &AppState, caller: &Caller) -> (i64, u64) {
         let account = state.store.get_account(caller.account.id).await.unwrap().unwrap();
         let totals = state.store.ledger_totals(caller.account.id).await.unwrap();
@@ -194,7 +225,7 @@ mod tests {
             tokio::time::sleep(Duration::from_secs(5)).await;
             Ok(())
         };
-        let outcome = charged(&state, &caller, Operation::Explain, &RequestId("r".into()), slow).await;
+        let outcome = charged(&state, &call_of(&caller), Operation::Explain, slow).await;
         assert!(
             matches!(outcome, Err(ApiError::ServiceUnavailable { .. })),
             "{:?}",
@@ -210,8 +241,7 @@ mod tests {
     #[tokio::test]
     async fn successful_work_is_charged_once_and_failed_work_not_at_all() {
         let (state, caller, _directory) = setup(Duration::from_secs(30), 10).await;
-        let request_id = RequestId("r".into());
-        let done = charged(&state, &caller, Operation::Explain, &request_id, async { Ok(()) })
+        let done = charged(&state, &call_of(&caller), Operation::Explain, async { Ok(()) })
             .await
             .unwrap();
         assert_eq!(
@@ -221,11 +251,10 @@ mod tests {
                 credits_remaining: 5
             }
         );
-        let failed: Result<Charged<()>, ApiError> =
-            charged(&state, &caller, Operation::GetMarket, &request_id, async {
-                Err(ApiError::not_found("x"))
-            })
-            .await;
+        let failed: Result<Charged<()>, ApiError> = charged(&state, &call_of(&caller), Operation::GetMarket, async {
+            Err(ApiError::not_found("x"))
+        })
+        .await;
         assert!(failed.is_err());
         assert_eq!(balance_and_lines(&state, &caller).await, (5, 2));
     }
@@ -234,7 +263,7 @@ mod tests {
     async fn a_balance_that_does_not_cover_the_cost_is_refused_before_the_work() {
         let (state, caller, _directory) = setup(Duration::from_secs(30), 3).await;
         let work_ran = std::sync::atomic::AtomicBool::new(false);
-        let outcome = charged(&state, &caller, Operation::Explain, &RequestId("r".into()), async {
+        let outcome = charged(&state, &call_of(&caller), Operation::Explain, async {
             work_ran.store(true, std::sync::atomic::Ordering::SeqCst);
             Ok(())
         })
@@ -253,11 +282,9 @@ mod tests {
     async fn a_stale_low_balance_is_read_afresh_before_refusing() {
         let (state, mut caller, _directory) = setup(Duration::from_secs(30), 10).await;
         caller.account.credits_remaining = 0;
-        let done = charged(&state, &caller, Operation::GetEvent, &RequestId("r".into()), async {
-            Ok(())
-        })
-        .await
-        .unwrap();
+        let done = charged(&state, &call_of(&caller), Operation::GetEvent, async { Ok(()) })
+            .await
+            .unwrap();
         assert_eq!(done.receipt.credits_remaining, 9);
     }
 
@@ -265,10 +292,7 @@ mod tests {
     async fn a_key_revoked_since_it_was_looked_up_is_not_charged() {
         let (state, caller, _directory) = setup(Duration::from_secs(30), 10).await;
         state.store.revoke_key(caller.key.id, Utc::now()).await.unwrap();
-        let outcome = charged(&state, &caller, Operation::GetEvent, &RequestId("r".into()), async {
-            Ok(())
-        })
-        .await;
+        let outcome = charged(&state, &call_of(&caller), Operation::GetEvent, async { Ok(()) }).await;
         assert!(matches!(outcome, Err(ApiError::InvalidApiKey)));
         assert_eq!(balance_and_lines(&state, &caller).await, (10, 1));
     }
@@ -280,11 +304,9 @@ mod tests {
             .map(|_| {
                 let (state, caller) = (state.clone(), caller.clone());
                 tokio::spawn(async move {
-                    charged(&state, &caller, Operation::ListMarkets, &RequestId("r".into()), async {
-                        Ok(())
-                    })
-                    .await
-                    .is_ok()
+                    charged(&state, &call_of(&caller), Operation::ListMarkets, async { Ok(()) })
+                        .await
+                        .is_ok()
                 })
             })
             .collect();

@@ -7,12 +7,10 @@ use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::Operation;
 use uuid::Uuid;
 
-use crate::auth::Caller;
-use crate::billing::{Charged, charged};
+use crate::billing::{Call, Charged, charged};
 use crate::error::{ApiError, ErrorBody};
 use crate::params::{self, PathId};
 use crate::params::{EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT};
-use crate::request_id::RequestId;
 use crate::schemas::parameters::{category, exchange, limit, offset};
 use crate::state::AppState;
 use crate::views::{
@@ -32,12 +30,11 @@ use utoipa::openapi::path::{Parameter, ParameterIn};
 )]
 pub async fn list(
     State(state): State<AppState>,
-    caller: Caller,
-    axum::Extension(request_id): axum::Extension<RequestId>,
+    call: Call,
     RawQuery(query): RawQuery,
 ) -> Result<Charged<Response>, ApiError> {
     let event_query = params::list_events(query.as_deref())?;
-    charged(&state, &caller, Operation::ListEvents, &request_id, async {
+    charged(&state, &call, Operation::ListEvents, async {
         let page = state.catalog.list_events(&event_query).await?;
         let envelope = ListEnvelope {
             pagination: Pagination::of(&page, event_query.limit, event_query.offset),
@@ -65,13 +62,12 @@ pub async fn list(
 )]
 pub async fn get(
     State(state): State<AppState>,
-    caller: Caller,
-    axum::Extension(request_id): axum::Extension<RequestId>,
+    call: Call,
     PathId(id): PathId,
     RawQuery(query): RawQuery,
 ) -> Result<Charged<Response>, ApiError> {
     params::none(query.as_deref())?;
-    charged(&state, &caller, Operation::GetEvent, &request_id, async {
+    charged(&state, &call, Operation::GetEvent, async {
         let unknown = || ApiError::not_found(format!("No event has id {id:?}."));
         let event_id = Uuid::parse_str(&id).map_err(|_| unknown())?;
         let stored = state.catalog.get_event(event_id).await?.ok_or_else(unknown)?;

@@ -9,18 +9,17 @@ use marketlens_domain::billing::{EXPLAIN_DATA_FETCH_CREDITS, Operation};
 use marketlens_domain::time::to_iso8601;
 use serde_json::{Value, json};
 
-use crate::auth::Caller;
-use crate::billing::{Charged, charged};
+use crate::billing::{Call, Charged, charged};
 use crate::error::{ApiError, ErrorBody};
-use crate::explain::{find_market, summary};
 use crate::params;
 use crate::params::MAX_EXPLAIN_QUERY_LEN;
-use crate::request_id::{ReceivedAt, RequestId};
+use crate::request_id::ReceivedAt;
 use crate::schemas::parameters::{query, text};
 use crate::state::AppState;
 use crate::views::{
     ExplainData, ExplainEnvelope, ExplainMarket, ExplainMeta, ExplainSource, explain_outcomes, optional_time,
 };
+use marketlens_catalog::explain::{find_market, summary};
 use utoipa::IntoParams;
 use utoipa::openapi::path::{Parameter, ParameterIn};
 
@@ -38,13 +37,12 @@ use utoipa::openapi::path::{Parameter, ParameterIn};
 )]
 pub async fn get(
     State(state): State<AppState>,
-    caller: Caller,
-    axum::Extension(request_id): axum::Extension<RequestId>,
+    call: Call,
     axum::Extension(received_at): axum::Extension<ReceivedAt>,
     RawQuery(query): RawQuery,
 ) -> Result<Charged<Json<ExplainEnvelope>>, ApiError> {
     let query = params::explain(query.as_deref())?;
-    explain(&state, &caller, &request_id, query, received_at).await
+    explain(&state, &call, query, received_at).await
 }
 
 /// As `GET /api/v1/explain`, with the query in a JSON body.
@@ -63,8 +61,7 @@ pub async fn get(
 )]
 pub async fn post(
     State(state): State<AppState>,
-    caller: Caller,
-    axum::Extension(request_id): axum::Extension<RequestId>,
+    call: Call,
     axum::Extension(received_at): axum::Extension<ReceivedAt>,
     RawQuery(query_string): RawQuery,
     headers: HeaderMap,
@@ -81,7 +78,7 @@ pub async fn post(
         },
     })?;
     let query = query_from_body(&body)?;
-    explain(&state, &caller, &request_id, query, received_at).await
+    explain(&state, &call, query, received_at).await
 }
 
 fn is_json(headers: &HeaderMap) -> bool {
@@ -122,12 +119,11 @@ fn query_from_body(body: &[u8]) -> Result<String, ApiError> {
 
 async fn explain(
     state: &AppState,
-    caller: &Caller,
-    request_id: &RequestId,
+    call: &Call,
     query: String,
     received_at: ReceivedAt,
 ) -> Result<Charged<Json<ExplainEnvelope>>, ApiError> {
-    charged(state, caller, Operation::Explain, request_id, async {
+    charged(state, call, Operation::Explain, async {
         let stored = find_market(
             state.store.as_ref(),
             state.catalog.as_ref(),

@@ -10,12 +10,10 @@ use marketlens_domain::time::from_epoch_millis;
 use marketlens_storage::Page;
 use uuid::Uuid;
 
-use crate::auth::Caller;
-use crate::billing::{Charged, charged};
+use crate::billing::{Call, Charged, charged};
 use crate::error::{ApiError, ErrorBody};
 use crate::params::{self, HistoryQuery, PathId};
 use crate::params::{HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT};
-use crate::request_id::RequestId;
 use crate::schemas::parameters::{limit, offset, optional_one_of, query, time};
 use crate::state::AppState;
 use crate::views::{CandleView, HistoryEnvelope, Iso8601, MarketHistory, OutcomeHistory, Pagination, json_response};
@@ -44,13 +42,12 @@ const BYTES_PER_CANDLE: usize = 130;
 )]
 pub async fn history(
     State(state): State<AppState>,
-    caller: Caller,
-    axum::Extension(request_id): axum::Extension<RequestId>,
+    call: Call,
     PathId(id): PathId,
     RawQuery(query): RawQuery,
 ) -> Result<Charged<Response>, ApiError> {
     let history_query = params::history(query.as_deref())?;
-    charged(&state, &caller, Operation::MarketHistory, &request_id, async {
+    charged(&state, &call, Operation::MarketHistory, async {
         let unknown = || ApiError::not_found(format!("No market has id {id:?}."));
         let market_id = Uuid::parse_str(&id).map_err(|_| unknown())?;
         let stored = state.catalog.get_market(market_id).await?.ok_or_else(unknown)?;

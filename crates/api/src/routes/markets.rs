@@ -13,21 +13,19 @@ use marketlens_domain::{Exchange, market_url};
 use marketlens_storage::{MatchedMarket, StoredMarket};
 use uuid::Uuid;
 
-use crate::auth::Caller;
-use crate::billing::{Charged, charged};
+use crate::billing::{Call, Charged, charged};
 use crate::error::{ApiError, ErrorBody};
-use crate::explain::market_by_url;
 use crate::freshness::{age_seconds, with_data_age};
 use crate::params::{self, PathId};
 use crate::params::{
     MARKETS_DEFAULT_LIMIT, MARKETS_MAX_LIMIT, MAX_EXPLAIN_QUERY_LEN, MAX_EXTERNAL_ID_LEN, MAX_SEARCH_LEN,
 };
-use crate::request_id::RequestId;
 use crate::schemas::parameters::{category, exchange, limit, offset, optional_one_of, query, text};
 use crate::state::AppState;
 use crate::views::{
     BYTES_PER_LIST_ITEM, DataEnvelope, ListEnvelope, MarketDetail, MarketListItem, Pagination, json_response,
 };
+use marketlens_catalog::explain::market_by_url;
 use marketlens_domain::MarketStatus;
 use marketlens_storage::MarketSort;
 use serde_json::json;
@@ -45,12 +43,11 @@ use utoipa::openapi::path::{Parameter, ParameterIn};
 )]
 pub async fn list(
     State(state): State<AppState>,
-    caller: Caller,
-    axum::Extension(request_id): axum::Extension<RequestId>,
+    call: Call,
     RawQuery(query): RawQuery,
 ) -> Result<Charged<Response>, ApiError> {
     let (market_query, include_outcomes) = params::list_markets(query.as_deref())?;
-    charged(&state, &caller, Operation::ListMarkets, &request_id, async {
+    charged(&state, &call, Operation::ListMarkets, async {
         let page = state.catalog.list_markets(&market_query).await?;
         let exchanges = match market_query.filter.exchange {
             Some(exchange) => vec![exchange],
@@ -87,13 +84,12 @@ pub async fn list(
 )]
 pub async fn get(
     State(state): State<AppState>,
-    caller: Caller,
-    axum::Extension(request_id): axum::Extension<RequestId>,
+    call: Call,
     PathId(id): PathId,
     RawQuery(query): RawQuery,
 ) -> Result<Charged<Response>, ApiError> {
     params::none(query.as_deref())?;
-    charged(&state, &caller, Operation::GetMarket, &request_id, async {
+    charged(&state, &call, Operation::GetMarket, async {
         let unknown = || ApiError::not_found(format!("No market has id {id:?}."));
         let market_id = Uuid::parse_str(&id).map_err(|_| unknown())?;
         let stored = state.catalog.get_market(market_id).await?.ok_or_else(unknown)?;
@@ -118,12 +114,11 @@ pub async fn get(
 )]
 pub async fn lookup(
     State(state): State<AppState>,
-    caller: Caller,
-    axum::Extension(request_id): axum::Extension<RequestId>,
+    call: Call,
     RawQuery(query): RawQuery,
 ) -> Result<Charged<Response>, ApiError> {
     let url = params::lookup(query.as_deref())?;
-    charged(&state, &caller, Operation::LookupMarket, &request_id, async {
+    charged(&state, &call, Operation::LookupMarket, async {
         let unknown = || ApiError::not_found(format!("No stored market has the URL {url:?}."));
         let parsed = market_url::parse(&url).ok_or_else(unknown)?;
         let stored = market_by_url(state.store.as_ref(), &parsed)

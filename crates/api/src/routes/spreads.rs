@@ -9,13 +9,11 @@ use marketlens_domain::billing::Operation;
 use marketlens_domain::time::Timestamp;
 use marketlens_storage::{MarketSummary, Page};
 
-use crate::auth::Caller;
-use crate::billing::{Charged, charged};
+use crate::billing::{Call, Charged, charged};
 use crate::error::ApiError;
 use crate::freshness::SyncCoverage;
 use crate::params;
 use crate::params::{MAX_MIN_VOLUME, SPREADS_DEFAULT_LIMIT, SPREADS_MAX_LIMIT};
-use crate::request_id::RequestId;
 use crate::schemas::parameters::{limit, number, offset, optional_one_of, query};
 use crate::state::AppState;
 use crate::views::{BYTES_PER_LIST_ITEM, Iso8601, ListEnvelope, Pagination, SpreadItem, SpreadSide, json_response};
@@ -40,12 +38,11 @@ use utoipa::openapi::path::{Parameter, ParameterIn};
 )]
 pub async fn list(
     State(state): State<AppState>,
-    caller: Caller,
-    axum::Extension(request_id): axum::Extension<RequestId>,
+    call: Call,
     RawQuery(query): RawQuery,
 ) -> Result<Charged<Response>, ApiError> {
     let spread_query = params::spreads(query.as_deref())?;
-    charged(&state, &caller, Operation::ListSpreads, &request_id, async {
+    charged(&state, &call, Operation::ListSpreads, async {
         let (spreads, total) = state.catalog.spreads(&spread_query).await?;
         let coverage = state.freshness.coverage().await?;
         let stale_before = Utc::now() - state.settings.stale_after;

@@ -9,11 +9,11 @@
 //! question. A market must match at least half of those words, so that one shared word
 //! ("trump") does not pass for an answer.
 //!
-//! Key factors come from the news the service has gathered (`marketlens_catalog::LiveNews`);
+//! Key factors come from the news the service has gathered ([`crate::LiveNews`]);
 //! the summary says how many recent articles about the market were found.
 
+use crate::CatalogReader;
 use chrono::NaiveDate;
-use marketlens_catalog::CatalogReader;
 use marketlens_domain::MarketStatus;
 use marketlens_domain::market_url::{self, MarketUrl};
 use marketlens_domain::matching::query::QueryFeatures;
