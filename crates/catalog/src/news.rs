@@ -9,9 +9,10 @@
 //! the live index, which is then swapped in.
 
 use chrono::TimeDelta;
+use marketlens_domain::article::Article;
 use marketlens_domain::time::Timestamp;
 use marketlens_news::{
-    Article, FactorSource, IndexedArticle, KeyFactor, MAX_KEY_FACTORS, NewsIndex, NewsQuery, Recency, key_factors,
+    FactorSource, IndexedArticle, KeyFactor, MAX_KEY_FACTORS, NewsIndex, NewsQuery, Recency, key_factors,
 };
 use marketlens_storage::{Store, StoreError, StoredArticle};
 use std::collections::HashMap;

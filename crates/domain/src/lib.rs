@@ -21,6 +21,7 @@
 
 pub mod account;
 pub mod api_key;
+pub mod article;
 pub mod billing;
 pub mod category;
 pub mod event;

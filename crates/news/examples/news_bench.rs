@@ -18,11 +18,11 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use chrono::TimeDelta;
+use marketlens_domain::article::Article;
 use marketlens_domain::time::{Timestamp, from_epoch_millis};
 use marketlens_news::sentences::sentences;
 use marketlens_news::{
-    Article, FactorSource, FeedError, IndexedArticle, MAX_KEY_FACTORS, NewsIndex, NewsQuery, Recency, key_factors,
-    parse_feed,
+    FactorSource, FeedError, IndexedArticle, MAX_KEY_FACTORS, NewsIndex, NewsQuery, Recency, key_factors, parse_feed,
 };
 
 const ARTICLES: usize = 100_000;

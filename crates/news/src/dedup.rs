@@ -24,16 +24,10 @@ use std::collections::{HashMap, HashSet};
 
 use marketlens_domain::text::{is_stopword, words};
 
-use crate::article::Article;
+use marketlens_domain::article::{Article, title_key};
 
 /// The fewest informative words a clause needs to make two headlines one story.
 pub const MIN_CLAUSE_WORDS: usize = 4;
-
-/// A headline's words, lower-cased, accent-folded and space-separated: equal for headlines
-/// that differ only in case, accents, punctuation or spacing. Fit for a unique column.
-pub fn title_key(title: &str) -> String {
-    words(title).collect::<Vec<_>>().join(" ")
-}
 
 /// Why an article was found to repeat one already seen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

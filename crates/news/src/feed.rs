@@ -18,11 +18,11 @@ use feed_rs::model::{Entry, Feed, Link};
 use marketlens_domain::time::Timestamp;
 use url::Url;
 
-use crate::article::{Article, MAX_SUMMARY_CHARS};
 use crate::canonical_url::canonical_url;
 use crate::feed_bytes::{self, Shape};
 use crate::feed_date::parse_feed_date;
 use crate::plain_text::{article_text, collapse_whitespace, html_to_plain_text, truncate_at_boundary};
+use marketlens_domain::article::{Article, MAX_SUMMARY_CHARS};
 
 /// The longest headline kept, in characters.
 const MAX_TITLE_CHARS: usize = 300;

@@ -19,7 +19,6 @@
 //! - [`key_factors`]: at most five short, distinct, extracted statements, each with its article.
 //! - [`default_feeds`]: the public feeds polled when none are configured.
 
-pub mod article;
 pub mod canonical_url;
 pub mod dedup;
 pub mod default_feeds;
@@ -32,8 +31,7 @@ pub mod plain_text;
 pub mod query;
 pub mod sentences;
 
-pub use article::Article;
-pub use dedup::{Deduplicator, Repeat, deduplicate, title_key};
+pub use dedup::{Deduplicator, Repeat, deduplicate};
 pub use default_feeds::{DEFAULT_FEEDS, DefaultFeed};
 pub use feed::{FeedError, ParsedFeed, Skipped, parse_feed};
 pub use index::{Found, IndexedArticle, NewsIndex, RankedArticle, Recency};

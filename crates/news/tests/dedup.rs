@@ -5,8 +5,9 @@
 use std::fs;
 use std::path::Path;
 
+use marketlens_domain::article::Article;
 use marketlens_domain::time::from_epoch_millis;
-use marketlens_news::{Article, Deduplicator, FeedError, Repeat, deduplicate, parse_feed};
+use marketlens_news::{Deduplicator, FeedError, Repeat, deduplicate, parse_feed};
 
 fn articles_of(file: &str) -> Vec<Article> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

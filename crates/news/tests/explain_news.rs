@@ -7,11 +7,12 @@ use std::fs;
 use std::path::Path;
 
 use chrono::TimeDelta;
+use marketlens_domain::article::Article;
 use marketlens_domain::text::words;
 use marketlens_domain::time::{Timestamp, from_epoch_millis};
 use marketlens_news::{
-    Article, FactorSource, FeedError, IndexedArticle, KeyFactor, MAX_KEY_FACTORS, NewsIndex, NewsQuery, Recency,
-    deduplicate, key_factors, parse_feed,
+    FactorSource, FeedError, IndexedArticle, KeyFactor, MAX_KEY_FACTORS, NewsIndex, NewsQuery, Recency, deduplicate,
+    key_factors, parse_feed,
 };
 
 struct News {

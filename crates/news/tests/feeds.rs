@@ -103,7 +103,7 @@ fn well_formed_captures_give_every_item() {
                 assert!(!text.contains("  ") && !text.contains('\t'), "{file}: {text:?}");
             }
             assert!(
-                article.summary.chars().count() <= marketlens_news::article::MAX_SUMMARY_CHARS,
+                article.summary.chars().count() <= marketlens_domain::article::MAX_SUMMARY_CHARS,
                 "{file}"
             );
             assert_eq!(article.publisher, feed.publisher);

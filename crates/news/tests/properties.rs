@@ -7,12 +7,12 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::Path;
 
+use marketlens_domain::article::{Article, title_key};
 use marketlens_domain::time::from_epoch_millis;
 use marketlens_news::canonical_url::canonical_url;
 use marketlens_news::plain_text::{html_to_plain_text, truncate_at_boundary};
 use marketlens_news::{
-    Article, Deduplicator, FactorSource, FeedError, MAX_KEY_FACTORS, NewsQuery, Repeat, deduplicate, key_factors,
-    parse_feed, title_key,
+    Deduplicator, FactorSource, FeedError, MAX_KEY_FACTORS, NewsQuery, Repeat, deduplicate, key_factors, parse_feed,
 };
 use proptest::prelude::*;
 

@@ -20,8 +20,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use chrono::TimeDelta;
+use marketlens_domain::article::Article;
 use marketlens_domain::time::from_epoch_millis;
-use marketlens_news::{Article, FeedError, IndexedArticle, NewsIndex, NewsQuery, Recency, deduplicate, parse_feed};
+use marketlens_news::{FeedError, IndexedArticle, NewsIndex, NewsQuery, Recency, deduplicate, parse_feed};
 use serde::Deserialize;
 
 /// The precision the index must keep on the sample.

@@ -2,13 +2,13 @@
 //! and what each feed's last poll did.
 //!
 //! Repeats are refused by the store itself: an article whose canonical link or headline key
-//! (`marketlens_news::title_key`) is already held is not stored again, whoever writes it. (Near
+//! (`marketlens_domain::article::title_key`) is already held is not stored again, whoever writes it. (Near
 //! but not exactly identical headlines are caught before, by `marketlens_news::Deduplicator`
 //! over [`NewsStore::recent_articles`].)
 
 use async_trait::async_trait;
+use marketlens_domain::article::Article;
 use marketlens_domain::time::Timestamp;
-use marketlens_news::Article;
 
 use crate::StoreError;
 
@@ -70,7 +70,7 @@ macro_rules! news_store_sql {
     ($store:ty) => {
         #[async_trait::async_trait]
         impl $crate::NewsStore for $store {
-            async fn insert_articles(&self, articles: &[marketlens_news::Article]) -> Result<u64, $crate::StoreError> {
+            async fn insert_articles(&self, articles: &[marketlens_domain::article::Article]) -> Result<u64, $crate::StoreError> {
                 let mut transaction = self.begin_write().await?;
                 let mut inserted = 0;
                 for chunk in articles.chunks($crate::news::ARTICLES_PER_STATEMENT) {
@@ -81,7 +81,7 @@ macro_rules! news_store_sql {
                     );
                     builder.push_values(chunk, |mut row, article| {
                         row.push_bind(article.url.clone())
-                            .push_bind(marketlens_news::title_key(&article.title))
+                            .push_bind(marketlens_domain::article::title_key(&article.title))
                             .push_bind(article.title.clone())
                             .push_bind(article.summary.clone())
                             .push_bind(article.publisher.clone())

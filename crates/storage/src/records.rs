@@ -8,12 +8,12 @@
 //! internal error.
 
 use marketlens_domain::account::{Account, ApiKeyRecord, LedgerEntry};
+use marketlens_domain::article::Article;
 use marketlens_domain::history::{HistoryBar, Resolution};
 use marketlens_domain::market::UrlKeys;
 use marketlens_domain::matching::{MatchInput, MatchPair};
 use marketlens_domain::time::Timestamp;
 use marketlens_domain::{Event, Market, Outcome};
-use marketlens_news::Article;
 use std::fmt::Display;
 use std::str::FromStr;
 use uuid::Uuid;

@@ -9,9 +9,10 @@
 //! be deleted at once.
 
 use chrono::TimeDelta;
+use marketlens_domain::article::Article;
 use marketlens_domain::redact;
 use marketlens_domain::time::Timestamp;
-use marketlens_news::{Article, Deduplicator, FeedError, ParsedFeed, deduplicate, parse_feed};
+use marketlens_news::{Deduplicator, FeedError, ParsedFeed, deduplicate, parse_feed};
 use marketlens_storage::{FeedPoll, Store, StoreError};
 use std::fmt;
 

@@ -2,7 +2,7 @@
 //! a `news-feed` source; none, and a summary that says so, when there is no news.
 
 use chrono::{TimeDelta, Utc};
-use marketlens_news::Article;
+use marketlens_domain::article::Article;
 use serde_json::Value;
 use std::collections::BTreeSet;
 

@@ -8,10 +8,11 @@
 use anyhow::{Context, bail};
 use chrono::Utc;
 use indicatif::{ProgressBar, ProgressStyle};
+use marketlens_domain::article::Article;
 use marketlens_domain::history::HistoryBar;
 use marketlens_domain::{Event, Market};
 use marketlens_exchanges::normalize;
-use marketlens_news::{Article, parse_feed};
+use marketlens_news::parse_feed;
 use marketlens_storage::Store;
 use std::time::Instant;
 

@@ -1,4 +1,4 @@
-use marketlens_news::Article;
+use marketlens_domain::article::Article;
 use marketlens_storage::FeedPoll;
 
 use crate::{at, backends};

@@ -1,9 +1,12 @@
-//! An article as the rest of the system sees it: already plain text, already canonical.
+//! A news article as the rest of the system sees it: already plain text, already canonical.
 //!
-//! Everything the feed parser could not vouch for is settled here once, so that the store,
-//! the index and key factors never meet HTML, tracking parameters or a missing date.
+//! Everything the feed parser (`marketlens-news`) could not vouch for is settled before an
+//! article is made, so that the store, the index and key factors never meet HTML, tracking
+//! parameters or a missing date. It lives here, beside the markets, because the store keeps it
+//! and explain reads it: neither needs the feed parser to know what an article is.
 
-use marketlens_domain::time::Timestamp;
+use crate::text::words;
+use crate::time::Timestamp;
 
 /// The longest summary kept, in characters. Feeds such as Vox and TPM put whole articles in
 /// their entries; explain needs a few sentences, and 100,000 articles must fit in memory.
@@ -12,7 +15,7 @@ pub const MAX_SUMMARY_CHARS: usize = 1_500;
 /// One news article from a feed, cleaned.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Article {
-    /// The canonical link (see [`crate::canonical_url`]): the key of URL deduplication.
+    /// The canonical link (see `marketlens_news::canonical_url`): the key of URL deduplication.
     pub url: String,
     /// The headline, plain text.
     pub title: String,
@@ -41,4 +44,10 @@ impl Article {
 /// [`Article::dated_at`] for callers that keep the two times apart, such as a store.
 pub fn dated_at(published_at: Option<Timestamp>, fetched_at: Timestamp) -> Timestamp {
     published_at.map_or(fetched_at, |published| published.min(fetched_at))
+}
+
+/// A headline's words, lower-cased, accent-folded and space-separated: equal for headlines
+/// that differ only in case, accents, punctuation or spacing. Fit for a unique column.
+pub fn title_key(title: &str) -> String {
+    words(title).collect::<Vec<_>>().join(" ")
 }
