@@ -13,7 +13,7 @@
 //! Unknown keys are remembered apart, for [`UNKNOWN_TIME_TO_LIVE`], so that a client repeating
 //! a wrong or revoked key costs one store read a second, not one per call; the two caches are
 //! separate, so a flood of made-up keys cannot push real ones out. A key is made at random
-//! (256 bits) and never before it is stored, so no client can have presented a new key before
+//! (160 bits) and never before it is stored, so no client can have presented a new key before
 //! it existed; operators' changes forget both caches anyway. Distinct made-up keys are bounded
 //! per address by [`crate::failed_auth`].
 
