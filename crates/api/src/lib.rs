@@ -29,10 +29,10 @@ pub mod state;
 pub mod telemetry;
 pub mod views;
 
-use axum::Router;
 use axum::http::{HeaderValue, Request, StatusCode, header};
 use axum::middleware;
 use axum::routing::get;
+use axum::{Extension, Router};
 use std::future::Future;
 use tokio::net::TcpListener;
 use tower::ServiceBuilder;
@@ -41,6 +41,7 @@ use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
+use utoipa_axum::router::OpenApiRouter;
 
 pub use state::{ApiSettings, AppState};
 
@@ -88,31 +89,24 @@ pub fn app(state: AppState) -> Router {
     )
 }
 
-/// Every route, with the middleware each group needs.
+/// Every route, with the middleware each group needs. The routes come with their
+/// documentation ([`routes::keyed`], [`routes::operations`], the admin API's); the document
+/// itself is [`openapi::document`]'s, which lists the admin API whether or not it is served.
 fn router(state: AppState) -> Router {
-    let api = Router::new()
-        .route("/markets", get(routes::markets::list))
-        .route("/markets/lookup", get(routes::markets::lookup))
-        .route("/markets/{id}", get(routes::markets::get))
-        .route("/markets/{id}/history", get(routes::history::history))
-        .route("/spreads", get(routes::spreads::list))
-        .route("/events", get(routes::events::list))
-        .route("/events/{id}", get(routes::events::get))
-        .route("/explain", get(routes::explain::get).post(routes::explain::post))
-        .route("/account", get(routes::account::get))
+    let keyed = routes::keyed()
         .route_layer(middleware::from_fn_with_state(state.clone(), auth::authenticate))
-        .route_layer(cache_control::no_store())
-        .route("/openapi.json", get(openapi::openapi_json));
-    let router = Router::new()
-        .nest("/api/v1", api)
-        .route("/healthz", get(routes::health::alive))
-        .route("/readyz", get(routes::health::ready))
-        .route("/docs", get(reference::page))
-        .route("/metrics", get(telemetry::render));
-    let router = match routes::admin::router(&state) {
-        Some(admin) => router.nest("/admin/v1", admin),
-        None => router,
-    };
+        .route_layer(cache_control::no_store());
+    let mut documented = OpenApiRouter::new().merge(keyed).merge(routes::operations());
+    // Without an admin token the admin API's paths do not exist (404).
+    if state.settings.admin_token.is_some() {
+        documented = documented.merge(
+            routes::admin::router()
+                .route_layer(middleware::from_fn_with_state(state.clone(), routes::admin::authorize))
+                .route_layer(cache_control::no_store()),
+        );
+    }
+    let (router, _document) = documented.split_for_parts();
+    let router = router.route("/docs", get(reference::page));
     let router = if state.settings.benchmark {
         router.route("/benchmark/ceiling", get(routes::benchmark::ceiling))
     } else {
@@ -121,6 +115,7 @@ fn router(state: AppState) -> Router {
     router
         .fallback(|| async { error::ApiError::not_found("No such path.") })
         .method_not_allowed_fallback(|| async { error::ApiError::MethodNotAllowed })
+        .layer(Extension(routes::document::Document(openapi::document_json())))
         .layer(middleware::from_fn(telemetry::track))
         .with_state(state)
 }

@@ -1,6 +1,7 @@
 //! The OpenAPI 3.1 document of the API, generated from the code so that it cannot drift: the
 //! response schemas are derived from the view types that build the responses ([`crate::views`],
-//! [`crate::error`]), the operations from the handlers' annotations, and the parameters'
+//! [`crate::error`]), the operations from the handlers' annotations (each route module registers its handlers with
+//! their documentation, so no route is served undocumented or documented unserved), and the parameters'
 //! bounds and allowed values from the same constants and domain lists that [`crate::params`]
 //! checks requests against. The document is built once and served at
 //! `/api/v1/openapi.json`; [`crate::reference`] renders it as the `/docs` page.
@@ -10,14 +11,13 @@
 
 use std::sync::OnceLock;
 
-use axum::http::header;
-use axum::response::IntoResponse;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::error::ErrorBody;
-use crate::routes::{self, account, events, explain, health, history, markets, spreads};
-use crate::telemetry;
+use crate::routes;
+use crate::state::AppState;
 
 /// The document, as the code describes it.
 #[derive(OpenApi)]
@@ -30,33 +30,7 @@ an API key (`Authorization: Bearer <API_KEY>`) and is charged credits against th
 within the account's requests-per-minute limit. Errors share one shape (`ErrorBody`).",
         license(name = "MIT OR Apache-2.0")
     ),
-    paths(
-        markets::list,
-        markets::lookup,
-        markets::get,
-        history::history,
-        spreads::list,
-        events::list,
-        events::get,
-        explain::get,
-        explain::post,
-        account::get,
-        openapi_json,
-        health::alive,
-        health::ready,
-        telemetry::render,
-        routes::admin::create_account,
-        routes::admin::list_accounts,
-        routes::admin::get_account,
-        routes::admin::update_account,
-        routes::admin::add_credits,
-        routes::admin::create_key,
-        routes::admin::list_keys,
-        routes::admin::revoke_key,
-        routes::admin::ledger,
-    ),
     components(schemas(ErrorBody)),
-    modifiers(&BearerAuth, &KeyedResponses, &AdminResponses),
     tags(
         (name = "markets", description = "Markets of both exchanges, with their cross-exchange matches."),
         (name = "events", description = "Events: the groups of markets an exchange lists together."),
@@ -242,23 +216,24 @@ impl Modify for AdminResponses {
 /// The header every charged response carries; its presence marks an operation as charged.
 const CREDITS_USED_HEADER: &str = "X-Credits-Used";
 
+/// The document: the routes' own documentation ([`routes::keyed`], [`routes::operations`] and
+/// the admin API's, listed whether or not this server has an admin token), then the security
+/// schemes and the responses every keyed or admin operation shares.
+pub fn document() -> utoipa::openapi::OpenApi {
+    let (_, mut document) = OpenApiRouter::<AppState>::with_openapi(ApiDoc::openapi())
+        .merge(routes::keyed())
+        .merge(routes::operations())
+        .merge(routes::admin::router())
+        .split_for_parts();
+    let modifiers: [&dyn Modify; 3] = [&BearerAuth, &KeyedResponses, &AdminResponses];
+    for modifier in modifiers {
+        modifier.modify(&mut document);
+    }
+    document
+}
+
 /// The document as JSON, built on first use.
 pub fn document_json() -> &'static str {
     static DOCUMENT: OnceLock<String> = OnceLock::new();
-    DOCUMENT.get_or_init(|| {
-        ApiDoc::openapi()
-            .to_pretty_json()
-            .expect("the OpenAPI document serializes")
-    })
-}
-
-/// This OpenAPI document. Free, and needs no key.
-#[utoipa::path(
-    get,
-    path = "/api/v1/openapi.json",
-    tag = "operations",
-    responses((status = 200, description = "The OpenAPI 3.1 document of this server.", content_type = "application/json", body = Object))
-)]
-pub async fn openapi_json() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "application/json")], document_json())
+    DOCUMENT.get_or_init(|| document().to_pretty_json().expect("the OpenAPI document serializes"))
 }

@@ -7,6 +7,9 @@ use axum::extract::{RawQuery, State};
 use marketlens_domain::account::AccountStatus;
 use marketlens_domain::time::to_iso8601;
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::params;
@@ -56,4 +59,9 @@ pub async fn get(
             },
         },
     }))
+}
+
+/// This module's routes, each registered with its documentation.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(get))
 }

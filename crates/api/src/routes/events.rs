@@ -7,6 +7,9 @@ use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::Operation;
 use uuid::Uuid;
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
 use crate::billing::{Call, Charged, charged};
 use crate::error::{ApiError, ErrorBody};
 use crate::params::{self, PathId};
@@ -92,4 +95,9 @@ impl IntoParams for ListEventsParameters {
             category(),
         ]
     }
+}
+
+/// This module's routes, each registered with its documentation.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(list)).routes(routes!(get))
 }

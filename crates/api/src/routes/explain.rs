@@ -9,6 +9,9 @@ use marketlens_domain::billing::{EXPLAIN_DATA_FETCH_CREDITS, Operation};
 use marketlens_domain::time::to_iso8601;
 use serde_json::{Value, json};
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
 use crate::billing::{Call, Charged, charged};
 use crate::error::{ApiError, ErrorBody};
 use crate::params;
@@ -243,4 +246,9 @@ impl IntoParams for ExplainParameters {
             text(MAX_EXPLAIN_QUERY_LEN, true),
         )]
     }
+}
+
+/// This module's routes, each registered with its documentation.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(get, post))
 }

@@ -10,6 +10,9 @@ use marketlens_domain::time::from_epoch_millis;
 use marketlens_storage::Page;
 use uuid::Uuid;
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
 use crate::billing::{Call, Charged, charged};
 use crate::error::{ApiError, ErrorBody};
 use crate::params::{self, HistoryQuery, PathId};
@@ -155,4 +158,9 @@ last 7 days, hourly and 4-hour ones the last 90 days, daily ones all the history
             offset(),
         ]
     }
+}
+
+/// This module's routes, each registered with its documentation.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(history))
 }

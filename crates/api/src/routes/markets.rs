@@ -13,6 +13,9 @@ use marketlens_domain::{Exchange, market_url};
 use marketlens_storage::{MatchedMarket, StoredMarket};
 use uuid::Uuid;
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
 use crate::billing::{Call, Charged, charged};
 use crate::error::{ApiError, ErrorBody};
 use crate::freshness::{age_seconds, with_data_age};
@@ -245,4 +248,12 @@ impl IntoParams for LookupParameters {
             text(MAX_EXPLAIN_QUERY_LEN, true),
         )]
     }
+}
+
+/// This module's routes, each registered with its documentation.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(lookup))
+        .routes(routes!(get))
 }

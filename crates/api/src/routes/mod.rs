@@ -4,9 +4,35 @@
 pub(crate) mod account;
 pub(crate) mod admin;
 pub mod benchmark;
+pub(crate) mod document;
 pub(crate) mod events;
 pub(crate) mod explain;
 pub(crate) mod health;
 pub(crate) mod history;
 pub(crate) mod markets;
 pub(crate) mod spreads;
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::state::AppState;
+
+/// The keyed routes of `/api/v1`, in the document's order; [`crate::app`] puts them behind
+/// authentication.
+pub(crate) fn keyed() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .merge(markets::router())
+        .merge(history::router())
+        .merge(spreads::router())
+        .merge(events::router())
+        .merge(explain::router())
+        .merge(account::router())
+}
+
+/// The routes that need no key: the document, health and readiness, metrics.
+pub(crate) fn operations() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .merge(document::router())
+        .merge(health::router())
+        .routes(routes!(crate::telemetry::render))
+}

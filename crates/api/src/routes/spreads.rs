@@ -9,6 +9,9 @@ use marketlens_domain::billing::Operation;
 use marketlens_domain::time::Timestamp;
 use marketlens_storage::{MarketSummary, Page};
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
 use crate::billing::{Call, Charged, charged};
 use crate::error::ApiError;
 use crate::freshness::SyncCoverage;
@@ -130,4 +133,9 @@ markets' 24-hour volumes). Case-insensitive.",
             offset(),
         ]
     }
+}
+
+/// This module's routes, each registered with its documentation.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(list))
 }

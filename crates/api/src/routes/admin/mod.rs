@@ -8,14 +8,12 @@
 //! shape.
 
 use axum::Json;
-use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{RawQuery, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
-use axum::middleware::{self, Next};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, post};
 use chrono::Utc;
 use marketlens_domain::account::{Account, AccountStatus, ApiKeyRecord, LedgerEntry, LedgerKind};
 use marketlens_domain::api_key::ApiKey;
@@ -26,6 +24,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
 use uuid::Uuid;
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::ApiError;
 use crate::params::{PathId, QueryParameters};
@@ -47,23 +48,20 @@ pub(crate) const LEDGER_MAX_LIMIT: u64 = 1_000;
 /// The largest `after` taken: the largest integer a JSON number holds exactly (2^53 - 1).
 pub(crate) const LEDGER_MAX_AFTER: u64 = (1 << 53) - 1;
 
-/// The admin routes, or none when no token is configured.
-pub fn router(state: &AppState) -> Option<Router<AppState>> {
-    state.settings.admin_token.as_ref()?;
-    Some(
-        Router::new()
-            .route("/accounts", get(list_accounts).post(create_account))
-            .route("/accounts/{id}", get(get_account).patch(update_account))
-            .route("/accounts/{id}/credits", post(add_credits))
-            .route("/accounts/{id}/keys", get(list_keys).post(create_key))
-            .route("/accounts/{id}/ledger", get(ledger))
-            .route("/keys/{id}", delete(revoke_key))
-            .route_layer(middleware::from_fn_with_state(state.clone(), authorize))
-            .route_layer(crate::cache_control::no_store()),
-    )
+/// The admin routes, each registered with its documentation. `crate::app` serves them, behind
+/// [`authorize`], only when an admin token is configured; off, their paths do not exist.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create_account, list_accounts))
+        .routes(routes!(get_account, update_account))
+        .routes(routes!(add_credits))
+        .routes(routes!(create_key, list_keys))
+        .routes(routes!(revoke_key))
+        .routes(routes!(ledger))
 }
 
-async fn authorize(State(state): State<AppState>, request: Request, next: Next) -> Response {
+/// Lets a request with the admin token through.
+pub(crate) async fn authorize(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let Some(token) = &state.settings.admin_token else {
         return ApiError::not_found("No such path.").into_response();
     };

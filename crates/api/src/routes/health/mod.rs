@@ -10,6 +10,9 @@ use marketlens_domain::{Exchange, redact};
 use marketlens_storage::{FeedStatus, StoreError, SyncStatus};
 use serde_json::{Map, Value, json};
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
 
@@ -106,4 +109,9 @@ fn freshness(status: &SyncStatus) -> Value {
         "lastRunSucceeded": latest.map(|run| run.succeeded),
         "lastError": latest.and_then(|run| run.error.as_deref()).map(redact::urls_in),
     })
+}
+
+/// This module's routes, each registered with its documentation.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(alive)).routes(routes!(ready))
 }
