@@ -7,12 +7,18 @@
 //! its spellings ("Bitcoin" or "BTC"; "Fed" or "Federal Reserve"), and the index refuses
 //! articles that do not name them (see [`crate::index`]).
 //!
-//! The cross-exchange matcher of issue 4 will extract entities; until then, and for callers
-//! without any, [`NewsQuery::for_market`] derives them with a simple rule: runs of
-//! capitalized words and tickers (`$BTC`, `ETH`, `GTA`) in the question and event title,
-//! split at and stripped of words that are capitalized only by position or convention
-//! ("Will", "Which", "Presidential", "Election", "US", month names). A question with no such
-//! word has no subject, and the index then finds no news for it rather than guess.
+//! [`NewsQuery::for_market`] derives them with a simple rule: runs of capitalized words and
+//! tickers (`$BTC`, `ETH`, `GTA`) in the question and event title, split at and stripped of
+//! words that are capitalized only by position or convention ("Will", "Which",
+//! "Presidential", "Election", "US", month names). A question with no such word has no
+//! subject, and the index then finds no news for it rather than guess.
+//!
+//! Why not the cross-exchange matcher's entities (`marketlens_domain::matching::extract`),
+//! which decide "what is this market about" too: measured on the labelled relevance sample
+//! (`tests/relevance.rs`, 53 pairs) on 2026-11-25, this rule gives precision 0.933 and recall
+//! 0.560; the matcher's subjects give 0.929 and 0.520, and the two together 0.929 and 0.520.
+//! The matcher folds names to canonical forms (a team's full name, "bitcoin" for "BTC") that
+//! suit comparing two questions, while articles must be found by the spellings they use.
 
 use marketlens_domain::text::{fold, is_stopword, words};
 
