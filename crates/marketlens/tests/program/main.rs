@@ -60,6 +60,23 @@ pub fn output_text(output: &Output) -> String {
     )
 }
 
+/// The `/readyz` answer of the server on `port` once `ready` accepts it, polled for up to a
+/// minute; `None` if it never does.
+pub async fn readyz_once(port: u16, ready: impl Fn(&serde_json::Value) -> bool) -> Option<serde_json::Value> {
+    let client = reqwest::Client::new();
+    let started = std::time::Instant::now();
+    while started.elapsed() < std::time::Duration::from_secs(60) {
+        if let Ok(response) = client.get(format!("http://127.0.0.1:{port}/readyz")).send().await
+            && let Ok(body) = response.json::<serde_json::Value>().await
+            && ready(&body)
+        {
+            return Some(body);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    None
+}
+
 /// Sends SIGTERM to a process.
 pub fn terminate(process_id: u32) {
     let status = Command::new("kill")

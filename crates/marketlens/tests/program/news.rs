@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::{demo_file, free_port, open, output_text, run};
+use crate::{demo_file, free_port, open, output_text, readyz_once, run};
 
 /// The recorded feeds are years old: count them all as recent.
 const ANY_AGE: &str = "36525";
@@ -181,21 +181,15 @@ async fn serve_polls_the_feeds_and_explain_cites_them() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let client = reqwest::Client::new();
-    let started = Instant::now();
-    let ready = loop {
-        if let Ok(response) = client.get(format!("http://127.0.0.1:{port}/readyz")).send().await {
-            let body: serde_json::Value = response.json().await.unwrap();
-            if body["news"]["articlesInMemory"].as_u64().is_some_and(|count| count > 0) {
-                break body;
-            }
-        }
-        if started.elapsed() > Duration::from_secs(60) {
-            child.kill().unwrap();
-            panic!("the news never reached the server");
-        }
-        tokio::time::sleep(Duration::from_millis(250)).await;
+    let ready = readyz_once(port, |body| {
+        body["news"]["articlesInMemory"].as_u64().is_some_and(|count| count > 0)
+    })
+    .await;
+    let Some(ready) = ready else {
+        child.kill().unwrap();
+        panic!("the news never reached the server");
     };
+    let client = reqwest::Client::new();
     let feed = &ready["news"]["feeds"][0];
     assert_eq!(feed["lastError"], serde_json::Value::Null, "{ready}");
     assert!(feed["lastSuccessAt"].is_string(), "{ready}");

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::{free_port, open, run};
+use crate::{free_port, open, readyz_once, run};
 
 fn marketlens(database_url: &str, replay: &ReplayServer, arguments: &[&str]) -> Command {
     let mut command = crate::marketlens(database_url, arguments);
@@ -165,23 +165,15 @@ async fn serve_syncs_in_the_background_and_readyz_reports_freshness() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let client = reqwest::Client::new();
-    let started = Instant::now();
-    let ready = loop {
-        if let Ok(response) = client.get(format!("http://127.0.0.1:{port}/readyz")).send().await {
-            let body: serde_json::Value = response.json().await.unwrap();
-            let synced = ["POLYMARKET", "KALSHI"]
-                .iter()
-                .all(|exchange| body["sync"][exchange]["lastSuccessAt"].is_string());
-            if synced {
-                break body;
-            }
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "the background sync never finished"
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
+    let ready = readyz_once(port, |body| {
+        ["POLYMARKET", "KALSHI"]
+            .iter()
+            .all(|exchange| body["sync"][exchange]["lastSuccessAt"].is_string())
+    })
+    .await;
+    let Some(ready) = ready else {
+        child.kill().unwrap();
+        panic!("the background sync never finished");
     };
     child.kill().unwrap();
     child.wait().unwrap();
