@@ -6,8 +6,11 @@
 //! An empty value (`?status=`) counts as absent, as many HTTP clients send absent options
 //! that way.
 
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{FromRequestParts, Path};
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode, header};
 use chrono::DateTime;
 use marketlens_catalog::{SpreadQuery, SpreadSort};
 use marketlens_domain::history::Interval;
@@ -431,6 +434,25 @@ pub fn lookup(query: Option<&str>) -> Result<String, ApiError> {
         ApiError::invalid_parameter("url", "url is required: a Polymarket or Kalshi market URL.", json!({}))
     })?;
     Ok(url.to_owned())
+}
+
+/// The bytes of a request's JSON body: 415 unless its `Content-Type` is JSON (any
+/// parameters after `;` allowed), 413 past the body limit, 400 when it could not be read.
+pub fn json_body_bytes(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    let is_json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"));
+    if !is_json {
+        return Err(ApiError::UnsupportedMediaType);
+    }
+    body.map_err(|rejection| match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
+        _ => ApiError::InvalidJson {
+            message: "The request body could not be read.".to_owned(),
+        },
+    })
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{RawQuery, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::HeaderMap;
 use chrono::Utc;
 use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::{EXPLAIN_DATA_FETCH_CREDITS, Operation};
@@ -71,25 +71,9 @@ pub async fn post(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Charged<Json<ExplainEnvelope>>, ApiError> {
     params::none(query_string.as_deref())?;
-    if !is_json(&headers) {
-        return Err(ApiError::UnsupportedMediaType);
-    }
-    let body = body.map_err(|rejection| match rejection.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
-        _ => ApiError::InvalidJson {
-            message: "The request body could not be read.".to_owned(),
-        },
-    })?;
+    let body = params::json_body_bytes(&headers, body)?;
     let query = query_from_body(&body)?;
     explain(&state, &call, query, received_at).await
-}
-
-fn is_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.split(';').next())
-        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
 }
 
 /// `{ "query": "..." }`: anything else is refused with the error that names the mistake.

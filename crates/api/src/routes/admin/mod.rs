@@ -11,7 +11,7 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{RawQuery, Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
@@ -230,20 +230,7 @@ fn parse_id(id: &str, what: &str) -> Result<Uuid, ApiError> {
 
 /// A JSON object of type `T` (unknown fields refused), sent as `application/json`.
 fn json_body<T: DeserializeOwned>(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
-    let is_json = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.split(';').next())
-        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"));
-    if !is_json {
-        return Err(ApiError::UnsupportedMediaType);
-    }
-    let body = body.map_err(|rejection| match rejection.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
-        _ => ApiError::InvalidJson {
-            message: "The request body could not be read.".to_owned(),
-        },
-    })?;
+    let body = crate::params::json_body_bytes(headers, body)?;
     let value: serde_json::Value = serde_json::from_slice(&body).map_err(|error| ApiError::InvalidJson {
         message: format!("The body is not valid JSON: {error}."),
     })?;
