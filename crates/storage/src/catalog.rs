@@ -370,6 +370,27 @@ macro_rules! catalog_store_sql {
                 }
             }
 
+            /// Up to `limit` rows of `table` (`"markets m"` or `"events e"`), each with `columns`,
+            /// whose ids come after `after` (from the first when `None`), by id: how the catalogue
+            /// and a copy are read page by page.
+            async fn rows_after(
+                &self,
+                columns: &str,
+                table: &'static str,
+                after: Option<uuid::Uuid>,
+                limit: u32,
+            ) -> Result<Vec<<<$store as $crate::backend::Backend>::Db as sqlx::Database>::Row>, $crate::StoreError>
+            {
+                let alias = table.rsplit(' ').next().unwrap_or(table);
+                Ok(sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {columns} FROM {table} WHERE {alias}.id > $1 ORDER BY {alias}.id LIMIT $2"
+                )))
+                .bind(Self::id(after.unwrap_or(uuid::Uuid::nil())))
+                .bind(i64::from(limit))
+                .fetch_all(self.reader())
+                .await?)
+            }
+
             fn markets_from(
                 rows: Vec<<<$store as $crate::backend::Backend>::Db as sqlx::Database>::Row>,
             ) -> Result<Vec<$crate::StoredMarket>, $crate::StoreError> {
@@ -551,14 +572,9 @@ macro_rules! catalog_store_sql {
                 after: Option<uuid::Uuid>,
                 limit: u32,
             ) -> Result<Vec<$crate::MarketSummary>, $crate::StoreError> {
-                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-                    "SELECT {} FROM markets m WHERE m.id > $1 ORDER BY m.id LIMIT $2",
-                    $crate::records::SUMMARY_COLUMNS
-                )))
-                .bind(Self::id(after.unwrap_or(uuid::Uuid::nil())))
-                .bind(i64::from(limit))
-                .fetch_all(self.reader())
-                .await?;
+                let rows = self
+                    .rows_after($crate::records::SUMMARY_COLUMNS, "markets m", after, limit)
+                    .await?;
                 rows.iter().map($crate::records::market_summary).collect()
             }
 
@@ -567,14 +583,9 @@ macro_rules! catalog_store_sql {
                 after: Option<uuid::Uuid>,
                 limit: u32,
             ) -> Result<Vec<$crate::EventSummary>, $crate::StoreError> {
-                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-                    "SELECT {} FROM events e WHERE e.id > $1 ORDER BY e.id LIMIT $2",
-                    $crate::records::EVENT_SUMMARY_COLUMNS
-                )))
-                .bind(Self::id(after.unwrap_or(uuid::Uuid::nil())))
-                .bind(i64::from(limit))
-                .fetch_all(self.reader())
-                .await?;
+                let rows = self
+                    .rows_after($crate::records::EVENT_SUMMARY_COLUMNS, "events e", after, limit)
+                    .await?;
                 rows.iter().map($crate::records::event_summary).collect()
             }
 

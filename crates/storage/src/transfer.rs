@@ -166,7 +166,8 @@ async fn verify(from: &dyn crate::Store, to: &dyn crate::Store) -> Result<(), St
 /// Rows per multi-row insert of accounts (9 values), keys (6) and ledger lines (8).
 pub(crate) const ROWS_PER_STATEMENT: usize = 1_000;
 
-/// [`TransferStore`] for a [`Backend`](crate::backend::Backend) store.
+/// [`TransferStore`] for a [`Backend`](crate::backend::Backend) store (its pages read through
+/// `rows_after`, which [`crate::catalog`]'s macro defines for the same store).
 macro_rules! transfer_store_sql {
     ($store:ty) => {
         #[async_trait::async_trait]
@@ -176,14 +177,9 @@ macro_rules! transfer_store_sql {
                 after: Option<uuid::Uuid>,
                 limit: u32,
             ) -> Result<Vec<$crate::StoredMarket>, $crate::StoreError> {
-                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-                    "SELECT {} FROM markets m WHERE m.id > $1 ORDER BY m.id LIMIT $2",
-                    $crate::records::MARKET_COLUMNS
-                )))
-                .bind(Self::id(after.unwrap_or(uuid::Uuid::nil())))
-                .bind(i64::from(limit))
-                .fetch_all(self.reader())
-                .await?;
+                let rows = self
+                    .rows_after($crate::records::MARKET_COLUMNS, "markets m", after, limit)
+                    .await?;
                 rows.iter().map($crate::records::stored_market).collect()
             }
 
@@ -192,14 +188,9 @@ macro_rules! transfer_store_sql {
                 after: Option<uuid::Uuid>,
                 limit: u32,
             ) -> Result<Vec<$crate::StoredEvent>, $crate::StoreError> {
-                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-                    "SELECT {} FROM events e WHERE e.id > $1 ORDER BY e.id LIMIT $2",
-                    $crate::records::EVENT_COLUMNS
-                )))
-                .bind(Self::id(after.unwrap_or(uuid::Uuid::nil())))
-                .bind(i64::from(limit))
-                .fetch_all(self.reader())
-                .await?;
+                let rows = self
+                    .rows_after($crate::records::EVENT_COLUMNS, "events e", after, limit)
+                    .await?;
                 rows.iter().map($crate::records::stored_event).collect()
             }
 
