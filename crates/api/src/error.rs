@@ -333,16 +333,20 @@ pub async fn render_errors(request: Request, next: Next) -> Response {
 pub struct ErrorBody {
     /// Always `false`.
     success: bool,
+    /// What went wrong.
     error: ErrorObject,
     /// The server's id of the request, as in the `X-Server-Request-Id` header: the one the
     /// ledger and the logs know the call by (`X-Request-Id` echoes a client's own id).
     request_id: Option<String>,
 }
 
+/// What went wrong: a stable code, a message for people, and details for programs.
 #[derive(Serialize, ToSchema)]
 pub struct ErrorObject {
-    #[schema(schema_with = error_code)]
+    /// The error's code, to branch on.
+    #[schema(value_type = ErrorCode)]
     code: &'static str,
+    /// What went wrong, in words for people; may change between versions.
     message: String,
     /// What the mistake was: the parameter and what it allows, the credits required and
     /// remaining, the rate limit and when it resets.
@@ -351,13 +355,9 @@ pub struct ErrorObject {
     details: Option<Value>,
 }
 
-/// The schema of `error.code`: one of [`ApiError::CODES`].
-fn error_code() -> utoipa::openapi::schema::Object {
-    use utoipa::openapi::schema::{ObjectBuilder, Type};
-    ObjectBuilder::new()
-        .schema_type(Type::String)
-        .enum_values(Some(ApiError::CODES.iter().copied()))
-        .build()
+crate::schemas::string_set! {
+    /// What went wrong, as a stable code to branch on (`docs/contract/decisions.md#d2-codes`).
+    ErrorCode = ApiError::CODES.iter().copied()
 }
 
 #[cfg(test)]

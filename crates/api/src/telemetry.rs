@@ -85,6 +85,7 @@ fn method_label(method: &Method) -> &'static str {
 #[utoipa::path(
     get,
     path = "/metrics",
+    operation_id = "getMetrics",
     tag = "operations",
     responses(
         (status = 200, description = "Prometheus text format (version 0.0.4).", content_type = "text/plain", body = String),

@@ -14,23 +14,35 @@ use utoipa::ToSchema;
 use crate::schemas;
 use uuid::Uuid;
 
+/// One item, under `data`.
 #[derive(Serialize, ToSchema)]
 pub struct DataEnvelope<T> {
+    /// The item.
+    #[schema(inline = false)]
     pub data: T,
 }
 
+/// A page of items, under `data`, and where the page lies in the whole list.
 #[derive(Serialize, ToSchema)]
 pub struct ListEnvelope<T> {
+    /// This page's items, in the list's order.
+    #[schema(inline = false)]
     pub data: Vec<T>,
+    /// Where this page lies in the whole list.
     pub pagination: Pagination,
 }
 
+/// Where a page lies in the whole list (`docs/contract/interface.md#i2-5`).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Pagination {
+    /// How many items match the request in all, over every page.
     pub total: u64,
+    /// The most items a page holds, as requested (or the default).
     pub limit: u32,
+    /// How many matching items come before this page.
     pub offset: u64,
+    /// Whether items follow this page: `offset` plus this page's length is less than `total`.
     pub has_more: bool,
 }
 
@@ -67,7 +79,12 @@ pub struct Iso8601(pub Timestamp);
 
 impl utoipa::PartialSchema for Iso8601 {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        schemas::date_time().into()
+        use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))
+            .description(Some("A time in ISO 8601, in UTC with milliseconds."))
+            .into()
     }
 }
 
@@ -85,10 +102,16 @@ impl Serialize for Iso8601 {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ListOutcome<'a> {
+    /// The outcome's name as the exchange gives it (`Yes`, `No`, a team, a range).
     pub name: &'a str,
+    /// The outcome's current price: a fraction from 0 to 1, the market's implied probability of it.
     pub price: f64,
+    /// The highest price a buyer bids, a fraction from 0 to 1; the key is absent when the exchange
+    /// gives none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub best_bid_price: Option<f64>,
+    /// The lowest price a seller asks, a fraction from 0 to 1; the key is absent when the exchange
+    /// gives none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub best_ask_price: Option<f64>,
 }
@@ -108,31 +131,50 @@ impl<'a> From<&'a Outcome> for ListOutcome<'a> {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DetailOutcome<'a> {
+    /// The outcome's id (a UUID), stable for the market and the outcome's position.
     pub id: Uuid,
+    /// The outcome's name as the exchange gives it (`Yes`, `No`, a team, a range).
     pub name: &'a str,
+    /// The outcome's current price: a fraction from 0 to 1, the market's implied probability of it.
     pub price: f64,
+    /// The highest price a buyer bids, a fraction from 0 to 1; the key is absent when the exchange
+    /// gives none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub best_bid_price: Option<f64>,
+    /// The lowest price a seller asks, a fraction from 0 to 1; the key is absent when the exchange
+    /// gives none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub best_ask_price: Option<f64>,
 }
 
+/// A market in a list: its figures without description, dates or matches (get has them).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MarketListItem<'a> {
+    /// The market's Marketlens id (a UUID), the same on every node and after every sync.
     pub id: Uuid,
-    #[schema(schema_with = schemas::exchange)]
+    /// The exchange that lists the market.
+    #[schema(value_type = schemas::Exchange)]
     pub exchange_id: &'static str,
+    /// The exchange's own id of the market: Polymarket's numeric market id or Kalshi's ticker.
     pub external_market_id: &'a str,
+    /// The market's question, as the exchange words it.
     pub question: &'a str,
-    #[schema(schema_with = schemas::market_status)]
+    /// Where the market is in its life.
+    #[schema(value_type = schemas::MarketStatus)]
     pub status: &'static str,
-    #[schema(schema_with = schemas::category)]
+    /// The subject the market is filed under.
+    #[schema(value_type = schemas::Category)]
     pub category: &'static str,
+    /// The market's current liquidity, in US dollars.
     pub liquidity: f64,
+    /// The market's total traded volume, in US dollars.
     pub volume: f64,
+    /// The volume traded in the last 24 hours, in US dollars.
     pub volume_24h: f64,
+    /// When the exchange created the market (ISO 8601, UTC).
     pub created_at: Iso8601,
+    /// The market's outcomes and their prices; the key is present only with `include=outcomes`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outcomes: Option<Vec<ListOutcome<'a>>>,
 }
@@ -155,13 +197,20 @@ impl<'a> MarketListItem<'a> {
     }
 }
 
+/// A market on the other exchange that asks the same question and resolves alike
+/// (`docs/contract/decisions.md#d6-matching`).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MatchedMarketView<'a> {
+    /// The matched market's Marketlens id (a UUID): get it for its figures.
     pub id: Uuid,
-    #[schema(schema_with = schemas::exchange)]
+    /// The exchange that lists the matched market (the other one).
+    #[schema(value_type = schemas::Exchange)]
     pub exchange_id: &'static str,
+    /// The matched market's question, as its exchange words it.
     pub question: &'a str,
+    /// How sure the matcher is that both markets resolve alike: a fraction from 0 to 1, 3 decimals;
+    /// only matches above the serving threshold are listed.
     pub similarity: f64,
     /// What the two markets agree on (subject, contest, form, threshold or range, date or
     /// period) and what could not be checked or differs only at a boundary, in one line, so
@@ -181,29 +230,46 @@ impl<'a> MatchedMarketView<'a> {
     }
 }
 
+/// A market with its description, dates, outcomes and the markets of the other exchange that ask
+/// the same question.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MarketDetail<'a> {
+    /// The market's Marketlens id (a UUID), the same on every node and after every sync.
     pub id: Uuid,
-    #[schema(schema_with = schemas::exchange)]
+    /// The exchange that lists the market.
+    #[schema(value_type = schemas::Exchange)]
     pub exchange_id: &'static str,
+    /// The exchange's own id of the market: Polymarket's numeric market id or Kalshi's ticker.
     pub external_market_id: &'a str,
+    /// The market's question, as the exchange words it.
     pub question: &'a str,
+    /// The market's full description as the exchange gives it; empty when it gives none.
     pub description: &'a str,
-    #[schema(schema_with = schemas::market_status)]
+    /// Where the market is in its life.
+    #[schema(value_type = schemas::MarketStatus)]
     pub status: &'static str,
-    #[schema(schema_with = schemas::category)]
+    /// The subject the market is filed under.
+    #[schema(value_type = schemas::Category)]
     pub category: &'static str,
+    /// The market's current liquidity, in US dollars.
     pub liquidity: f64,
+    /// The market's total traded volume, in US dollars.
     pub volume: f64,
+    /// The volume traded in the last 24 hours, in US dollars.
     pub volume_24h: f64,
     /// `null` when the exchange gives none.
     pub start_date: Option<Iso8601>,
     /// `null` when the exchange gives none.
     pub end_date: Option<Iso8601>,
+    /// When the exchange created the market (ISO 8601, UTC).
     pub created_at: Iso8601,
+    /// When Marketlens last stored a change to the market (ISO 8601, UTC).
     pub updated_at: Iso8601,
+    /// The market's outcomes and their current prices, in the exchange's order.
     pub outcomes: Vec<DetailOutcome<'a>>,
+    /// Markets of the other exchange that ask the same question, best first, at most 5; empty when
+    /// none is known.
     pub matched_markets: Vec<MatchedMarketView<'a>>,
     /// When Marketlens last confirmed these figures with the exchange: the later of the sync
     /// or import that last changed them and the last successful sync that walked the market.
@@ -256,19 +322,29 @@ impl<'a> MarketDetail<'a> {
     }
 }
 
+/// An event in a list: a group of markets an exchange lists together.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EventListItem<'a> {
+    /// The event's Marketlens id (a UUID).
     pub id: Uuid,
+    /// The event's title, as the exchange gives it.
     pub title: &'a str,
+    /// The event's description; empty when the exchange gives none.
     pub description: &'a str,
-    #[schema(schema_with = schemas::exchange)]
+    /// The exchange that lists the event.
+    #[schema(value_type = schemas::Exchange)]
     pub exchange: &'static str,
-    #[schema(schema_with = schemas::category)]
+    /// The subject the event is filed under.
+    #[schema(value_type = schemas::Category)]
     pub category: &'static str,
+    /// How many markets the event holds.
     pub market_count: u64,
+    /// The total traded volume of the event's markets, in US dollars.
     pub total_volume: f64,
+    /// The event's image on the exchange; an empty string when there is none.
     pub image_url: &'a str,
+    /// When the exchange created the event (ISO 8601, UTC).
     pub created_at: Iso8601,
 }
 
@@ -288,28 +364,43 @@ impl<'a> From<&'a StoredEvent> for EventListItem<'a> {
     }
 }
 
+/// A market of an event, as the event's get lists it.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EventMarketView<'a> {
+    /// The market's Marketlens id (a UUID): get it for its figures.
     pub id: Uuid,
+    /// The market's question.
     pub question: &'a str,
+    /// The price of the market's first outcome, a fraction from 0 to 1.
     pub price: f64,
+    /// The volume traded in the last 24 hours, in US dollars.
     pub volume_24h: f64,
 }
 
+/// An event with its markets.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EventDetail<'a> {
+    /// The event's Marketlens id (a UUID).
     pub id: Uuid,
+    /// The event's title, as the exchange gives it.
     pub title: &'a str,
+    /// The event's description; empty when the exchange gives none.
     pub description: &'a str,
-    #[schema(schema_with = schemas::exchange)]
+    /// The exchange that lists the event.
+    #[schema(value_type = schemas::Exchange)]
     pub exchange: &'static str,
-    #[schema(schema_with = schemas::category)]
+    /// The subject the event is filed under.
+    #[schema(value_type = schemas::Category)]
     pub category: &'static str,
+    /// The total traded volume of the event's markets, in US dollars.
     pub total_volume: f64,
+    /// The event's image on the exchange; an empty string when there is none.
     pub image_url: &'a str,
+    /// When the exchange created the event (ISO 8601, UTC).
     pub created_at: Iso8601,
+    /// The event's markets.
     pub markets: Vec<EventMarketView<'a>>,
 }
 
@@ -337,35 +428,53 @@ impl<'a> EventDetail<'a> {
     }
 }
 
+/// The calling key's account: its credits, tier and rate limit (`docs/contract/interface.md#i2-4`).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountView {
+    /// The calling key, shortened so that it cannot be used (`pm_live_ab12...cd34`).
     pub api_key: String,
+    /// The account's credits.
     pub credits: CreditsView,
+    /// The account's owner.
     pub user: UserView,
+    /// The account's tier, which sets its requests per minute (`free`, `starter`, `pro`,
+    /// `enterprise`, or a tier the operator configured).
     pub tier: String,
+    /// The account's requests-per-minute limit and this minute's use of it.
     pub rate_limit: RateLimitView,
 }
 
+/// An account's credits: every charged call takes its cost from `remaining`.
 #[derive(Serialize, ToSchema)]
 pub struct CreditsView {
+    /// Credits left to spend.
     pub remaining: i64,
+    /// Credits added to the account in all.
     pub purchased: i64,
+    /// Credits charged in all.
     pub used: i64,
 }
 
+/// The owner of an account.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UserView {
+    /// The account's id (a UUID).
     pub id: String,
+    /// The owner's wallet address; an empty string when there is none.
     pub wallet_address: String,
 }
 
+/// An account's requests-per-minute limit and this minute's use of it.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RateLimitView {
+    /// The most requests the account may make in a minute.
     pub requests_per_minute: u32,
+    /// Requests made in the current minute, this one included.
     pub current_usage: u32,
+    /// When the current minute's window ends (ISO 8601, UTC).
     pub resets_at: String,
 }
 
@@ -373,73 +482,116 @@ pub struct RateLimitView {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExplainEnvelope {
+    /// Always `true` in a 200 answer.
     pub success: bool,
+    /// The market, its summary and the key factors from news.
     pub data: ExplainData,
+    /// Credits this call charged: always 5.
     pub credits_used: i64,
+    /// How long the server took, in milliseconds.
     pub processing_time_ms: f64,
 }
 
+/// What explain found: the market, a summary and key factors from recent news.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExplainData {
+    /// The query and the market it was matched to.
     pub meta: ExplainMeta,
+    /// The market explained.
     pub market: ExplainMarket,
+    /// A short text with the market's current price and volume, and how many recent articles bear
+    /// on it.
     pub summary: String,
+    /// Factors taken from recent news articles about the market's subject, most relevant first;
+    /// empty when no recent article bears on it.
     pub key_factors: Vec<String>,
+    /// Where the summary and key factors come from: the market data, then each article a key factor
+    /// is taken from.
     pub sources: Vec<ExplainSource>,
 }
 
+/// The query and the market it was matched to.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExplainMeta {
+    /// The query, as given.
     pub query: String,
+    /// The Marketlens id (a UUID) of the market explained.
     pub market_id: String,
-    #[schema(schema_with = schemas::platform)]
+    /// The market's exchange, in lower case.
+    #[schema(value_type = schemas::Platform)]
     pub platform: &'static str,
+    /// When the explanation was made (ISO 8601, UTC).
     pub timestamp: String,
+    /// Credits for the market data alone: 1, part of the envelope's total.
     pub credits_used: i64,
 }
 
+/// The market explained, in explain's shape.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExplainMarket {
+    /// The title of the market's event, or the question when it has none.
     pub title: String,
+    /// The market's question.
     pub question: String,
-    #[schema(schema_with = schemas::platform)]
+    /// The market's exchange, in lower case.
+    #[schema(value_type = schemas::Platform)]
     pub platform: &'static str,
+    /// The exchange's display name: `Polymarket` or `Kalshi`.
     pub provider: &'static str,
+    /// The market's total traded volume, in US dollars.
     pub volume: f64,
+    /// The volume traded in the last 24 hours, in US dollars.
     pub volume_24h: f64,
+    /// The market's current liquidity, in US dollars.
     pub liquidity: f64,
+    /// When the exchange created the market (ISO 8601, UTC).
     pub created_at: String,
     /// An empty string when the exchange gives none.
     pub end_date: String,
-    #[schema(schema_with = schemas::explain_status)]
+    /// Whether the market still trades.
+    #[schema(value_type = schemas::ExplainStatus)]
     pub status: &'static str,
+    /// The market's outcomes and their current prices.
     pub outcomes: Vec<ExplainOutcome>,
+    /// The market's page on its exchange.
     pub url: String,
+    /// The market's image on its exchange; an empty string when there is none.
     pub image: String,
 }
 
+/// An outcome of the market explained.
 #[derive(Serialize, ToSchema)]
 pub struct ExplainOutcome {
+    /// The outcome's id (a UUID), as in a market's get.
     pub id: String,
+    /// The outcome's name.
     pub name: String,
+    /// The outcome's current price, a fraction from 0 to 1.
     pub price: f64,
 }
 
+/// A source of an explanation: the market data (`market-db`) or a news article (`news-feed`).
 #[derive(Serialize, ToSchema)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum ExplainSource {
+    /// The market data Marketlens holds.
     MarketDb {
+        /// `Polymarket market data` or `Kalshi market data`.
         name: String,
+        /// The market's page on its exchange.
         url: String,
     },
     /// An article a key factor is taken from.
     #[serde(rename_all = "camelCase")]
     NewsFeed {
+        /// The article's headline.
         title: String,
+        /// The article's address, as its feed gives it.
         url: String,
+        /// Who published the article: its feed's title, or the feed's host when it has none.
         publisher: String,
         /// `null` when the feed gave no date.
         published_at: Option<String>,
@@ -469,16 +621,21 @@ pub fn optional_time(timestamp: Option<Timestamp>) -> String {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MarketHistory<'a> {
+    /// The market's Marketlens id (a UUID).
     pub market_id: Uuid,
     /// `5m`, `1h`, `4h` or `1d`.
     pub interval: &'static str,
+    /// One series of candles per outcome, in the market's outcome order.
     pub outcomes: Vec<OutcomeHistory<'a>>,
 }
 
+/// One outcome's candles.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OutcomeHistory<'a> {
+    /// The outcome's id (a UUID), as in a market's get.
     pub id: Uuid,
+    /// The outcome's name.
     pub name: &'a str,
     /// Oldest first; a bucket without an observation has no candle.
     pub candles: Vec<CandleView>,
@@ -490,15 +647,22 @@ pub struct OutcomeHistory<'a> {
 pub struct CandleView {
     /// The start of the bucket, on a UTC boundary of the interval.
     pub time: Iso8601,
+    /// The first price observed in the bucket, a fraction from 0 to 1.
     pub open: f64,
+    /// The highest price observed in the bucket.
     pub high: f64,
+    /// The lowest price observed in the bucket.
     pub low: f64,
+    /// The last price observed in the bucket.
     pub close: f64,
+    /// The market's 24-hour volume, in US dollars, at the bucket's last observation.
     pub volume_24h: f64,
 }
 
+/// A page of a market's price history.
 #[derive(Serialize, ToSchema)]
 pub struct HistoryEnvelope<'a> {
+    /// The market's candles, one series per outcome.
     pub data: MarketHistory<'a>,
     /// Counts candle times: `total` is how many buckets of the range have a candle.
     pub pagination: Pagination,
@@ -508,15 +672,22 @@ pub struct HistoryEnvelope<'a> {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SpreadSide<'a> {
+    /// The market's Marketlens id (a UUID).
     pub id: Uuid,
+    /// The exchange's own id of the market: Polymarket's numeric market id or Kalshi's ticker.
     pub external_market_id: &'a str,
+    /// The market's question, as its exchange words it.
     pub question: &'a str,
-    #[schema(schema_with = schemas::category)]
+    /// The subject the market is filed under.
+    #[schema(value_type = schemas::Category)]
     pub category: &'static str,
     /// The name of the outcome compared.
     pub outcome: &'a str,
+    /// The compared outcome's current price, a fraction from 0 to 1.
     pub price: f64,
+    /// The market's volume of the last 24 hours, in US dollars.
     pub volume_24h: f64,
+    /// When Marketlens last confirmed the price with the exchange (ISO 8601, UTC).
     pub last_synced_at: Iso8601,
     /// The price was last confirmed longer ago than the server's stale age.
     pub stale: bool,
@@ -526,6 +697,7 @@ pub struct SpreadSide<'a> {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SpreadItem<'a> {
+    /// How sure the matcher is that both markets resolve alike: a fraction from 0 to 1, 3 decimals.
     pub similarity: f64,
     /// Kalshi's second outcome ("No") is the side that pays with Polymarket's first, so that is
     /// the Kalshi price compared.
@@ -536,6 +708,8 @@ pub struct SpreadItem<'a> {
     pub volume_24h: f64,
     /// Either price is stale: the spread compares prices of different times.
     pub stale: bool,
+    /// The Polymarket side.
     pub polymarket: SpreadSide<'a>,
+    /// The Kalshi side.
     pub kalshi: SpreadSide<'a>,
 }

@@ -21,6 +21,7 @@ use crate::views::{AccountView, CreditsView, DataEnvelope, RateLimitView, UserVi
 #[utoipa::path(
     get,
     path = "/api/v1/account",
+    operation_id = "getAccount",
     tag = "account",
     responses((status = 200, description = "The account (free).", body = DataEnvelope<AccountView>)),
     security(("bearer" = []))

@@ -18,6 +18,7 @@ pub struct Document(pub &'static str);
 #[utoipa::path(
     get,
     path = "/api/v1/openapi.json",
+    operation_id = "getOpenApiDocument",
     tag = "operations",
     responses((status = 200, description = "The OpenAPI 3.1 document of this server.", content_type = "application/json", body = Object))
 )]

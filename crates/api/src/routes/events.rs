@@ -26,6 +26,7 @@ use utoipa::openapi::path::{Parameter, ParameterIn};
 #[utoipa::path(
     get,
     path = "/api/v1/events",
+    operation_id = "listEvents",
     tag = "events",
     params(ListEventsParameters),
     responses((status = 200, description = "A page of events (1 credit).", body = ListEnvelope<EventListItem>, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call.")))),
@@ -55,6 +56,7 @@ pub async fn list(
 #[utoipa::path(
     get,
     path = "/api/v1/events/{id}",
+    operation_id = "getEvent",
     tag = "events",
     params(("id" = String, Path, description = "The event's id (a UUID).")),
     responses(

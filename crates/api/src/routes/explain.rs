@@ -30,6 +30,7 @@ use utoipa::openapi::path::{Parameter, ParameterIn};
 #[utoipa::path(
     get,
     path = "/api/v1/explain",
+    operation_id = "explainMarket",
     tag = "explain",
     params(ExplainParameters),
     responses(
@@ -52,6 +53,7 @@ pub async fn get(
 #[utoipa::path(
     post,
     path = "/api/v1/explain",
+    operation_id = "explainMarketByBody",
     tag = "explain",
     request_body(content = ExplainRequest, content_type = "application/json"),
     responses(
@@ -212,6 +214,7 @@ impl utoipa::PartialSchema for ExplainRequest {
             )
             .required("query")
             .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+            .description(Some("What to explain: the body of `POST /api/v1/explain`."))
             .into()
     }
 }

@@ -17,7 +17,8 @@ use crate::billing::{Call, Charged, charged};
 use crate::error::{ApiError, ErrorBody};
 use crate::params::{self, HistoryQuery, PathId};
 use crate::params::{HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT};
-use crate::schemas::parameters::{limit, offset, optional_one_of, query, time};
+use crate::schemas::one_of;
+use crate::schemas::parameters::{limit, offset, query, time};
 use crate::state::AppState;
 use crate::views::{CandleView, HistoryEnvelope, Iso8601, MarketHistory, OutcomeHistory, Pagination, json_response};
 use marketlens_domain::history::Interval;
@@ -35,7 +36,8 @@ const BYTES_PER_CANDLE: usize = 130;
 #[utoipa::path(
     get,
     path = "/api/v1/markets/{id}/history",
-    tag = "markets",
+    operation_id = "getMarketHistory",
+    tag = "history",
     params(("id" = String, Path, description = "The market's id (a UUID)."), HistoryParameters),
     responses(
         (status = 200, description = "A page of the market's candles (1 credit).", body = HistoryEnvelope, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
@@ -140,7 +142,7 @@ impl IntoParams for HistoryParameters {
                 "The candles' width (case-insensitive). With the default retention, 5-minute candles cover the \
 last 7 days, hourly and 4-hour ones the last 90 days, daily ones all the history kept.",
                 false,
-                optional_one_of(Interval::ALL.map(Interval::as_str)).default(Some(json!(Interval::Hour.as_str()))),
+                one_of(Interval::ALL.map(Interval::as_str)).default(Some(json!(Interval::Hour.as_str()))),
             ),
             query(
                 "from",

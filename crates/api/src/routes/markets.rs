@@ -23,13 +23,13 @@ use crate::params::{self, PathId};
 use crate::params::{
     MARKETS_DEFAULT_LIMIT, MARKETS_MAX_LIMIT, MAX_EXPLAIN_QUERY_LEN, MAX_EXTERNAL_ID_LEN, MAX_SEARCH_LEN,
 };
-use crate::schemas::parameters::{category, exchange, limit, offset, optional_one_of, query, text};
+use crate::schemas::one_of;
+use crate::schemas::parameters::{category, exchange, limit, offset, query, text};
 use crate::state::AppState;
 use crate::views::{
     BYTES_PER_LIST_ITEM, DataEnvelope, ListEnvelope, MarketDetail, MarketListItem, Pagination, json_response,
 };
 use marketlens_catalog::explain::market_by_url;
-use marketlens_domain::MarketStatus;
 use marketlens_storage::MarketSort;
 use serde_json::json;
 use utoipa::IntoParams;
@@ -39,6 +39,7 @@ use utoipa::openapi::path::{Parameter, ParameterIn};
 #[utoipa::path(
     get,
     path = "/api/v1/markets",
+    operation_id = "listMarkets",
     tag = "markets",
     params(ListMarketsParameters),
     responses((status = 200, description = "A page of markets (1 credit).", body = ListEnvelope<MarketListItem>, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call.")))),
@@ -77,6 +78,7 @@ pub async fn list(
 #[utoipa::path(
     get,
     path = "/api/v1/markets/{id}",
+    operation_id = "getMarket",
     tag = "markets",
     params(("id" = String, Path, description = "The market's id (a UUID).")),
     responses(
@@ -107,6 +109,7 @@ pub async fn get(
 #[utoipa::path(
     get,
     path = "/api/v1/markets/lookup",
+    operation_id = "lookupMarket",
     tag = "markets",
     params(LookupParameters),
     responses(
@@ -196,7 +199,7 @@ impl IntoParams for ListMarketsParameters {
                 "status",
                 "Only markets of this status (case-insensitive).",
                 false,
-                optional_one_of(MarketStatus::ALL.map(MarketStatus::as_str)),
+                crate::schemas::reference::<crate::schemas::MarketStatus>(),
             ),
             category(),
             query(
@@ -210,20 +213,19 @@ least one letter or digit, at most 12 words.",
                 "sortBy",
                 "The sort key (case-insensitive).",
                 false,
-                optional_one_of(MarketSort::ALL.map(MarketSort::as_str))
-                    .default(Some(json!(MarketSort::Volume24h.as_str()))),
+                one_of(MarketSort::ALL.map(MarketSort::as_str)).default(Some(json!(MarketSort::Volume24h.as_str()))),
             ),
             query(
                 "sortOrder",
                 "The sort order (case-insensitive).",
                 false,
-                optional_one_of(["asc", "desc"]).default(Some(json!("desc"))),
+                one_of(["asc", "desc"]).default(Some(json!("desc"))),
             ),
             query(
                 "include",
                 "`outcomes` adds each market's outcomes to the list.",
                 false,
-                optional_one_of(["outcomes"]),
+                one_of(["outcomes"]),
             ),
             query(
                 "externalMarketId",

@@ -17,11 +17,11 @@ use crate::error::ApiError;
 use crate::freshness::SyncCoverage;
 use crate::params;
 use crate::params::{MAX_MIN_VOLUME, SPREADS_DEFAULT_LIMIT, SPREADS_MAX_LIMIT};
-use crate::schemas::parameters::{limit, number, offset, optional_one_of, query};
+use crate::schemas::one_of;
+use crate::schemas::parameters::{limit, number, offset, query};
 use crate::state::AppState;
 use crate::views::{BYTES_PER_LIST_ITEM, Iso8601, ListEnvelope, Pagination, SpreadItem, SpreadSide, json_response};
 use marketlens_catalog::SpreadSort;
-use marketlens_domain::Category;
 use serde_json::json;
 use utoipa::IntoParams;
 use utoipa::openapi::path::{Parameter, ParameterIn};
@@ -34,7 +34,8 @@ use utoipa::openapi::path::{Parameter, ParameterIn};
 #[utoipa::path(
     get,
     path = "/api/v1/spreads",
-    tag = "markets",
+    operation_id = "listSpreads",
+    tag = "spreads",
     params(SpreadsParameters),
     responses((status = 200, description = "A page of spreads (1 credit).", body = ListEnvelope<SpreadItem>, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call.")))),
     security(("bearer" = []))
@@ -119,15 +120,14 @@ impl IntoParams for SpreadsParameters {
                 "category",
                 "Only pairs of which either market is of this category (case-insensitive).",
                 false,
-                optional_one_of(Category::ALL.map(Category::as_str)),
+                crate::schemas::reference::<crate::schemas::Category>(),
             ),
             query(
                 "sortBy",
                 "Largest first: `spread` (the price difference) or `volume24h` (the smaller of the two \
 markets' 24-hour volumes). Case-insensitive.",
                 false,
-                optional_one_of(SpreadSort::ALL.map(SpreadSort::as_str))
-                    .default(Some(json!(SpreadSort::Spread.as_str()))),
+                one_of(SpreadSort::ALL.map(SpreadSort::as_str)).default(Some(json!(SpreadSort::Spread.as_str()))),
             ),
             limit(SPREADS_DEFAULT_LIMIT, SPREADS_MAX_LIMIT),
             offset(),

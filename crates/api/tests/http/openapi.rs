@@ -144,6 +144,66 @@ impl Checker {
     }
 }
 
+/// Every operation carries its recorded example (`scripts/openapi-examples`): a curl line, the
+/// parameters' values and the answer, which matches the documented schema of its status.
+#[test]
+fn every_operation_has_an_example_that_matches_its_schema() {
+    let document: Value = serde_json::from_str(marketlens_api::openapi::document_json()).unwrap();
+    let mut checked = 0;
+    for (path, item) in document["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let name = format!("{method} {path}");
+            let samples = operation["x-codeSamples"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{name}: no curl line"));
+            let curl = samples[0]["source"].as_str().unwrap();
+            assert!(
+                curl.starts_with("curl -s") && curl.contains(path.split('{').next().unwrap()),
+                "{name}: {curl}"
+            );
+            let examples: Vec<(&String, &Value)> = operation["responses"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .filter(|(status, _)| status.starts_with('2'))
+                .flat_map(|(status, response)| {
+                    response["content"]
+                        .as_object()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(move |(_, content)| {
+                            content.get("example").map(|example| (status, content, example))
+                        })
+                })
+                .map(|(status, content, example)| {
+                    let schema = &content["schema"];
+                    let errors: Vec<String> = validator(&document, schema)
+                        .iter_errors(example)
+                        .map(|error| format!("{error} at {}", error.instance_path()))
+                        .collect();
+                    assert!(
+                        errors.is_empty(),
+                        "{name}: the {status} example does not match its schema: {errors:?}"
+                    );
+                    (status, example)
+                })
+                .collect();
+            assert!(!examples.is_empty(), "{name}: no example answer");
+            for parameter in operation["parameters"].as_array().into_iter().flatten() {
+                if parameter["required"] == json!(true) {
+                    assert!(
+                        parameter.get("example").is_some(),
+                        "{name}: {} has no example",
+                        parameter["name"]
+                    );
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 23, "only {checked} operations");
+}
+
 #[tokio::test]
 async fn every_documented_response_is_produced_and_matches_its_schema() {
     let server = TestServer::start_with(ApiSettings {

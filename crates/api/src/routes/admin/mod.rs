@@ -87,24 +87,36 @@ pub(crate) async fn authorize(State(state): State<AppState>, request: Request, n
     ApiError::InvalidAdminToken.into_response()
 }
 
+/// An account as the operator sees it.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct AdminAccount {
+    /// The account's id (a UUID).
     id: Uuid,
+    /// The operator's note on the account; may be empty.
     label: String,
+    /// The account's tier, which sets its requests per minute.
     tier: String,
-    #[schema(schema_with = account_status)]
+    /// Whether the account's keys are served.
+    #[schema(value_type = AccountStatusName)]
     status: &'static str,
+    /// The owner's wallet address; an empty string when there is none.
     wallet_address: String,
+    /// The account's credits.
     credits: AdminCredits,
+    /// When the account was made (ISO 8601, UTC).
     #[schema(format = DateTime)]
     created_at: String,
 }
 
+/// An account's credits.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct AdminCredits {
+    /// Credits left to spend.
     remaining: i64,
+    /// Credits added to the account in all.
     purchased: i64,
+    /// Credits charged in all.
     used: i64,
 }
 
@@ -126,13 +138,17 @@ impl From<Account> for AdminAccount {
     }
 }
 
+/// An API key as the operator sees it: never the key itself.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct AdminKey {
+    /// The key's id (a UUID), which revoking names.
     id: Uuid,
+    /// The id of the account the key charges.
     account_id: Uuid,
     /// The truncated form; the key itself is shown only when it is made.
     display: String,
+    /// When the key was made (ISO 8601, UTC).
     #[schema(format = DateTime)]
     created_at: String,
     /// `null` while the key is live.
@@ -156,24 +172,34 @@ impl From<ApiKeyRecord> for AdminKey {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct NewKey {
+    /// The key's id (a UUID), which revoking names.
     id: Uuid,
+    /// The key itself, to send as `Authorization: Bearer <key>`. Shown only now: the server keeps
+    /// only its hash.
     api_key: String,
+    /// The key's truncated form, as the account and key lists show it.
     display: String,
 }
 
+/// A line of an account's ledger: credits added, or a call's charge.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct LedgerLine {
+    /// The line's number, increasing in the order lines were written; `after` pages by it.
     id: i64,
+    /// The key that made the charged call; `null` for credits added.
     api_key_id: Option<Uuid>,
     /// `credit` (credits added) or `charge` (a call).
-    #[schema(schema_with = ledger_kind)]
+    #[schema(value_type = LedgerKindName)]
     kind: &'static str,
     /// The operation charged (`listMarkets`, `explain`, ...); `null` for credits added.
     operation: Option<String>,
     /// Always positive; the kind says which way it moved the balance.
     credits: i64,
+    /// The server's id of the charged request (`X-Server-Request-Id`), which the logs know it by;
+    /// `null` for credits added.
     request_id: Option<String>,
+    /// When the line was written (ISO 8601, UTC).
     #[schema(format = DateTime)]
     created_at: String,
 }
@@ -182,6 +208,7 @@ pub(crate) struct LedgerLine {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct LedgerPage {
+    /// The page's lines, oldest first.
     data: Vec<LedgerLine>,
     /// The `after` of the next page; `null` on the last.
     next_after: Option<i64>,
@@ -190,16 +217,20 @@ pub(crate) struct LedgerPage {
 /// A new account and its first key.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct CreatedAccount {
+    /// The new account.
     account: AdminAccount,
+    /// Its first key, shown this once.
     key: NewKey,
 }
 
-fn account_status() -> utoipa::openapi::schema::Object {
-    crate::schemas::one_of([AccountStatus::Active.as_str(), AccountStatus::Suspended.as_str()])
+crate::schemas::string_set! {
+    /// Whether an account's keys are served (`active`) or refused with 403 (`suspended`).
+    AccountStatusName, named "AccountStatus", = [AccountStatus::Active.as_str(), AccountStatus::Suspended.as_str()]
 }
 
-fn ledger_kind() -> utoipa::openapi::schema::Object {
-    crate::schemas::one_of([LedgerKind::Credit.as_str(), LedgerKind::Charge.as_str()])
+crate::schemas::string_set! {
+    /// A ledger line's kind: `credit` (credits added) or `charge` (a call's cost).
+    LedgerKindName, named "LedgerKind", = [LedgerKind::Credit.as_str(), LedgerKind::Charge.as_str()]
 }
 
 impl From<LedgerEntry> for LedgerLine {
@@ -282,6 +313,7 @@ async fn make_key(state: &AppState, account_id: Uuid) -> Result<NewKey, ApiError
     })
 }
 
+/// A new account: its tier, and optionally its starting credits, wallet address and label.
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct CreateAccount {
@@ -291,9 +323,11 @@ struct CreateAccount {
     #[serde(default)]
     #[schema(minimum = 0, maximum = 1_000_000_000_000_i64)]
     credits: i64,
+    /// The owner's wallet address, if any.
     #[serde(default)]
     #[schema(max_length = 128)]
     wallet_address: String,
+    /// A note for the operator, e.g. who the account is for.
     #[serde(default)]
     #[schema(max_length = 128)]
     label: String,
@@ -303,6 +337,7 @@ struct CreateAccount {
 #[utoipa::path(
     post,
     path = "/admin/v1/accounts",
+    operation_id = "adminCreateAccount",
     tag = "admin",
     request_body(content = CreateAccount, content_type = "application/json"),
     responses((status = 201, description = "The account and its first key, shown this once.", body = DataEnvelope<CreatedAccount>)),
@@ -352,6 +387,7 @@ pub(crate) async fn create_account(
 #[utoipa::path(
     get,
     path = "/admin/v1/accounts",
+    operation_id = "adminListAccounts",
     tag = "admin",
     responses((status = 200, description = "Every account, oldest first.", body = DataEnvelope<Vec<AdminAccount>>)),
     security(("admin" = []))
@@ -381,6 +417,7 @@ async fn account(state: &AppState, id: &str) -> Result<Account, ApiError> {
 #[utoipa::path(
     get,
     path = "/admin/v1/accounts/{id}",
+    operation_id = "adminGetAccount",
     tag = "admin",
     params(("id" = String, Path, description = "The account's id.")),
     responses((status = 200, description = "The account.", body = DataEnvelope<AdminAccount>)),
@@ -397,12 +434,14 @@ pub(crate) async fn get_account(
     }))
 }
 
+/// What to change in an account: its tier, its status, or both; at least one.
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct UpdateAccount {
     /// One of the tiers the server is configured with.
     tier: Option<String>,
-    #[schema(schema_with = account_status, required = false)]
+    /// `suspended` to refuse the account's keys with 403, `active` to serve them again.
+    #[schema(value_type = AccountStatusName, required = false)]
     status: Option<String>,
 }
 
@@ -410,6 +449,7 @@ struct UpdateAccount {
 #[utoipa::path(
     patch,
     path = "/admin/v1/accounts/{id}",
+    operation_id = "adminUpdateAccount",
     tag = "admin",
     params(("id" = String, Path, description = "The account's id.")),
     request_body(content = UpdateAccount, content_type = "application/json"),
@@ -464,9 +504,11 @@ pub(crate) async fn update_account(
     Ok(Json(DataEnvelope { data: updated.into() }))
 }
 
+/// Credits to add to an account.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct AddCredits {
+    /// How many credits to add; raises both purchased and remaining.
     #[schema(minimum = 1, maximum = 1_000_000_000_000_i64)]
     credits: i64,
 }
@@ -475,6 +517,7 @@ struct AddCredits {
 #[utoipa::path(
     post,
     path = "/admin/v1/accounts/{id}/credits",
+    operation_id = "adminAddCredits",
     tag = "admin",
     params(("id" = String, Path, description = "The account's id.")),
     request_body(content = AddCredits, content_type = "application/json"),
@@ -511,6 +554,7 @@ pub(crate) async fn add_credits(
 #[utoipa::path(
     post,
     path = "/admin/v1/accounts/{id}/keys",
+    operation_id = "adminCreateKey",
     tag = "admin",
     params(("id" = String, Path, description = "The account's id.")),
     responses((status = 201, description = "The key, shown this once.", body = DataEnvelope<NewKey>)),
@@ -532,6 +576,7 @@ pub(crate) async fn create_key(
 #[utoipa::path(
     get,
     path = "/admin/v1/accounts/{id}/keys",
+    operation_id = "adminListKeys",
     tag = "admin",
     params(("id" = String, Path, description = "The account's id.")),
     responses((status = 200, description = "Its keys, revoked ones included, truncated.", body = DataEnvelope<Vec<AdminKey>>)),
@@ -554,6 +599,7 @@ pub(crate) async fn list_keys(
 #[utoipa::path(
     delete,
     path = "/admin/v1/keys/{id}",
+    operation_id = "adminRevokeKey",
     tag = "admin",
     params(("id" = String, Path, description = "The key's id.")),
     responses((status = 200, description = "The key, revoked.", body = DataEnvelope<AdminKey>)),
@@ -577,6 +623,7 @@ pub(crate) async fn revoke_key(
 #[utoipa::path(
     get,
     path = "/admin/v1/accounts/{id}/ledger",
+    operation_id = "adminGetLedger",
     tag = "admin",
     params(("id" = String, Path, description = "The account's id."), LedgerParameters),
     responses((status = 200, description = "A page of its ledger, oldest first.", body = LedgerPage)),

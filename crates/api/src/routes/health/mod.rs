@@ -20,6 +20,7 @@ use crate::state::AppState;
 #[utoipa::path(
     get,
     path = "/healthz",
+    operation_id = "checkLiveness",
     tag = "operations",
     responses((status = 200, description = "Alive: `{\"status\": \"ok\"}`.", body = Object))
 )]
@@ -36,6 +37,7 @@ pub async fn alive() -> Json<Value> {
 #[utoipa::path(
     get,
     path = "/readyz",
+    operation_id = "checkReadiness",
     tag = "operations",
     responses(
         (status = 200, description = "Ready: counts, per-exchange sync freshness, the catalogue, the news index and the rate limiter.", body = Object),

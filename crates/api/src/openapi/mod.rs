@@ -3,11 +3,14 @@
 //! [`crate::error`]), the operations from the handlers' annotations (each route module registers its handlers with
 //! their documentation, so no route is served undocumented or documented unserved), and the parameters'
 //! bounds and allowed values from the same constants and domain lists that [`crate::params`]
-//! checks requests against. The document is built once and served at
+//! checks requests against; each operation's example is a real request and answer recorded
+//! from the demo data ([`examples`]). The document is built once and served at
 //! `/api/v1/openapi.json`; [`crate::reference`] renders it as the `/docs` page.
 //!
 //! Tests hold the document to the live server: every documented response of every operation
 //! validates against its schema, and every documented bound is the one the server enforces.
+
+mod examples;
 
 use std::sync::OnceLock;
 
@@ -28,14 +31,17 @@ use crate::state::AppState;
 cross-exchange matches and explanations from recent news. Every `/api/v1` call but this document takes \
 an API key (`Authorization: Bearer <API_KEY>`) and is charged credits against the key's account, \
 within the account's requests-per-minute limit. Errors share one shape (`ErrorBody`).",
-        license(name = "MIT OR Apache-2.0")
+        license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0")
     ),
+    servers((url = "/", description = "The server that serves this document.")),
     components(schemas(ErrorBody)),
     tags(
         (name = "markets", description = "Markets of both exchanges, with their cross-exchange matches."),
         (name = "events", description = "Events: the groups of markets an exchange lists together."),
         (name = "explain", description = "A market's summary and key factors from recent news."),
         (name = "account", description = "The calling key's account: credits, tier and rate limit."),
+        (name = "history", description = "A market's price history as candles."),
+        (name = "spreads", description = "Matched pairs of open markets and the gap between their prices."),
         (name = "operations", description = "Health, readiness and this document; no key needed."),
         (name = "admin", description = "The operator's calls: accounts, tiers, suspension, credits, keys and ledgers. \
 They exist only when the server has an admin token (`MARKETLENS_ADMIN_TOKEN`), which they take instead of an API key."),
@@ -213,6 +219,82 @@ impl Modify for AdminResponses {
     }
 }
 
+/// Operations that name no security scheme are public; the document says so with the empty
+/// requirement (`security: [{}]`), because validators and generators read an operation
+/// without `security` as "unknown", not as "needs nothing".
+struct PublicOperations;
+
+impl Modify for PublicOperations {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::SecurityRequirement;
+        for item in openapi.paths.paths.values_mut() {
+            for operation in [&mut item.get, &mut item.post, &mut item.patch, &mut item.delete]
+                .into_iter()
+                .flatten()
+            {
+                operation
+                    .security
+                    .get_or_insert_with(|| vec![SecurityRequirement::default()]);
+            }
+        }
+    }
+}
+
+/// utoipa 5 copies a generic envelope's type argument into the envelope's schema
+/// (`ListEnvelope<MarketListItem>` holds a second `MarketListItem`; juhaku/utoipa#1586), and a
+/// generator would make an anonymous type of each copy. Each envelope's `data` names the
+/// component instead, where the copy is the component exactly.
+struct ReferencedEnvelopeData;
+
+impl ReferencedEnvelopeData {
+    const ENVELOPES: [&str; 2] = ["DataEnvelope_", "ListEnvelope_"];
+}
+
+impl Modify for ReferencedEnvelopeData {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::RefOr;
+        use utoipa::openapi::schema::RefBuilder;
+        use utoipa::openapi::schema::{ArrayItems, Schema};
+        let Some(components) = openapi.components.as_mut() else {
+            return;
+        };
+        let envelopes: Vec<String> = components.schemas.keys().cloned().collect();
+        for envelope in envelopes {
+            let Some(argument) = Self::ENVELOPES.iter().find_map(|prefix| envelope.strip_prefix(prefix)) else {
+                continue;
+            };
+            let argument = argument.strip_prefix("Vec_").unwrap_or(argument);
+            let component = components.schemas.get(argument).map(serde_json::to_value);
+            let Some(RefOr::T(Schema::Object(envelope))) = components.schemas.get_mut(&envelope) else {
+                continue;
+            };
+            let copy = match envelope.properties.get_mut("data") {
+                Some(RefOr::T(Schema::Array(array))) => {
+                    array.description.get_or_insert_with(|| "The items.".to_owned());
+                    match &mut array.items {
+                        ArrayItems::RefOrSchema(items) => items.as_mut(),
+                        ArrayItems::False => continue,
+                    }
+                }
+                Some(data) => data,
+                None => continue,
+            };
+            let Some(Ok(component)) = component else {
+                continue;
+            };
+            if serde_json::to_value(&*copy).ok().as_ref() == Some(&component) {
+                let description = component["description"].as_str().unwrap_or_default();
+                *copy = RefOr::Ref(
+                    RefBuilder::new()
+                        .ref_location_from_schema_name(argument)
+                        .description(Some(description))
+                        .build(),
+                );
+            }
+        }
+    }
+}
+
 /// The header every charged response carries; its presence marks an operation as charged.
 const CREDITS_USED_HEADER: &str = "X-Credits-Used";
 
@@ -225,10 +307,18 @@ pub fn document() -> utoipa::openapi::OpenApi {
         .merge(routes::operations())
         .merge(routes::admin::router())
         .split_for_parts();
-    let modifiers: [&dyn Modify; 3] = [&BearerAuth, &KeyedResponses, &AdminResponses];
+    // PublicOperations last: KeyedResponses tells keyed operations by their security.
+    let modifiers: [&dyn Modify; 5] = [
+        &BearerAuth,
+        &KeyedResponses,
+        &AdminResponses,
+        &PublicOperations,
+        &ReferencedEnvelopeData,
+    ];
     for modifier in modifiers {
         modifier.modify(&mut document);
     }
+    examples::add_to(&mut document);
     document
 }
 
