@@ -219,22 +219,20 @@ impl Modify for AdminResponses {
     }
 }
 
-/// Operations that name no security scheme are public; the document says so with the empty
-/// requirement (`security: [{}]`), because validators and generators read an operation
-/// without `security` as "unknown", not as "needs nothing".
+/// Operations that name no security scheme are public; the document says so with an empty
+/// list of requirements (`security: []`), because validators read an operation without
+/// `security` as "unknown", not as "needs nothing" (and generators read `[{}]` as "needs a
+/// key").
 struct PublicOperations;
 
 impl Modify for PublicOperations {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::security::SecurityRequirement;
         for item in openapi.paths.paths.values_mut() {
             for operation in [&mut item.get, &mut item.post, &mut item.patch, &mut item.delete]
                 .into_iter()
                 .flatten()
             {
-                operation
-                    .security
-                    .get_or_insert_with(|| vec![SecurityRequirement::default()]);
+                operation.security.get_or_insert_with(Vec::new);
             }
         }
     }

@@ -58,7 +58,7 @@ pub async fn list(
     path = "/api/v1/events/{id}",
     operation_id = "getEvent",
     tag = "events",
-    params(("id" = String, Path, description = "The event's id (a UUID).")),
+    params(("id" = uuid::Uuid, Path, description = "The event's id (a UUID).")),
     responses(
         (status = 200, description = "The event (1 credit).", body = DataEnvelope<EventDetail>, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
         (status = 404, description = "No event has this id (`NOT_FOUND`); not charged.", body = ErrorBody),

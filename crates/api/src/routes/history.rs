@@ -38,7 +38,7 @@ const BYTES_PER_CANDLE: usize = 130;
     path = "/api/v1/markets/{id}/history",
     operation_id = "getMarketHistory",
     tag = "history",
-    params(("id" = String, Path, description = "The market's id (a UUID)."), HistoryParameters),
+    params(("id" = uuid::Uuid, Path, description = "The market's id (a UUID)."), HistoryParameters),
     responses(
         (status = 200, description = "A page of the market's candles (1 credit).", body = HistoryEnvelope, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
         (status = 404, description = "No market has this id (`NOT_FOUND`); not charged.", body = ErrorBody),

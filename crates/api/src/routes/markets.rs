@@ -80,7 +80,7 @@ pub async fn list(
     path = "/api/v1/markets/{id}",
     operation_id = "getMarket",
     tag = "markets",
-    params(("id" = String, Path, description = "The market's id (a UUID).")),
+    params(("id" = uuid::Uuid, Path, description = "The market's id (a UUID).")),
     responses(
         (status = 200, description = "The market (1 credit).", body = DataEnvelope<MarketDetail>, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
         (status = 404, description = "No market has this id (`NOT_FOUND`); not charged.", body = ErrorBody),

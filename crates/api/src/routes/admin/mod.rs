@@ -419,7 +419,7 @@ async fn account(state: &AppState, id: &str) -> Result<Account, ApiError> {
     path = "/admin/v1/accounts/{id}",
     operation_id = "adminGetAccount",
     tag = "admin",
-    params(("id" = String, Path, description = "The account's id.")),
+    params(("id" = uuid::Uuid, Path, description = "The account's id.")),
     responses((status = 200, description = "The account.", body = DataEnvelope<AdminAccount>)),
     security(("admin" = []))
 )]
@@ -441,7 +441,7 @@ struct UpdateAccount {
     /// One of the tiers the server is configured with.
     tier: Option<String>,
     /// `suspended` to refuse the account's keys with 403, `active` to serve them again.
-    #[schema(value_type = AccountStatusName, required = false)]
+    #[schema(value_type = Option<AccountStatusName>, required = false)]
     status: Option<String>,
 }
 
@@ -451,7 +451,7 @@ struct UpdateAccount {
     path = "/admin/v1/accounts/{id}",
     operation_id = "adminUpdateAccount",
     tag = "admin",
-    params(("id" = String, Path, description = "The account's id.")),
+    params(("id" = uuid::Uuid, Path, description = "The account's id.")),
     request_body(content = UpdateAccount, content_type = "application/json"),
     responses((status = 200, description = "The account as changed.", body = DataEnvelope<AdminAccount>)),
     security(("admin" = []))
@@ -519,7 +519,7 @@ struct AddCredits {
     path = "/admin/v1/accounts/{id}/credits",
     operation_id = "adminAddCredits",
     tag = "admin",
-    params(("id" = String, Path, description = "The account's id.")),
+    params(("id" = uuid::Uuid, Path, description = "The account's id.")),
     request_body(content = AddCredits, content_type = "application/json"),
     responses((status = 200, description = "The account with its new balance.", body = DataEnvelope<AdminAccount>)),
     security(("admin" = []))
@@ -556,7 +556,7 @@ pub(crate) async fn add_credits(
     path = "/admin/v1/accounts/{id}/keys",
     operation_id = "adminCreateKey",
     tag = "admin",
-    params(("id" = String, Path, description = "The account's id.")),
+    params(("id" = uuid::Uuid, Path, description = "The account's id.")),
     responses((status = 201, description = "The key, shown this once.", body = DataEnvelope<NewKey>)),
     security(("admin" = []))
 )]
@@ -578,7 +578,7 @@ pub(crate) async fn create_key(
     path = "/admin/v1/accounts/{id}/keys",
     operation_id = "adminListKeys",
     tag = "admin",
-    params(("id" = String, Path, description = "The account's id.")),
+    params(("id" = uuid::Uuid, Path, description = "The account's id.")),
     responses((status = 200, description = "Its keys, revoked ones included, truncated.", body = DataEnvelope<Vec<AdminKey>>)),
     security(("admin" = []))
 )]
@@ -601,7 +601,7 @@ pub(crate) async fn list_keys(
     path = "/admin/v1/keys/{id}",
     operation_id = "adminRevokeKey",
     tag = "admin",
-    params(("id" = String, Path, description = "The key's id.")),
+    params(("id" = uuid::Uuid, Path, description = "The key's id.")),
     responses((status = 200, description = "The key, revoked.", body = DataEnvelope<AdminKey>)),
     security(("admin" = []))
 )]
@@ -625,7 +625,7 @@ pub(crate) async fn revoke_key(
     path = "/admin/v1/accounts/{id}/ledger",
     operation_id = "adminGetLedger",
     tag = "admin",
-    params(("id" = String, Path, description = "The account's id."), LedgerParameters),
+    params(("id" = uuid::Uuid, Path, description = "The account's id."), LedgerParameters),
     responses((status = 200, description = "A page of its ledger, oldest first.", body = LedgerPage)),
     security(("admin" = []))
 )]

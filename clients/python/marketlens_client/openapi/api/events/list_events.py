@@ -1,0 +1,282 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.category import Category
+from ...models.error_body import ErrorBody
+from ...models.exchange import Exchange
+from ...models.list_envelope_event_list_item import ListEnvelopeEventListItem
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    limit: int | Unset = 20,
+    offset: int | Unset = 0,
+    exchange: Exchange | Unset = UNSET,
+    category: Category | Unset = UNSET,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+    json_exchange: str | Unset = UNSET
+    if not isinstance(exchange, Unset):
+        json_exchange = exchange.value
+
+    params["exchange"] = json_exchange
+
+    json_category: str | Unset = UNSET
+    if not isinstance(category, Unset):
+        json_category = category.value
+
+    params["category"] = json_category
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/events",
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorBody | ListEnvelopeEventListItem | None:
+    if response.status_code == 200:
+        response_200 = ListEnvelopeEventListItem.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 402:
+        response_402 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_402
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorBody | ListEnvelopeEventListItem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    offset: int | Unset = 0,
+    exchange: Exchange | Unset = UNSET,
+    category: Category | Unset = UNSET,
+
+) -> Response[ErrorBody | ListEnvelopeEventListItem]:
+    """ Events of both exchanges, filtered and paged.
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        offset (int | Unset):  Default: 0.
+        exchange (Exchange | Unset): An exchange: `POLYMARKET` or `KALSHI`.
+        category (Category | Unset): The subject a market or event is filed under, the same for
+            both exchanges (`docs/contract/decisions.md#d6-category`).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | ListEnvelopeEventListItem]
+     """
+
+
+    kwargs = _get_kwargs(
+        limit=limit,
+offset=offset,
+exchange=exchange,
+category=category,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    offset: int | Unset = 0,
+    exchange: Exchange | Unset = UNSET,
+    category: Category | Unset = UNSET,
+
+) -> ErrorBody | ListEnvelopeEventListItem | None:
+    """ Events of both exchanges, filtered and paged.
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        offset (int | Unset):  Default: 0.
+        exchange (Exchange | Unset): An exchange: `POLYMARKET` or `KALSHI`.
+        category (Category | Unset): The subject a market or event is filed under, the same for
+            both exchanges (`docs/contract/decisions.md#d6-category`).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | ListEnvelopeEventListItem
+     """
+
+
+    return sync_detailed(
+        client=client,
+limit=limit,
+offset=offset,
+exchange=exchange,
+category=category,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    offset: int | Unset = 0,
+    exchange: Exchange | Unset = UNSET,
+    category: Category | Unset = UNSET,
+
+) -> Response[ErrorBody | ListEnvelopeEventListItem]:
+    """ Events of both exchanges, filtered and paged.
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        offset (int | Unset):  Default: 0.
+        exchange (Exchange | Unset): An exchange: `POLYMARKET` or `KALSHI`.
+        category (Category | Unset): The subject a market or event is filed under, the same for
+            both exchanges (`docs/contract/decisions.md#d6-category`).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | ListEnvelopeEventListItem]
+     """
+
+
+    kwargs = _get_kwargs(
+        limit=limit,
+offset=offset,
+exchange=exchange,
+category=category,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    offset: int | Unset = 0,
+    exchange: Exchange | Unset = UNSET,
+    category: Category | Unset = UNSET,
+
+) -> ErrorBody | ListEnvelopeEventListItem | None:
+    """ Events of both exchanges, filtered and paged.
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        offset (int | Unset):  Default: 0.
+        exchange (Exchange | Unset): An exchange: `POLYMARKET` or `KALSHI`.
+        category (Category | Unset): The subject a market or event is filed under, the same for
+            both exchanges (`docs/contract/decisions.md#d6-category`).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | ListEnvelopeEventListItem
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+limit=limit,
+offset=offset,
+exchange=exchange,
+category=category,
+
+    )).parsed

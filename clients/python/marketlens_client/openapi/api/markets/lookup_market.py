@@ -1,0 +1,237 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.data_envelope_market_detail import DataEnvelopeMarketDetail
+from ...models.error_body import ErrorBody
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    url_query: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    params["url"] = url_query
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/markets/lookup",
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> DataEnvelopeMarketDetail | ErrorBody | None:
+    if response.status_code == 200:
+        response_200 = DataEnvelopeMarketDetail.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 402:
+        response_402 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_402
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[DataEnvelopeMarketDetail | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    url_query: str,
+
+) -> Response[DataEnvelopeMarketDetail | ErrorBody]:
+    """ The market a Polymarket or Kalshi URL names, as get returns it.
+
+     404 when the URL names no stored market or is not an exchange market URL.
+
+    Args:
+        url_query (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DataEnvelopeMarketDetail | ErrorBody]
+     """
+
+
+    kwargs = _get_kwargs(
+        url_query=url_query,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    url_query: str,
+
+) -> DataEnvelopeMarketDetail | ErrorBody | None:
+    """ The market a Polymarket or Kalshi URL names, as get returns it.
+
+     404 when the URL names no stored market or is not an exchange market URL.
+
+    Args:
+        url_query (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DataEnvelopeMarketDetail | ErrorBody
+     """
+
+
+    return sync_detailed(
+        client=client,
+url_query=url_query,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    url_query: str,
+
+) -> Response[DataEnvelopeMarketDetail | ErrorBody]:
+    """ The market a Polymarket or Kalshi URL names, as get returns it.
+
+     404 when the URL names no stored market or is not an exchange market URL.
+
+    Args:
+        url_query (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DataEnvelopeMarketDetail | ErrorBody]
+     """
+
+
+    kwargs = _get_kwargs(
+        url_query=url_query,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    url_query: str,
+
+) -> DataEnvelopeMarketDetail | ErrorBody | None:
+    """ The market a Polymarket or Kalshi URL names, as get returns it.
+
+     404 when the URL names no stored market or is not an exchange market URL.
+
+    Args:
+        url_query (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DataEnvelopeMarketDetail | ErrorBody
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+url_query=url_query,
+
+    )).parsed

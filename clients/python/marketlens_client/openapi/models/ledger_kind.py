@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+class LedgerKind(StrEnum):
+    CHARGE = "charge"
+    CREDIT = "credit"
+
+    def __str__(self) -> str:
+        return str(self.value)
