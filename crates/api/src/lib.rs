@@ -106,7 +106,7 @@ fn router(state: AppState) -> Router {
         );
     }
     let (router, _document) = documented.split_for_parts();
-    let router = router.route("/docs", get(reference::page));
+    let router = router.merge(reference::router());
     let router = if state.settings.benchmark {
         router.route("/benchmark/ceiling", get(routes::benchmark::ceiling))
     } else {

@@ -29,9 +29,11 @@ fn chromium() -> PathBuf {
     path
 }
 
-/// Hosts the browser itself calls on start (time, component updates, sign-in), whatever
-/// page it shows; they are not the page's requests. A font or script CDN is not among them.
-const BROWSER_SERVICE_HOSTS: [&str; 8] = [
+/// Hosts the browser itself calls on start (time, component updates, sign-in) or when a page
+/// has a form (autofill), whatever page it shows; they are not the page's requests. A font or
+/// script CDN is not among them.
+const BROWSER_SERVICE_HOSTS: [&str; 9] = [
+    "content-autofill.googleapis.com",
     "clients2.google.com",
     "update.googleapis.com",
     "accounts.google.com",
@@ -172,4 +174,74 @@ async fn the_reference_page_lists_every_operation_and_asks_no_other_host() {
         ["outside.example"],
         "the proxy trap did not see the control's request: the check above proves nothing"
     );
+}
+
+#[tokio::test]
+async fn the_root_leads_to_the_reference_which_also_answers_with_a_slash() {
+    let server = TestServer::start().await;
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let root = client.get(format!("{}/", server.base_url)).send().await.unwrap();
+    assert_eq!(root.status(), 307);
+    assert_eq!(root.headers()["location"], "/docs");
+    for path in ["/docs", "/docs/"] {
+        let page = server.request(Method::GET, path, None).send().await.unwrap();
+        assert_eq!(page.status(), 200, "{path}");
+        let policy = page.headers()["content-security-policy"].to_str().unwrap().to_owned();
+        // Its own script and requests to its own origin, nothing from anywhere else.
+        for directive in [
+            "default-src 'none'",
+            "script-src 'self'",
+            "connect-src 'self'",
+            "frame-ancestors 'none'",
+        ] {
+            assert!(policy.contains(directive), "{path}: {policy}");
+        }
+        assert!(!policy.contains("http"), "{path}: {policy}");
+        let html = page.text().await.unwrap();
+        assert!(html.contains(r#"<script src="/docs/try.js">"#), "{path}");
+        assert!(html.contains("form class=\"try\""), "{path}");
+    }
+    let script = server.request(Method::GET, "/docs/try.js", None).send().await.unwrap();
+    assert_eq!(script.status(), 200);
+    assert_eq!(script.headers()["content-type"], "text/javascript; charset=utf-8");
+    assert!(script.text().await.unwrap().contains("fetch("));
+}
+
+#[tokio::test]
+async fn llms_txt_lists_every_operation_with_what_it_needs_and_an_example() {
+    let server = TestServer::start().await;
+    let (_, document) = json_of(
+        server
+            .request(Method::GET, "/api/v1/openapi.json", None)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let response = server.request(Method::GET, "/llms.txt", None).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "text/plain; charset=utf-8");
+    let text = response.text().await.unwrap();
+    assert!(text.starts_with("# Marketlens API\n"), "{text}");
+    for (path, item) in document["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let line = format!(
+                "- {} {path} (`{}`, ",
+                method.to_uppercase(),
+                operation["operationId"].as_str().unwrap()
+            );
+            assert!(text.contains(&line), "{line} is missing");
+        }
+    }
+    assert!(text.contains("(`listMarkets`, API key)"));
+    assert!(text.contains("(`checkLiveness`, no key)"));
+    assert!(text.contains("(`adminCreateAccount`, admin token)"));
+    assert!(
+        text.contains("  - example: `curl -s -H \"Authorization: Bearer $KEY\" 'http://127.0.0.1:8080/api/v1/markets?")
+    );
+    // Markets come before the admin API, as on the page.
+    assert!(text.find("listMarkets").unwrap() < text.find("adminListAccounts").unwrap());
 }

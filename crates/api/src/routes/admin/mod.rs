@@ -333,7 +333,7 @@ struct CreateAccount {
     label: String,
 }
 
-/// `POST /admin/v1/accounts`: an account and its first key.
+/// Make an account and its first key.
 #[utoipa::path(
     post,
     path = "/admin/v1/accounts",
@@ -383,7 +383,7 @@ pub(crate) async fn create_account(
     Ok((StatusCode::CREATED, Json(DataEnvelope { data: created })).into_response())
 }
 
-/// `GET /admin/v1/accounts`: every account, oldest first.
+/// Every account, oldest first.
 #[utoipa::path(
     get,
     path = "/admin/v1/accounts",
@@ -413,7 +413,7 @@ async fn account(state: &AppState, id: &str) -> Result<Account, ApiError> {
         .ok_or_else(|| ApiError::not_found(format!("No account has id {id:?}.")))
 }
 
-/// `GET /admin/v1/accounts/{id}`.
+/// One account, with its credits.
 #[utoipa::path(
     get,
     path = "/admin/v1/accounts/{id}",
@@ -445,7 +445,7 @@ struct UpdateAccount {
     status: Option<String>,
 }
 
-/// `PATCH /admin/v1/accounts/{id}`: another tier, or suspended or active again.
+/// Change an account's tier, or suspend it or make it active again.
 #[utoipa::path(
     patch,
     path = "/admin/v1/accounts/{id}",
@@ -513,7 +513,7 @@ struct AddCredits {
     credits: i64,
 }
 
-/// `POST /admin/v1/accounts/{id}/credits`: raises purchased and remaining, with a ledger line.
+/// Add credits to an account: raises purchased and remaining, with a ledger line.
 #[utoipa::path(
     post,
     path = "/admin/v1/accounts/{id}/credits",
@@ -550,7 +550,7 @@ pub(crate) async fn add_credits(
     Ok(Json(DataEnvelope { data: updated.into() }))
 }
 
-/// `POST /admin/v1/accounts/{id}/keys`: a new key, shown this once.
+/// Make a new key for an account, shown this once.
 #[utoipa::path(
     post,
     path = "/admin/v1/accounts/{id}/keys",
@@ -572,7 +572,7 @@ pub(crate) async fn create_key(
     Ok((StatusCode::CREATED, Json(DataEnvelope { data: key })).into_response())
 }
 
-/// `GET /admin/v1/accounts/{id}/keys`: its keys, revoked ones included, never the keys themselves.
+/// An account's keys, revoked ones included, never the keys themselves.
 #[utoipa::path(
     get,
     path = "/admin/v1/accounts/{id}/keys",
@@ -595,7 +595,7 @@ pub(crate) async fn list_keys(
     }))
 }
 
-/// `DELETE /admin/v1/keys/{id}`: revoked from its next request on; revoking again changes nothing.
+/// Revoke a key: refused from its next request on; revoking again changes nothing.
 #[utoipa::path(
     delete,
     path = "/admin/v1/keys/{id}",
@@ -618,8 +618,8 @@ pub(crate) async fn revoke_key(
     Ok(Json(DataEnvelope { data: record.into() }))
 }
 
-/// `GET /admin/v1/accounts/{id}/ledger?after=&limit=`: its ledger lines after line `after`,
-/// oldest first; `nextAfter` continues the listing.
+/// An account's ledger: its lines after line `after`, oldest first; `nextAfter` continues
+/// the listing.
 #[utoipa::path(
     get,
     path = "/admin/v1/accounts/{id}/ledger",
