@@ -11,10 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** `GET /admin/v1/accounts`: every account, oldest first. */
+        /** Every account, oldest first. */
         get: operations["adminListAccounts"];
         put?: never;
-        /** `POST /admin/v1/accounts`: an account and its first key. */
+        /** Make an account and its first key. */
         post: operations["adminCreateAccount"];
         delete?: never;
         options?: never;
@@ -29,14 +29,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** `GET /admin/v1/accounts/{id}`. */
+        /** One account, with its credits. */
         get: operations["adminGetAccount"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** `PATCH /admin/v1/accounts/{id}`: another tier, or suspended or active again. */
+        /** Change an account's tier, or suspend it or make it active again. */
         patch: operations["adminUpdateAccount"];
         trace?: never;
     };
@@ -49,7 +49,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** `POST /admin/v1/accounts/{id}/credits`: raises purchased and remaining, with a ledger line. */
+        /** Add credits to an account: raises purchased and remaining, with a ledger line. */
         post: operations["adminAddCredits"];
         delete?: never;
         options?: never;
@@ -64,10 +64,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** `GET /admin/v1/accounts/{id}/keys`: its keys, revoked ones included, never the keys themselves. */
+        /** An account's keys, revoked ones included, never the keys themselves. */
         get: operations["adminListKeys"];
         put?: never;
-        /** `POST /admin/v1/accounts/{id}/keys`: a new key, shown this once. */
+        /** Make a new key for an account, shown this once. */
         post: operations["adminCreateKey"];
         delete?: never;
         options?: never;
@@ -83,8 +83,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * `GET /admin/v1/accounts/{id}/ledger?after=&limit=`: its ledger lines after line `after`,
-         *     oldest first; `nextAfter` continues the listing.
+         * An account's ledger: its lines after line `after`, oldest first; `nextAfter` continues
+         *     the listing.
          */
         get: operations["adminGetLedger"];
         put?: never;
@@ -105,7 +105,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** `DELETE /admin/v1/keys/{id}`: revoked from its next request on; revoking again changes nothing. */
+        /** Revoke a key: refused from its next request on; revoking again changes nothing. */
         delete: operations["adminRevokeKey"];
         options?: never;
         head?: never;

@@ -122,7 +122,7 @@ def sync_detailed(
     body: AddCredits,
 
 ) -> Response[DataEnvelopeAdminAccount | ErrorBody]:
-    """ `POST /admin/v1/accounts/{id}/credits`: raises purchased and remaining, with a ledger line.
+    """ Add credits to an account: raises purchased and remaining, with a ledger line.
 
     Args:
         id (UUID):
@@ -156,7 +156,7 @@ def sync(
     body: AddCredits,
 
 ) -> DataEnvelopeAdminAccount | ErrorBody | None:
-    """ `POST /admin/v1/accounts/{id}/credits`: raises purchased and remaining, with a ledger line.
+    """ Add credits to an account: raises purchased and remaining, with a ledger line.
 
     Args:
         id (UUID):
@@ -185,7 +185,7 @@ async def asyncio_detailed(
     body: AddCredits,
 
 ) -> Response[DataEnvelopeAdminAccount | ErrorBody]:
-    """ `POST /admin/v1/accounts/{id}/credits`: raises purchased and remaining, with a ledger line.
+    """ Add credits to an account: raises purchased and remaining, with a ledger line.
 
     Args:
         id (UUID):
@@ -219,7 +219,7 @@ async def asyncio(
     body: AddCredits,
 
 ) -> DataEnvelopeAdminAccount | ErrorBody | None:
-    """ `POST /admin/v1/accounts/{id}/credits`: raises purchased and remaining, with a ledger line.
+    """ Add credits to an account: raises purchased and remaining, with a ledger line.
 
     Args:
         id (UUID):

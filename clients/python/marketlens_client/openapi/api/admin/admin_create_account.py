@@ -112,7 +112,7 @@ def sync_detailed(
     body: CreateAccount,
 
 ) -> Response[DataEnvelopeCreatedAccount | ErrorBody]:
-    """ `POST /admin/v1/accounts`: an account and its first key.
+    """ Make an account and its first key.
 
     Args:
         body (CreateAccount): A new account: its tier, and optionally its starting credits, wallet
@@ -144,7 +144,7 @@ def sync(
     body: CreateAccount,
 
 ) -> DataEnvelopeCreatedAccount | ErrorBody | None:
-    """ `POST /admin/v1/accounts`: an account and its first key.
+    """ Make an account and its first key.
 
     Args:
         body (CreateAccount): A new account: its tier, and optionally its starting credits, wallet
@@ -171,7 +171,7 @@ async def asyncio_detailed(
     body: CreateAccount,
 
 ) -> Response[DataEnvelopeCreatedAccount | ErrorBody]:
-    """ `POST /admin/v1/accounts`: an account and its first key.
+    """ Make an account and its first key.
 
     Args:
         body (CreateAccount): A new account: its tier, and optionally its starting credits, wallet
@@ -203,7 +203,7 @@ async def asyncio(
     body: CreateAccount,
 
 ) -> DataEnvelopeCreatedAccount | ErrorBody | None:
-    """ `POST /admin/v1/accounts`: an account and its first key.
+    """ Make an account and its first key.
 
     Args:
         body (CreateAccount): A new account: its tier, and optionally its starting credits, wallet

@@ -99,7 +99,7 @@ def sync_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[DataEnvelopeNewKey | ErrorBody]:
-    """ `POST /admin/v1/accounts/{id}/keys`: a new key, shown this once.
+    """ Make a new key for an account, shown this once.
 
     Args:
         id (UUID):
@@ -130,7 +130,7 @@ def sync(
     client: AuthenticatedClient,
 
 ) -> DataEnvelopeNewKey | ErrorBody | None:
-    """ `POST /admin/v1/accounts/{id}/keys`: a new key, shown this once.
+    """ Make a new key for an account, shown this once.
 
     Args:
         id (UUID):
@@ -156,7 +156,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[DataEnvelopeNewKey | ErrorBody]:
-    """ `POST /admin/v1/accounts/{id}/keys`: a new key, shown this once.
+    """ Make a new key for an account, shown this once.
 
     Args:
         id (UUID):
@@ -187,7 +187,7 @@ async def asyncio(
     client: AuthenticatedClient,
 
 ) -> DataEnvelopeNewKey | ErrorBody | None:
-    """ `POST /admin/v1/accounts/{id}/keys`: a new key, shown this once.
+    """ Make a new key for an account, shown this once.
 
     Args:
         id (UUID):

@@ -99,7 +99,7 @@ def sync_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[DataEnvelopeAdminAccount | ErrorBody]:
-    """ `GET /admin/v1/accounts/{id}`.
+    """ One account, with its credits.
 
     Args:
         id (UUID):
@@ -130,7 +130,7 @@ def sync(
     client: AuthenticatedClient,
 
 ) -> DataEnvelopeAdminAccount | ErrorBody | None:
-    """ `GET /admin/v1/accounts/{id}`.
+    """ One account, with its credits.
 
     Args:
         id (UUID):
@@ -156,7 +156,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[DataEnvelopeAdminAccount | ErrorBody]:
-    """ `GET /admin/v1/accounts/{id}`.
+    """ One account, with its credits.
 
     Args:
         id (UUID):
@@ -187,7 +187,7 @@ async def asyncio(
     client: AuthenticatedClient,
 
 ) -> DataEnvelopeAdminAccount | ErrorBody | None:
-    """ `GET /admin/v1/accounts/{id}`.
+    """ One account, with its credits.
 
     Args:
         id (UUID):

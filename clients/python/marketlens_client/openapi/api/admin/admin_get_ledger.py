@@ -114,8 +114,8 @@ def sync_detailed(
     limit: int | Unset = 100,
 
 ) -> Response[ErrorBody | LedgerPage]:
-    """ `GET /admin/v1/accounts/{id}/ledger?after=&limit=`: its ledger lines after line `after`,
-    oldest first; `nextAfter` continues the listing.
+    """ An account's ledger: its lines after line `after`, oldest first; `nextAfter` continues
+    the listing.
 
     Args:
         id (UUID):
@@ -152,8 +152,8 @@ def sync(
     limit: int | Unset = 100,
 
 ) -> ErrorBody | LedgerPage | None:
-    """ `GET /admin/v1/accounts/{id}/ledger?after=&limit=`: its ledger lines after line `after`,
-    oldest first; `nextAfter` continues the listing.
+    """ An account's ledger: its lines after line `after`, oldest first; `nextAfter` continues
+    the listing.
 
     Args:
         id (UUID):
@@ -185,8 +185,8 @@ async def asyncio_detailed(
     limit: int | Unset = 100,
 
 ) -> Response[ErrorBody | LedgerPage]:
-    """ `GET /admin/v1/accounts/{id}/ledger?after=&limit=`: its ledger lines after line `after`,
-    oldest first; `nextAfter` continues the listing.
+    """ An account's ledger: its lines after line `after`, oldest first; `nextAfter` continues
+    the listing.
 
     Args:
         id (UUID):
@@ -223,8 +223,8 @@ async def asyncio(
     limit: int | Unset = 100,
 
 ) -> ErrorBody | LedgerPage | None:
-    """ `GET /admin/v1/accounts/{id}/ledger?after=&limit=`: its ledger lines after line `after`,
-    oldest first; `nextAfter` continues the listing.
+    """ An account's ledger: its lines after line `after`, oldest first; `nextAfter` continues
+    the listing.
 
     Args:
         id (UUID):

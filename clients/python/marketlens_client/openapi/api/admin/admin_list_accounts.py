@@ -89,7 +89,7 @@ def sync_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[DataEnvelopeVecAdminAccount | ErrorBody]:
-    """ `GET /admin/v1/accounts`: every account, oldest first.
+    """ Every account, oldest first.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -115,7 +115,7 @@ def sync(
     client: AuthenticatedClient,
 
 ) -> DataEnvelopeVecAdminAccount | ErrorBody | None:
-    """ `GET /admin/v1/accounts`: every account, oldest first.
+    """ Every account, oldest first.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -136,7 +136,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[DataEnvelopeVecAdminAccount | ErrorBody]:
-    """ `GET /admin/v1/accounts`: every account, oldest first.
+    """ Every account, oldest first.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -162,7 +162,7 @@ async def asyncio(
     client: AuthenticatedClient,
 
 ) -> DataEnvelopeVecAdminAccount | ErrorBody | None:
-    """ `GET /admin/v1/accounts`: every account, oldest first.
+    """ Every account, oldest first.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

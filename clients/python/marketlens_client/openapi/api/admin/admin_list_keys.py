@@ -99,7 +99,7 @@ def sync_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[DataEnvelopeVecAdminKey | ErrorBody]:
-    """ `GET /admin/v1/accounts/{id}/keys`: its keys, revoked ones included, never the keys themselves.
+    """ An account's keys, revoked ones included, never the keys themselves.
 
     Args:
         id (UUID):
@@ -130,7 +130,7 @@ def sync(
     client: AuthenticatedClient,
 
 ) -> DataEnvelopeVecAdminKey | ErrorBody | None:
-    """ `GET /admin/v1/accounts/{id}/keys`: its keys, revoked ones included, never the keys themselves.
+    """ An account's keys, revoked ones included, never the keys themselves.
 
     Args:
         id (UUID):
@@ -156,7 +156,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[DataEnvelopeVecAdminKey | ErrorBody]:
-    """ `GET /admin/v1/accounts/{id}/keys`: its keys, revoked ones included, never the keys themselves.
+    """ An account's keys, revoked ones included, never the keys themselves.
 
     Args:
         id (UUID):
@@ -187,7 +187,7 @@ async def asyncio(
     client: AuthenticatedClient,
 
 ) -> DataEnvelopeVecAdminKey | ErrorBody | None:
-    """ `GET /admin/v1/accounts/{id}/keys`: its keys, revoked ones included, never the keys themselves.
+    """ An account's keys, revoked ones included, never the keys themselves.
 
     Args:
         id (UUID):

@@ -99,7 +99,7 @@ def sync_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[DataEnvelopeAdminKey | ErrorBody]:
-    """ `DELETE /admin/v1/keys/{id}`: revoked from its next request on; revoking again changes nothing.
+    """ Revoke a key: refused from its next request on; revoking again changes nothing.
 
     Args:
         id (UUID):
@@ -130,7 +130,7 @@ def sync(
     client: AuthenticatedClient,
 
 ) -> DataEnvelopeAdminKey | ErrorBody | None:
-    """ `DELETE /admin/v1/keys/{id}`: revoked from its next request on; revoking again changes nothing.
+    """ Revoke a key: refused from its next request on; revoking again changes nothing.
 
     Args:
         id (UUID):
@@ -156,7 +156,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[DataEnvelopeAdminKey | ErrorBody]:
-    """ `DELETE /admin/v1/keys/{id}`: revoked from its next request on; revoking again changes nothing.
+    """ Revoke a key: refused from its next request on; revoking again changes nothing.
 
     Args:
         id (UUID):
@@ -187,7 +187,7 @@ async def asyncio(
     client: AuthenticatedClient,
 
 ) -> DataEnvelopeAdminKey | ErrorBody | None:
-    """ `DELETE /admin/v1/keys/{id}`: revoked from its next request on; revoking again changes nothing.
+    """ Revoke a key: refused from its next request on; revoking again changes nothing.
 
     Args:
         id (UUID):

@@ -122,7 +122,7 @@ def sync_detailed(
     body: UpdateAccount,
 
 ) -> Response[DataEnvelopeAdminAccount | ErrorBody]:
-    """ `PATCH /admin/v1/accounts/{id}`: another tier, or suspended or active again.
+    """ Change an account's tier, or suspend it or make it active again.
 
     Args:
         id (UUID):
@@ -157,7 +157,7 @@ def sync(
     body: UpdateAccount,
 
 ) -> DataEnvelopeAdminAccount | ErrorBody | None:
-    """ `PATCH /admin/v1/accounts/{id}`: another tier, or suspended or active again.
+    """ Change an account's tier, or suspend it or make it active again.
 
     Args:
         id (UUID):
@@ -187,7 +187,7 @@ async def asyncio_detailed(
     body: UpdateAccount,
 
 ) -> Response[DataEnvelopeAdminAccount | ErrorBody]:
-    """ `PATCH /admin/v1/accounts/{id}`: another tier, or suspended or active again.
+    """ Change an account's tier, or suspend it or make it active again.
 
     Args:
         id (UUID):
@@ -222,7 +222,7 @@ async def asyncio(
     body: UpdateAccount,
 
 ) -> DataEnvelopeAdminAccount | ErrorBody | None:
-    """ `PATCH /admin/v1/accounts/{id}`: another tier, or suspended or active again.
+    """ Change an account's tier, or suspend it or make it active again.
 
     Args:
         id (UUID):
