@@ -120,17 +120,20 @@ async fn dump_dom(url: String, proxy: String) -> String {
     .unwrap()
 }
 
+/// The OpenAPI document `server` serves.
+async fn served_document(server: &TestServer) -> serde_json::Value {
+    let response = server
+        .request(Method::GET, "/api/v1/openapi.json", None)
+        .send()
+        .await
+        .unwrap();
+    json_of(response).await.1
+}
+
 #[tokio::test]
 async fn the_reference_page_lists_every_operation_and_asks_no_other_host() {
     let server = TestServer::start().await;
-    let (_, document) = json_of(
-        server
-            .request(Method::GET, "/api/v1/openapi.json", None)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let document = served_document(&server).await;
 
     let (proxy, hosts) = outside_world();
     let dom = dump_dom(format!("{}/docs", server.base_url), proxy.clone()).await;
@@ -213,14 +216,7 @@ async fn the_root_leads_to_the_reference_which_also_answers_with_a_slash() {
 #[tokio::test]
 async fn llms_txt_lists_every_operation_with_what_it_needs_and_an_example() {
     let server = TestServer::start().await;
-    let (_, document) = json_of(
-        server
-            .request(Method::GET, "/api/v1/openapi.json", None)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let document = served_document(&server).await;
     let response = server.request(Method::GET, "/llms.txt", None).send().await.unwrap();
     assert_eq!(response.status(), 200);
     assert_eq!(response.headers()["content-type"], "text/plain; charset=utf-8");

@@ -115,7 +115,6 @@ const END_DATE_CONFLICT_DAYS: i64 = 365;
 /// orientation is seen from the other side, which for a flip is the same flip.
 pub fn judge(left: &Features, right: &Features) -> Judgement {
     let (subject, orientation) = compare_subjects(left, right);
-    let contest = compare_contests(left, right);
     let form = compare_forms(left, right);
     let (threshold, one_step_apart) = compare_thresholds(left, right);
     // A market whose outcomes are the two sides of a game, or that names its opponent, is
@@ -125,6 +124,7 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
         || left.opponent.is_some()
         || right.opponent.is_some();
     let date = compare_dates(left, right, one_game);
+    let contest = compare_contests(left, right);
     let side = if left.side.opposes(&right.side) {
         Agreement::Conflict
     } else {
@@ -343,11 +343,31 @@ fn outcome_of(outcomes: &[Entity], their_subjects: &[Entity], entities: &Entitie
     }
 }
 
+/// Whether one market is a game (it names its opponent), only the other names a contest, and
+/// they do not end together: "Idaho at Houston Winner? — Houston" (ends in April) against
+/// "Will the Houston Rockets win the 2026 NBA Finals?" (ends in July). A game decides a
+/// contest only when it is the contest's final, and then both markets end with it (Kalshi
+/// up to `GAME_END_TOLERANCE_DAYS` later).
+fn game_against_another_contest(left: &Features, right: &Features) -> bool {
+    let game_alone = |game: &Features, other: &Features| {
+        game.opponent.is_some()
+            && other.opponent.is_none()
+            && game.entities.contexts.is_empty()
+            && !other.entities.contexts.is_empty()
+    };
+    let end_together = match (left.end_date, right.end_date) {
+        (Some(left), Some(right)) => (left - right).num_days().abs() <= GAME_END_TOLERANCE_DAYS,
+        _ => false,
+    };
+    (game_alone(left, right) || game_alone(right, left)) && !end_together
+}
+
 fn compare_contests(left: &Features, right: &Features) -> Agreement {
     let left_contexts = &left.entities.contexts;
     let right_contexts = &right.entities.contexts;
     match (left_contexts.is_empty(), right_contexts.is_empty()) {
         (true, true) => Agreement::NotStated,
+        (true, false) | (false, true) if game_against_another_contest(left, right) => Agreement::Conflict,
         (true, false) | (false, true) => Agreement::Unknown,
         (false, false) if left_contexts.iter().any(|context| right_contexts.contains(context)) => Agreement::Agree,
         (false, false) => Agreement::Conflict,

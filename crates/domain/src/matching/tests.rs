@@ -103,6 +103,46 @@ fn a_games_winner_and_draw_markets_pair_with_their_like_only() {
     assert_eq!(ids, [(1, 4), (2, 5), (3, 6)], "{pairs:?}");
 }
 
+/// A game against a championship only the other side names: the game is not the title,
+/// unless it is the final, which ends when the title's market ends. (The demo's one served
+/// pair was a college basketball game in April against the NBA Finals.)
+#[test]
+fn a_game_pairs_with_a_championship_only_when_it_is_the_final() {
+    let ending = |number: usize, question: &str, on_kalshi: bool, end: &str| MatchInput {
+        end_date: Some(end.parse().unwrap()),
+        ..input(number, question, on_kalshi)
+    };
+    let season = ending(
+        0,
+        "Will the Houston Rockets win the 2026 NBA Finals?",
+        false,
+        "2026-07-01T00:00:00Z",
+    );
+    let game = ending(
+        1,
+        "Idaho at Houston Winner? \u{2014} Houston",
+        true,
+        "2026-04-02T00:00:00Z",
+    );
+    assert_eq!(match_markets(&[season, game]), [], "a March game is not the NBA Finals");
+
+    let title = ending(
+        0,
+        "Will the Philadelphia Eagles win Super Bowl LIX?",
+        false,
+        "2025-02-09T23:30:00Z",
+    );
+    let final_game = ending(
+        1,
+        "Kansas City at Philadelphia Winner? \u{2014} Philadelphia",
+        true,
+        "2025-02-09T23:30:00Z",
+    );
+    // The final is not refused for its contest (whether it pairs is then up to the rest).
+    let judgement = score::judge(&title.features(), &final_game.features());
+    assert_eq!(judgement.contest, score::Agreement::Unknown, "{judgement:?}");
+}
+
 proptest! {
     #[test]
     fn served_pairs_keep_every_invariant(inputs in markets()) {
