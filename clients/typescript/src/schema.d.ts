@@ -1255,26 +1255,26 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-25T12:35:21.654Z",
+                     *           "createdAt": "2026-11-25T13:39:07.484Z",
                      *           "credits": {
                      *             "purchased": 10000,
-                     *             "remaining": 9980,
-                     *             "used": 20
+                     *             "remaining": 9982,
+                     *             "used": 18
                      *           },
-                     *           "id": "b22e6658-f2f2-4cf9-b9db-fcdac5a650c0",
+                     *           "id": "3d22f90e-8dfc-43d9-875d-9cd0d5d07e6f",
                      *           "label": "demo",
                      *           "status": "active",
                      *           "tier": "pro",
                      *           "walletAddress": ""
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T12:52:04.906Z",
+                     *           "createdAt": "2026-11-25T13:39:08.602Z",
                      *           "credits": {
                      *             "purchased": 5000,
                      *             "remaining": 5000,
                      *             "used": 0
                      *           },
-                     *           "id": "471249a2-71c9-4a74-896e-ab8b85145471",
+                     *           "id": "e6373719-2d94-4f32-9e89-60b35096f8de",
                      *           "label": "Research desk",
                      *           "status": "active",
                      *           "tier": "starter",
@@ -1354,22 +1354,22 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "account": {
-                     *           "createdAt": "2026-11-25T12:52:04.906Z",
+                     *           "createdAt": "2026-11-25T13:39:08.602Z",
                      *           "credits": {
                      *             "purchased": 5000,
                      *             "remaining": 5000,
                      *             "used": 0
                      *           },
-                     *           "id": "471249a2-71c9-4a74-896e-ab8b85145471",
+                     *           "id": "e6373719-2d94-4f32-9e89-60b35096f8de",
                      *           "label": "Research desk",
                      *           "status": "active",
                      *           "tier": "starter",
                      *           "walletAddress": ""
                      *         },
                      *         "key": {
-                     *           "apiKey": "pm_live_802d7c7cbf99a43202223ca913add2f563abce1c",
-                     *           "display": "pm_live_802d...ce1c",
-                     *           "id": "a926727d-65fb-4e2c-b4c4-843e5a678829"
+                     *           "apiKey": "pm_live_b9fa5ab9c204de6a66dfba76b14712e8eba35351",
+                     *           "display": "pm_live_b9fa...5351",
+                     *           "id": "e5d1c1f3-3b68-4387-afb0-8aa152090564"
                      *         }
                      *       }
                      *     }
@@ -1440,7 +1440,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 471249a2-71c9-4a74-896e-ab8b85145471
+                 * @example e6373719-2d94-4f32-9e89-60b35096f8de
                  */
                 id: string;
             };
@@ -1457,13 +1457,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-25T12:52:04.906Z",
+                     *         "createdAt": "2026-11-25T13:39:08.602Z",
                      *         "credits": {
                      *           "purchased": 5000,
                      *           "remaining": 5000,
                      *           "used": 0
                      *         },
-                     *         "id": "471249a2-71c9-4a74-896e-ab8b85145471",
+                     *         "id": "e6373719-2d94-4f32-9e89-60b35096f8de",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "starter",
@@ -1528,7 +1528,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 471249a2-71c9-4a74-896e-ab8b85145471
+                 * @example e6373719-2d94-4f32-9e89-60b35096f8de
                  */
                 id: string;
             };
@@ -1554,13 +1554,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-25T12:52:04.906Z",
+                     *         "createdAt": "2026-11-25T13:39:08.602Z",
                      *         "credits": {
                      *           "purchased": 5000,
                      *           "remaining": 5000,
                      *           "used": 0
                      *         },
-                     *         "id": "471249a2-71c9-4a74-896e-ab8b85145471",
+                     *         "id": "e6373719-2d94-4f32-9e89-60b35096f8de",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "pro",
@@ -1643,7 +1643,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 471249a2-71c9-4a74-896e-ab8b85145471
+                 * @example e6373719-2d94-4f32-9e89-60b35096f8de
                  */
                 id: string;
             };
@@ -1669,13 +1669,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-25T12:52:04.906Z",
+                     *         "createdAt": "2026-11-25T13:39:08.602Z",
                      *         "credits": {
                      *           "purchased": 7500,
                      *           "remaining": 7500,
                      *           "used": 0
                      *         },
-                     *         "id": "471249a2-71c9-4a74-896e-ab8b85145471",
+                     *         "id": "e6373719-2d94-4f32-9e89-60b35096f8de",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "pro",
@@ -1758,7 +1758,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 471249a2-71c9-4a74-896e-ab8b85145471
+                 * @example e6373719-2d94-4f32-9e89-60b35096f8de
                  */
                 id: string;
             };
@@ -1776,17 +1776,17 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "accountId": "471249a2-71c9-4a74-896e-ab8b85145471",
-                     *           "createdAt": "2026-11-25T12:52:04.906Z",
-                     *           "display": "pm_live_802d...ce1c",
-                     *           "id": "a926727d-65fb-4e2c-b4c4-843e5a678829",
+                     *           "accountId": "e6373719-2d94-4f32-9e89-60b35096f8de",
+                     *           "createdAt": "2026-11-25T13:39:08.603Z",
+                     *           "display": "pm_live_b9fa...5351",
+                     *           "id": "e5d1c1f3-3b68-4387-afb0-8aa152090564",
                      *           "revokedAt": null
                      *         },
                      *         {
-                     *           "accountId": "471249a2-71c9-4a74-896e-ab8b85145471",
-                     *           "createdAt": "2026-11-25T12:52:04.913Z",
-                     *           "display": "pm_live_7d4f...cfa7",
-                     *           "id": "fc63d2c8-2f7e-4fdf-a902-bfe870c3c944",
+                     *           "accountId": "e6373719-2d94-4f32-9e89-60b35096f8de",
+                     *           "createdAt": "2026-11-25T13:39:08.609Z",
+                     *           "display": "pm_live_2682...2a06",
+                     *           "id": "fb7fb5c2-e6fe-475f-8bbf-e666157284d1",
                      *           "revokedAt": null
                      *         }
                      *       ]
@@ -1849,7 +1849,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 471249a2-71c9-4a74-896e-ab8b85145471
+                 * @example e6373719-2d94-4f32-9e89-60b35096f8de
                  */
                 id: string;
             };
@@ -1866,9 +1866,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "apiKey": "pm_live_7d4f303b9f014de0b15cf42df7dc5cb8d998cfa7",
-                     *         "display": "pm_live_7d4f...cfa7",
-                     *         "id": "fc63d2c8-2f7e-4fdf-a902-bfe870c3c944"
+                     *         "apiKey": "pm_live_26822015ce0a0e90e0ecb3c558b160fab8c32a06",
+                     *         "display": "pm_live_2682...2a06",
+                     *         "id": "fb7fb5c2-e6fe-475f-8bbf-e666157284d1"
                      *       }
                      *     }
                      */
@@ -1934,7 +1934,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 471249a2-71c9-4a74-896e-ab8b85145471
+                 * @example e6373719-2d94-4f32-9e89-60b35096f8de
                  */
                 id: string;
             };
@@ -1953,18 +1953,18 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "apiKeyId": null,
-                     *           "createdAt": "2026-11-25T12:52:04.906Z",
+                     *           "createdAt": "2026-11-25T13:39:08.602Z",
                      *           "credits": 5000,
-                     *           "id": 14,
+                     *           "id": 12,
                      *           "kind": "credit",
                      *           "operation": null,
                      *           "requestId": null
                      *         },
                      *         {
                      *           "apiKeyId": null,
-                     *           "createdAt": "2026-11-25T12:52:04.912Z",
+                     *           "createdAt": "2026-11-25T13:39:08.607Z",
                      *           "credits": 2500,
-                     *           "id": 15,
+                     *           "id": 13,
                      *           "kind": "credit",
                      *           "operation": null,
                      *           "requestId": null
@@ -2030,7 +2030,7 @@ export interface operations {
             path: {
                 /**
                  * @description The key's id.
-                 * @example fc63d2c8-2f7e-4fdf-a902-bfe870c3c944
+                 * @example fb7fb5c2-e6fe-475f-8bbf-e666157284d1
                  */
                 id: string;
             };
@@ -2047,11 +2047,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "accountId": "471249a2-71c9-4a74-896e-ab8b85145471",
-                     *         "createdAt": "2026-11-25T12:52:04.913Z",
-                     *         "display": "pm_live_7d4f...cfa7",
-                     *         "id": "fc63d2c8-2f7e-4fdf-a902-bfe870c3c944",
-                     *         "revokedAt": "2026-11-25T12:52:04.916Z"
+                     *         "accountId": "e6373719-2d94-4f32-9e89-60b35096f8de",
+                     *         "createdAt": "2026-11-25T13:39:08.609Z",
+                     *         "display": "pm_live_2682...2a06",
+                     *         "id": "fb7fb5c2-e6fe-475f-8bbf-e666157284d1",
+                     *         "revokedAt": "2026-11-25T13:39:08.611Z"
                      *       }
                      *     }
                      */
@@ -2129,20 +2129,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "apiKey": "pm_live_bcd5...906f",
+                     *         "apiKey": "pm_live_8e79...aa56",
                      *         "credits": {
                      *           "purchased": 10000,
-                     *           "remaining": 9980,
-                     *           "used": 20
+                     *           "remaining": 9982,
+                     *           "used": 18
                      *         },
                      *         "rateLimit": {
                      *           "currentUsage": 11,
                      *           "requestsPerMinute": 1200,
-                     *           "resetsAt": "2026-11-25T12:53:00.000Z"
+                     *           "resetsAt": "2026-11-25T13:40:00.000Z"
                      *         },
                      *         "tier": "pro",
                      *         "user": {
-                     *           "id": "b22e6658-f2f2-4cf9-b9db-fcdac5a650c0",
+                     *           "id": "3d22f90e-8dfc-43d9-875d-9cd0d5d07e6f",
                      *           "walletAddress": ""
                      *         }
                      *       }
@@ -2522,7 +2522,7 @@ export interface operations {
                      *           "marketId": "8e8bcd27-8a76-5fd8-a382-c5a3e75247a6",
                      *           "platform": "polymarket",
                      *           "query": "government shutdown",
-                     *           "timestamp": "2026-11-25T12:52:04.889Z"
+                     *           "timestamp": "2026-11-25T13:39:08.588Z"
                      *         },
                      *         "sources": [
                      *           {
@@ -2533,7 +2533,7 @@ export interface operations {
                      *         ],
                      *         "summary": "On Polymarket, \"New government stimulus checks by March 15, 2021?\" is led by Yes at 100%. Volume is $57,127 in total and $0 in the last 24 hours, with $1,688 of liquidity. It is resolved; its end date was March 15, 2021. No recent news articles about this market were found."
                      *       },
-                     *       "processingTimeMs": 1.574,
+                     *       "processingTimeMs": 1.075,
                      *       "success": true
                      *     }
                      */
@@ -2675,7 +2675,7 @@ export interface operations {
                      *           "marketId": "8e8bcd27-8a76-5fd8-a382-c5a3e75247a6",
                      *           "platform": "polymarket",
                      *           "query": "government shutdown",
-                     *           "timestamp": "2026-11-25T12:52:04.892Z"
+                     *           "timestamp": "2026-11-25T13:39:08.589Z"
                      *         },
                      *         "sources": [
                      *           {
@@ -2686,7 +2686,7 @@ export interface operations {
                      *         ],
                      *         "summary": "On Polymarket, \"New government stimulus checks by March 15, 2021?\" is led by Yes at 100%. Volume is $57,127 in total and $0 in the last 24 hours, with $1,688 of liquidity. It is resolved; its end date was March 15, 2021. No recent news articles about this market were found."
                      *       },
-                     *       "processingTimeMs": 0.744,
+                     *       "processingTimeMs": 0.587,
                      *       "success": true
                      *     }
                      */
@@ -3066,7 +3066,7 @@ export interface operations {
             path: {
                 /**
                  * @description The market's id (a UUID).
-                 * @example ff92d20d-22d3-5294-b4b4-e6b3da83831a
+                 * @example 5e12b599-c88d-5eaf-a0c8-5e93d462f7be
                  */
                 id: string;
             };
@@ -3093,46 +3093,38 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "category": "Sports",
-                     *         "createdAt": "2025-06-19T18:23:29.679Z",
-                     *         "description": "This market will resolve to “Yes” if the Houston Rockets win the 2026 NBA Finals. Otherwise, this market will resolve to “No”.\n\nThis market will resolve to “No” if it becomes impossible for this team to win the 2026 NBA Finals based off the rules of the NBA.\n\nThe resolution source for this market will be information from the NBA.",
-                     *         "endDate": "2026-07-01T00:00:00.000Z",
+                     *         "category": "Politics",
+                     *         "createdAt": "2025-07-03T20:37:23.883Z",
+                     *         "description": "This market will resolve to “Yes” if the named individual wins and accepts the 2028 nomination of the Democratic Party for U.S. president. Otherwise, this market will resolve to “No”.\n\nThe resolution source for this market will be a consensus of official Democratic Party sources.\n\nAny replacement of the democratic nominee before election day will not change the resolution of the market.",
+                     *         "endDate": "2028-11-07T00:00:00.000Z",
                      *         "exchangeId": "POLYMARKET",
-                     *         "externalMarketId": "553860",
-                     *         "id": "ff92d20d-22d3-5294-b4b4-e6b3da83831a",
+                     *         "externalMarketId": "559687",
+                     *         "id": "5e12b599-c88d-5eaf-a0c8-5e93d462f7be",
                      *         "lastSyncedAt": "2026-01-31T18:07:00.000Z",
-                     *         "liquidity": 199182.7031,
-                     *         "matchedMarkets": [
-                     *           {
-                     *             "exchangeId": "KALSHI",
-                     *             "id": "6e6c569e-1015-5549-bcb4-a26934dab8ca",
-                     *             "question": "Idaho at Houston Winner? — Houston",
-                     *             "reason": "same subject (houston rockets), form (win / happen); contest stated on one side only; date partly (year 2026 (ends 2026-07-01) / none stated (ends 2026-04-02))",
-                     *             "similarity": 0.623
-                     *           }
-                     *         ],
+                     *         "liquidity": 777430.23473,
+                     *         "matchedMarkets": [],
                      *         "outcomes": [
                      *           {
-                     *             "bestAskPrice": 0.05,
-                     *             "bestBidPrice": 0.04,
-                     *             "id": "7d995da6-a2fc-5913-9821-dddd901fef2a",
+                     *             "bestAskPrice": 0.009,
+                     *             "bestBidPrice": 0.008,
+                     *             "id": "1075973a-d475-5611-b7e6-c332d9dd5a0e",
                      *             "name": "Yes",
-                     *             "price": 0.045
+                     *             "price": 0.0085
                      *           },
                      *           {
-                     *             "bestAskPrice": 0.96,
-                     *             "bestBidPrice": 0.95,
-                     *             "id": "01d5a2ef-0d52-5a8b-83a8-96747a13d693",
+                     *             "bestAskPrice": 0.992,
+                     *             "bestBidPrice": 0.991,
+                     *             "id": "59670f4a-e60c-51c1-9693-bfcd624e6949",
                      *             "name": "No",
-                     *             "price": 0.955
+                     *             "price": 0.9915
                      *           }
                      *         ],
-                     *         "question": "Will the Houston Rockets win the 2026 NBA Finals?",
-                     *         "startDate": "2025-06-23T16:02:00.650Z",
+                     *         "question": "Will Oprah Winfrey win the 2028 Democratic presidential nomination?",
+                     *         "startDate": "2025-07-11T18:36:32.333Z",
                      *         "status": "OPEN",
-                     *         "updatedAt": "2026-01-31T18:05:26.910Z",
-                     *         "volume": 1488537.392995,
-                     *         "volume24h": 54988.43178999998
+                     *         "updatedAt": "2026-01-31T18:05:46.325Z",
+                     *         "volume": 31724012.566767,
+                     *         "volume24h": 165048.86748500002
                      *       }
                      *     }
                      */
@@ -3228,7 +3220,7 @@ export interface operations {
             path: {
                 /**
                  * @description The market's id (a UUID).
-                 * @example ff92d20d-22d3-5294-b4b4-e6b3da83831a
+                 * @example 5e12b599-c88d-5eaf-a0c8-5e93d462f7be
                  */
                 id: string;
             };
@@ -3256,34 +3248,34 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "interval": "1d",
-                     *         "marketId": "ff92d20d-22d3-5294-b4b4-e6b3da83831a",
+                     *         "marketId": "5e12b599-c88d-5eaf-a0c8-5e93d462f7be",
                      *         "outcomes": [
                      *           {
                      *             "candles": [
                      *               {
-                     *                 "close": 0.045,
-                     *                 "high": 0.045,
-                     *                 "low": 0.045,
-                     *                 "open": 0.045,
+                     *                 "close": 0.0085,
+                     *                 "high": 0.0085,
+                     *                 "low": 0.0085,
+                     *                 "open": 0.0085,
                      *                 "time": "2026-01-31T00:00:00.000Z",
-                     *                 "volume24h": 54988.43178999998
+                     *                 "volume24h": 165048.86748500002
                      *               }
                      *             ],
-                     *             "id": "7d995da6-a2fc-5913-9821-dddd901fef2a",
+                     *             "id": "1075973a-d475-5611-b7e6-c332d9dd5a0e",
                      *             "name": "Yes"
                      *           },
                      *           {
                      *             "candles": [
                      *               {
-                     *                 "close": 0.955,
-                     *                 "high": 0.955,
-                     *                 "low": 0.955,
-                     *                 "open": 0.955,
+                     *                 "close": 0.9915,
+                     *                 "high": 0.9915,
+                     *                 "low": 0.9915,
+                     *                 "open": 0.9915,
                      *                 "time": "2026-01-31T00:00:00.000Z",
-                     *                 "volume24h": 54988.43178999998
+                     *                 "volume24h": 165048.86748500002
                      *               }
                      *             ],
-                     *             "id": "01d5a2ef-0d52-5a8b-83a8-96747a13d693",
+                     *             "id": "59670f4a-e60c-51c1-9693-bfcd624e6949",
                      *             "name": "No"
                      *           }
                      *         ]
@@ -3441,42 +3433,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": [
-                     *         {
-                     *           "flipped": false,
-                     *           "kalshi": {
-                     *             "category": "Sports",
-                     *             "externalMarketId": "KXNCAAMBGAME-26MAR19IDHOHOU-HOU",
-                     *             "id": "6e6c569e-1015-5549-bcb4-a26934dab8ca",
-                     *             "lastSyncedAt": "2026-03-16T15:08:00.000Z",
-                     *             "outcome": "Yes",
-                     *             "price": 0.97,
-                     *             "question": "Idaho at Houston Winner? — Houston",
-                     *             "stale": true,
-                     *             "volume24h": 107391
-                     *           },
-                     *           "polymarket": {
-                     *             "category": "Sports",
-                     *             "externalMarketId": "553860",
-                     *             "id": "ff92d20d-22d3-5294-b4b4-e6b3da83831a",
-                     *             "lastSyncedAt": "2026-01-31T18:07:00.000Z",
-                     *             "outcome": "Yes",
-                     *             "price": 0.045,
-                     *             "question": "Will the Houston Rockets win the 2026 NBA Finals?",
-                     *             "stale": true,
-                     *             "volume24h": 54988.43178999998
-                     *           },
-                     *           "similarity": 0.623,
-                     *           "spread": 0.925,
-                     *           "stale": true,
-                     *           "volume24h": 54988.43178999998
-                     *         }
-                     *       ],
+                     *       "data": [],
                      *       "pagination": {
                      *         "hasMore": false,
                      *         "limit": 2,
                      *         "offset": 0,
-                     *         "total": 1
+                     *         "total": 0
                      *       }
                      *     }
                      */
@@ -3616,19 +3578,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "catalog": {
-                     *         "ageSeconds": 1002,
-                     *         "inMemory": true,
-                     *         "markets": 2008,
-                     *         "revision": 12
+                     *         "ageSeconds": null,
+                     *         "inMemory": false,
+                     *         "markets": 0,
+                     *         "revision": null
                      *       },
                      *       "events": 857,
                      *       "markets": {
                      *         "KALSHI": 775,
                      *         "POLYMARKET": 1233
                      *       },
-                     *       "matchedPairs": 1,
+                     *       "matchedPairs": 0,
                      *       "news": {
-                     *         "articlesInMemory": 567,
+                     *         "articlesInMemory": 0,
                      *         "feeds": []
                      *       },
                      *       "rateLimiter": {
