@@ -259,7 +259,8 @@ async fn demo_loads_real_data_prints_a_working_key_and_stops_gracefully() {
         .unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let server = Server(child);
-    let (mut key, mut account_curl, mut summary) = (String::new(), String::new(), String::new());
+    let (mut key, mut account_curl, mut summary, mut another_port) =
+        (String::new(), String::new(), String::new(), String::new());
     for line in lines.by_ref() {
         let line = line.unwrap();
         if line.starts_with("Marketlens demo:") {
@@ -269,10 +270,17 @@ async fn demo_loads_real_data_prints_a_working_key_and_stops_gracefully() {
             key = found.trim().to_owned();
         }
         if line.contains("/api/v1/account") {
-            account_curl = line;
+            account_curl = line.clone();
+        }
+        if line.contains("--bind") {
+            another_port = line;
             break;
         }
     }
+    assert!(
+        another_port.contains("marketlens demo --bind 127.0.0.1:PORT"),
+        "the banner says how to change the port: {another_port:?}"
+    );
     assert!(
         summary.contains("Polymarket") && summary.contains("Kalshi"),
         "{summary}"

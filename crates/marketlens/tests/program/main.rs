@@ -6,6 +6,7 @@ mod cli;
 mod matches;
 mod news;
 mod nodes;
+mod startup;
 mod sync;
 mod urls;
 
