@@ -298,8 +298,9 @@ pub struct ImportArgs {
     #[arg(long, value_name = "TIME", conflicts_with = "news")]
     pub recorded_at: Option<chrono::DateTime<chrono::Utc>>,
 
-    /// JSON files as the exchange's API returned them, or feed files with --news.
-    #[arg(required = true)]
+    /// JSON files as the exchange's API returned them, or feed files with --news; a folder
+    /// stands for its .json files (.xml, .rss and .atom with --news).
+    #[arg(required = true, value_name = "FILE_OR_FOLDER")]
     pub files: Vec<PathBuf>,
 }
 

@@ -151,6 +151,71 @@ fn a_bad_file_is_reported_and_the_others_still_load() {
     assert!(String::from_utf8_lossy(&wrong_exchange.stderr).contains("not imported"));
 }
 
+/// A folder of recordings imports as its JSON files; a Kalshi series payload among them (no
+/// markets, no events) is skipped with a note, and the notes beside the files are not read.
+#[test]
+fn a_folder_with_series_files_imports_its_markets_and_notes_the_series() {
+    let workspace = Workspace::new();
+    let folder = workspace.directory.path().join("recordings");
+    std::fs::create_dir(&folder).unwrap();
+    for name in [
+        "series-1.json",
+        "series-single-1.json",
+        "events-nested-1.json",
+        "SOURCES.md",
+    ] {
+        std::fs::copy(demo_file("kalshi").join(name), folder.join(name)).unwrap();
+    }
+    let output = workspace.run(&["import", "--exchange", "kalshi", folder.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    let text = stdout(&output);
+    for series in ["series-1.json", "series-single-1.json"] {
+        let notes: Vec<&str> = text.lines().filter(|line| line.contains(series)).collect();
+        assert_eq!(notes.len(), 1, "one note for {series}:\n{text}");
+        assert!(
+            notes[0].contains("skipped") && notes[0].contains("series"),
+            "{}",
+            notes[0]
+        );
+    }
+    assert!(text.contains("Markets: 16 new"), "{text}");
+    assert!(!text.contains("SOURCES.md"), "{text}");
+}
+
+/// What import prints names payloads in words, never as the program's type names
+/// (`PolymarketEvents:`).
+#[test]
+fn import_output_has_no_type_names() {
+    let workspace = Workspace::new();
+    let files = [
+        ("polymarket", demo_file("polymarket/gamma-events-1.json")),
+        ("polymarket", demo_file("polymarket/gamma-markets-2.json")),
+        ("kalshi", demo_file("kalshi/events-nested-1.json")),
+        ("kalshi", demo_file("kalshi/series-single-1.json")),
+    ];
+    for (exchange, file) in files {
+        let output = workspace.run(&["import", "--exchange", exchange, file.to_str().unwrap()]);
+        let text = crate::output_text(&output);
+        assert!(output.status.success(), "{text}");
+        let type_names: Vec<&str> = text
+            .split(|character: char| !character.is_ascii_alphabetic())
+            .filter(|word| is_type_name(word))
+            .collect();
+        assert!(type_names.is_empty(), "{type_names:?} in:\n{text}");
+        assert!(text.contains("Polymarket Gamma") || text.contains("Kalshi"), "{text}");
+    }
+}
+
+/// A word written as Rust writes type names: a capital, then a capital after a small letter
+/// (`PolymarketEvents`, `KalshiSeries`).
+fn is_type_name(word: &str) -> bool {
+    word.starts_with(|character: char| character.is_ascii_uppercase())
+        && word
+            .as_bytes()
+            .windows(2)
+            .any(|pair| pair[0].is_ascii_lowercase() && pair[1].is_ascii_uppercase())
+}
+
 #[test]
 fn operator_commands_manage_accounts_keys_and_credits() {
     let workspace = Workspace::new();
