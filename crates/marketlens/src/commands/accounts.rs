@@ -1,7 +1,9 @@
-//! `marketlens accounts create|list|suspend|activate`
+//! `marketlens accounts create|list|suspend|activate`; `list --json` prints what the admin
+//! API's `GET /admin/v1/accounts` holds.
 
 use anyhow::bail;
 use chrono::Utc;
+use marketlens_api::AdminAccount;
 use marketlens_domain::account::{Account, AccountStatus};
 use marketlens_domain::rate_limit::TierTable;
 use marketlens_storage::NewAccount;
@@ -32,13 +34,19 @@ pub async fn run(database_url: &str, tiers: &TierTable, command: AccountsCommand
             println!("api key  {}", key.as_str());
             println!("Store the key now: it is shown only this once (only its hash is kept).");
         }
-        AccountsCommand::List => {
+        AccountsCommand::List { format } => {
             let store = open_store(database_url).await?;
+            let accounts = store.list_accounts().await?;
+            if format.json {
+                let accounts: Vec<AdminAccount> = accounts.into_iter().map(AdminAccount::from).collect();
+                println!("{}", serde_json::to_string_pretty(&accounts)?);
+                return Ok(ExitCode::SUCCESS);
+            }
             println!(
                 "{:<36}  {:<12}  {:<10}  {:<9}  {:>10}  {:>10}  {:>10}  wallet",
                 "account", "label", "tier", "status", "remaining", "purchased", "used"
             );
-            for account in store.list_accounts().await? {
+            for account in accounts {
                 print_account(&account);
             }
         }

@@ -87,9 +87,10 @@ pub(crate) async fn authorize(State(state): State<AppState>, request: Request, n
     ApiError::InvalidAdminToken.into_response()
 }
 
+/// An account as the admin API shows it, and `marketlens accounts list --json`.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct AdminAccount {
+pub struct AdminAccount {
     id: Uuid,
     label: String,
     tier: String,
@@ -102,7 +103,7 @@ pub(crate) struct AdminAccount {
 }
 
 #[derive(Serialize, ToSchema)]
-pub(crate) struct AdminCredits {
+pub struct AdminCredits {
     remaining: i64,
     purchased: i64,
     used: i64,
@@ -126,9 +127,10 @@ impl From<Account> for AdminAccount {
     }
 }
 
+/// A key as the admin API shows it, and `marketlens keys list --json`.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct AdminKey {
+pub struct AdminKey {
     id: Uuid,
     account_id: Uuid,
     /// The truncated form; the key itself is shown only when it is made.
