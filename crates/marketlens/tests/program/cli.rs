@@ -282,6 +282,69 @@ fn operator_commands_manage_accounts_keys_and_credits() {
     }
 }
 
+/// `--json` on the list commands prints a JSON array with the admin API's fields.
+#[test]
+fn list_commands_print_json_arrays() {
+    let workspace = Workspace::new();
+    let empty = workspace.run(&["accounts", "list", "--json"]);
+    assert!(empty.status.success(), "{empty:?}");
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&empty.stdout).unwrap(),
+        serde_json::json!([])
+    );
+
+    let created = stdout(&workspace.run(&[
+        "accounts",
+        "create",
+        "--tier",
+        "pro",
+        "--credits",
+        "7",
+        "--label",
+        "acme",
+    ]));
+    let account = value_after(&created, "account").to_owned();
+    let key_id = value_after(&created, "key id").to_owned();
+
+    let accounts: serde_json::Value =
+        serde_json::from_slice(&workspace.run(&["accounts", "list", "--json"]).stdout).unwrap();
+    assert_eq!(accounts.as_array().unwrap().len(), 1, "{accounts}");
+    assert_eq!(accounts[0]["id"], account.as_str());
+    assert_eq!(accounts[0]["label"], "acme");
+    assert_eq!(accounts[0]["walletAddress"], "");
+    assert_eq!(accounts[0]["credits"]["remaining"], 7);
+    assert_eq!(accounts[0]["status"], "active");
+
+    let keys: serde_json::Value =
+        serde_json::from_slice(&workspace.run(&["keys", "list", &account, "--json"]).stdout).unwrap();
+    assert_eq!(keys.as_array().unwrap().len(), 1, "{keys}");
+    assert_eq!(keys[0]["id"], key_id.as_str());
+    assert_eq!(keys[0]["accountId"], account.as_str());
+    assert!(keys[0]["display"].as_str().unwrap().starts_with("pm_live_"), "{keys}");
+    assert_eq!(keys[0]["revokedAt"], serde_json::Value::Null);
+}
+
+/// An id that is not a UUID is refused saying what was expected, and naming what was typed.
+#[test]
+fn a_bad_id_says_a_uuid_is_expected() {
+    let workspace = Workspace::new();
+    for (arguments, what) in [
+        (vec!["credits", "add", "not-a-uuid", "10"], "an account id"),
+        (vec!["accounts", "suspend", "not-a-uuid"], "an account id"),
+        (vec!["keys", "list", "not-a-uuid"], "an account id"),
+        (vec!["keys", "revoke", "not-a-uuid"], "a key id"),
+        (vec!["match", "--why", "not-a-uuid", "not-a-uuid"], "a market id"),
+    ] {
+        let output = workspace.run(&arguments);
+        assert!(!output.status.success(), "{arguments:?}");
+        let errors = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            errors.contains(&format!("\"not-a-uuid\" is not {what}: expected a UUID")),
+            "{arguments:?}: {errors}"
+        );
+    }
+}
+
 #[test]
 fn tiers_added_in_configuration_can_be_given_to_accounts() {
     let workspace = Workspace::new();

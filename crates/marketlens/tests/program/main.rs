@@ -3,6 +3,7 @@
 //! and feeds. One test binary; the helpers every module uses are here.
 
 mod cli;
+mod help;
 mod matches;
 mod news;
 mod nodes;
