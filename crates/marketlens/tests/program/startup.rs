@@ -105,3 +105,30 @@ async fn an_unknown_tier_leaves_no_store_behind() {
     assert!(output_text(&output).contains("unknown tier \"platinum\""));
     assert!(!path.exists(), "a refused account created the store");
 }
+
+/// A server on a store that answers but refuses writes (a SQLite file opened read-only) is
+/// not ready: every charged call writes.
+#[tokio::test]
+async fn a_read_only_store_is_not_ready() {
+    let directory = tempfile::tempdir().unwrap();
+    let (_, url) = store_in(&directory);
+    let migrated = run(marketlens(&url, &["migrate"])).await;
+    assert!(migrated.status.success(), "{migrated:?}");
+    let port = free_port();
+    let bind = format!("127.0.0.1:{port}");
+    let read_only = format!("{url}?mode=ro");
+    let child = marketlens(&read_only, &["serve", "--no-sync", "--bind", &bind])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let answer = readyz_once(port, |body| body["error"]["code"].is_string()).await;
+    terminate(child.id());
+    tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
+        .await
+        .unwrap();
+    let answer = answer.expect("/readyz never answered");
+    assert_eq!(answer["error"]["code"], "SERVICE_UNAVAILABLE", "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.contains("read-only"), "{message}");
+}
