@@ -286,6 +286,12 @@ impl From<StoreError> for ApiError {
                     message: "The data store is unavailable; try again shortly.".to_owned(),
                 }
             }
+            StoreError::ReadOnly(reason) => {
+                tracing::error!(%reason, "the store refuses writes");
+                ApiError::ServiceUnavailable {
+                    message: "The data store is read-only; try again later.".to_owned(),
+                }
+            }
             other => {
                 tracing::error!(error = %other, "storage error");
                 ApiError::Internal

@@ -43,6 +43,7 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 use utoipa_axum::router::OpenApiRouter;
 
+pub use routes::admin::{AdminAccount, AdminKey};
 pub use state::{ApiSettings, AppState};
 
 /// The largest request body accepted (`docs/contract/decisions.md#d2-codes`).

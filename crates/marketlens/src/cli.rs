@@ -298,8 +298,9 @@ pub struct ImportArgs {
     #[arg(long, value_name = "TIME", conflicts_with = "news")]
     pub recorded_at: Option<chrono::DateTime<chrono::Utc>>,
 
-    /// JSON files as the exchange's API returned them, or feed files with --news.
-    #[arg(required = true)]
+    /// JSON files as the exchange's API returned them, or feed files with --news; a folder
+    /// stands for its .json files (.xml, .rss and .atom with --news).
+    #[arg(required = true, value_name = "FILE_OR_FOLDER")]
     pub files: Vec<PathBuf>,
 }
 
@@ -312,7 +313,7 @@ pub struct MatchArgs {
     pub evaluate: Option<PathBuf>,
 
     /// Two stored markets' ids: print their comparison field by field.
-    #[arg(long, num_args = 2, value_names = ["ID_A", "ID_B"])]
+    #[arg(long, num_args = 2, value_names = ["ID_A", "ID_B"], value_parser = market_id)]
     pub why: Option<Vec<Uuid>>,
 }
 
@@ -320,6 +321,8 @@ pub struct MatchArgs {
 pub enum AccountsCommand {
     /// Create an account and its first key (printed once).
     Create {
+        /// The account's tier, which sets its requests per minute: free, starter, pro,
+        /// enterprise, or one added by --tier-limits.
         #[arg(long)]
         tier: String,
         /// Credits to start with.
@@ -333,25 +336,84 @@ pub enum AccountsCommand {
         label: String,
     },
     /// List every account with its balance.
-    List,
+    List {
+        #[command(flatten)]
+        format: ListFormat,
+    },
     /// Refuse every call of an account (403) until it is activated again.
-    Suspend { account: Uuid },
+    Suspend {
+        /// The account's id (a UUID, as `accounts list` shows it).
+        #[arg(value_parser = account_id)]
+        account: Uuid,
+    },
     /// Let a suspended account call again.
-    Activate { account: Uuid },
+    Activate {
+        /// The account's id (a UUID, as `accounts list` shows it).
+        #[arg(value_parser = account_id)]
+        account: Uuid,
+    },
 }
 
 #[derive(Debug, Subcommand)]
 pub enum KeysCommand {
     /// Make a new key for an account (printed once).
-    Create { account: Uuid },
+    Create {
+        /// The account's id (a UUID, as `accounts list` shows it).
+        #[arg(value_parser = account_id)]
+        account: Uuid,
+    },
     /// List an account's keys, truncated.
-    List { account: Uuid },
+    List {
+        /// The account's id (a UUID, as `accounts list` shows it).
+        #[arg(value_parser = account_id)]
+        account: Uuid,
+        #[command(flatten)]
+        format: ListFormat,
+    },
     /// Revoke a key; it fails from its next request on.
-    Revoke { key: Uuid },
+    Revoke {
+        /// The key's id (a UUID, as `keys list` shows it), not the key itself.
+        #[arg(value_parser = key_id)]
+        key: Uuid,
+    },
 }
 
 #[derive(Debug, Subcommand)]
 pub enum CreditsCommand {
     /// Add credits to an account.
-    Add { account: Uuid, credits: i64 },
+    Add {
+        /// The account's id (a UUID, as `accounts list` shows it).
+        #[arg(value_parser = account_id)]
+        account: Uuid,
+        /// How many credits to add (at least 1).
+        credits: i64,
+    },
+}
+
+/// How a list command prints: a table for people, or JSON for programs.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct ListFormat {
+    /// Print a JSON array, with the admin API's fields (camelCase), instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// An account id as typed: a UUID, or an error that says so and names the text.
+fn account_id(text: &str) -> Result<Uuid, String> {
+    parse_uuid(text, "an account id")
+}
+
+/// A key id as typed (the key's id, not the key).
+fn key_id(text: &str) -> Result<Uuid, String> {
+    parse_uuid(text, "a key id")
+}
+
+/// A market id as typed.
+fn market_id(text: &str) -> Result<Uuid, String> {
+    parse_uuid(text, "a market id")
+}
+
+fn parse_uuid(text: &str, what: &str) -> Result<Uuid, String> {
+    Uuid::parse_str(text.trim())
+        .map_err(|_| format!("{text:?} is not {what}: expected a UUID like 0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"))
 }

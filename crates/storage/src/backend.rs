@@ -1,7 +1,7 @@
 //! The seam between the SQL, written once per store concern, and the two databases: what truly
 //! differs between SQLite and PostgreSQL, and nothing else.
 //!
-//! Each concern's module (`accounts`, `catalog`, `history`, `news`, `sync_runs`, `transfer`)
+//! Each concern's module (`accounts`, `catalog`, `health`, `history`, `news`, `sync_runs`, `transfer`)
 //! writes its statements once, with `$N` placeholders (sqlx's SQLite driver binds `$N` by
 //! number, as PostgreSQL does), inside a `macro_rules!` that [`store_impls!`] instantiates for
 //! each backend's store type. A macro rather than code generic over `sqlx::Database`: generic
@@ -98,6 +98,7 @@ macro_rules! store_impls {
 
         $crate::accounts::account_store_sql!($store);
         $crate::catalog::catalog_store_sql!($store);
+        $crate::health::health_store_sql!($store);
         $crate::history::history_store_sql!($store);
         $crate::news::news_store_sql!($store);
         $crate::sync_runs::sync_store_sql!($store);

@@ -10,6 +10,10 @@ pub enum StoreError {
     /// A named record does not exist (an account, a key).
     #[error("{0} not found")]
     NotFound(&'static str),
+    /// The database answers but refuses writes: a SQLite file opened read-only, a PostgreSQL
+    /// session or server whose transactions are read-only.
+    #[error("the store is read-only: {0}")]
+    ReadOnly(String),
     /// The request cannot be carried out as asked (a bad URL, a negative amount).
     #[error("{0}")]
     Invalid(String),
@@ -23,6 +27,9 @@ impl From<sqlx::Error> for StoreError {
         match &error {
             sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_) => {
                 StoreError::Unavailable(error.to_string())
+            }
+            sqlx::Error::Database(database_error) if is_read_only(database_error.as_ref()) => {
+                StoreError::ReadOnly(error.to_string())
             }
             sqlx::Error::Database(database_error) if is_busy(database_error.code().as_deref()) => {
                 StoreError::Unavailable(error.to_string())
@@ -43,4 +50,16 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 fn is_busy(code: Option<&str>) -> bool {
     code.and_then(|code| code.parse::<i64>().ok())
         .is_some_and(|code| matches!(code & 0xff, 5 | 6))
+}
+
+/// Whether the database refused a write because it is read-only: SQLite's `SQLITE_READONLY`
+/// (8, and its extended codes), PostgreSQL's `read_only_sql_transaction` (25006).
+fn is_read_only(error: &dyn sqlx::error::DatabaseError) -> bool {
+    let code = error.code();
+    if error.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
+        code.and_then(|code| code.parse::<i64>().ok())
+            .is_some_and(|code| code & 0xff == 8)
+    } else {
+        code.as_deref() == Some("25006")
+    }
 }

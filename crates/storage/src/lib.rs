@@ -2,7 +2,7 @@
 //! markets, events, matches, accounts, keys, credits and news.
 //!
 //! [`Store`] is the traits [`CatalogStore`], [`AccountStore`], [`SyncStore`],
-//! [`TransferStore`], [`NewsStore`] and [`HistoryStore`]; the server holds an `Arc<dyn Store>` and never knows
+//! [`TransferStore`], [`NewsStore`], [`HistoryStore`] and [`HealthStore`]; the server holds an `Arc<dyn Store>` and never knows
 //! which database is behind it. [`open`] picks the
 //! implementation from the database URL's scheme. SQLite ([`sqlite::SqliteStore`]) is the
 //! embedded default; [`postgres::PgStore`] is the scale-out store, shared by several server
@@ -20,6 +20,7 @@ mod backend;
 pub mod catalog;
 mod error;
 mod fingerprint;
+pub mod health;
 pub mod history;
 pub mod news;
 pub mod postgres;
@@ -37,15 +38,19 @@ pub use catalog::{
     MarketSummary, MatchedMarket, Page, SearchWords, SortOrder, StoredEvent, StoredMarket, UpsertCounts,
 };
 pub use error::StoreError;
+pub use health::HealthStore;
 pub use history::{ExpiryReport, HistoryStore};
 pub use news::{FeedPoll, FeedStatus, NewsStore, StoredArticle};
 pub use sync_runs::{SyncKind, SyncRun, SyncStatus, SyncStore};
 pub use transfer::{CopyReport, CopyStep, ExportedKey, TransferStore};
 
 /// Everything a server needs from its storage.
-pub trait Store: CatalogStore + AccountStore + SyncStore + TransferStore + NewsStore + HistoryStore {}
+pub trait Store:
+    CatalogStore + AccountStore + SyncStore + TransferStore + NewsStore + HistoryStore + HealthStore
+{
+}
 
-impl<T: CatalogStore + AccountStore + SyncStore + TransferStore + NewsStore + HistoryStore> Store for T {}
+impl<T: CatalogStore + AccountStore + SyncStore + TransferStore + NewsStore + HistoryStore + HealthStore> Store for T {}
 
 /// Opens (creating if needed) the store named by `database_url` and applies its migrations.
 ///

@@ -66,7 +66,7 @@ impl Modify for BearerAuth {
             SecurityScheme::Http(
                 HttpBuilder::new()
                     .scheme(HttpAuthScheme::Bearer)
-                    .description(Some("An API key made by the operator (`marketlens key create`)."))
+                    .description(Some("An API key made by the operator (`marketlens keys create`)."))
                     .build(),
             ),
         );

@@ -17,14 +17,16 @@ const DEMO_LABEL: &str = "demo";
 const DEMO_TIER: &str = "pro";
 const DEMO_CREDITS: i64 = 10_000;
 
-pub async fn run(store: Arc<dyn Store>, mut config: ServerConfig, news_window_set: bool) -> anyhow::Result<ExitCode> {
+pub async fn run(
+    store: Arc<dyn Store>,
+    mut config: ServerConfig,
+    listener: TcpListener,
+    news_window_set: bool,
+) -> anyhow::Result<ExitCode> {
     // The recorded feeds are years old: the demo counts news of any age unless told otherwise.
     if !news_window_set {
         config.api.news_window = config::news_window(Some(config::MAX_NEWS_WINDOW_DAYS))?;
     }
-    let listener = TcpListener::bind(config.bind)
-        .await
-        .with_context(|| format!("could not listen on {}", config.bind))?;
     load_demo_data(store.as_ref()).await?;
     load_demo_news(store.as_ref(), config.api.news_window).await?;
     let account = match store.find_account_by_label(DEMO_LABEL).await? {
@@ -67,6 +69,8 @@ pub async fn run(store: Arc<dyn Store>, mut config: ServerConfig, news_window_se
         "  curl -s -H 'Authorization: Bearer {}' '{base}/api/v1/account'",
         key.as_str()
     );
+    println!();
+    println!("Another port: marketlens demo --bind 127.0.0.1:PORT (or MARKETLENS_BIND). Stop with Ctrl-C.");
     println!();
     // The demo serves the recorded data as it is: no background sync.
     serve::serve(store, config, None, listener).await?;

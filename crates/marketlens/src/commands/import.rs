@@ -1,16 +1,23 @@
 //! `marketlens import --exchange EXCHANGE FILE...` and `marketlens import --news FILE...`
+//!
+//! A folder among the files stands for the files in it that can be imported (`.json`
+//! payloads, `.xml`/`.rss`/`.atom` feeds), so that a folder of recordings, with its notes
+//! beside them, imports in one go. A Kalshi series payload (`/series`) holds no markets or
+//! events: it is skipped with a note rather than failing the import.
 
 use anyhow::Context;
 use chrono::Utc;
 use indicatif::{ProgressBar, ProgressStyle};
 use marketlens_domain::Exchange;
+use marketlens_exchanges::{PayloadError, PayloadKind};
 use marketlens_storage::{Store, UpsertCounts};
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::cli::{ExchangeArg, ImportArgs};
 use crate::config;
-use marketlens_sync::import::{self, PayloadReport};
+use marketlens_sync::import::{self, IngestError, PayloadReport};
 use marketlens_sync::matching;
 use marketlens_sync::{StoredNews, news::recent_deduplicator};
 
@@ -24,7 +31,8 @@ pub async fn run(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<ExitCod
     let mut totals = UpsertCounts::default();
     let mut skipped: BTreeMap<String, u64> = BTreeMap::new();
     let mut failed_files = 0;
-    for path in &args.files {
+    let files = files_to_import(&args.files, PAYLOAD_EXTENSIONS);
+    for path in &files {
         let bytes = match std::fs::read(path) {
             Ok(bytes) => bytes,
             Err(error) => {
@@ -53,6 +61,12 @@ pub async fn run(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<ExitCod
                     *skipped.entry(reason).or_default() += count;
                 }
             }
+            Err(IngestError::Payload(PayloadError::NoMarketData(kind))) => {
+                println!(
+                    "{}: skipped: a {kind}, which holds no markets or events",
+                    path.display()
+                );
+            }
             Err(error) => {
                 eprintln!("{}: not imported: {error}", path.display());
                 failed_files += 1;
@@ -80,7 +94,7 @@ pub async fn run(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<ExitCod
     }
     println!("Cross-exchange matched pairs: {pairs}.");
     if failed_files > 0 {
-        eprintln!("{failed_files} of {} files could not be imported.", args.files.len());
+        eprintln!("{failed_files} of {} files could not be imported.", files.len());
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
@@ -88,7 +102,7 @@ pub async fn run(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<ExitCod
 
 fn describe(report: &PayloadReport) -> String {
     let counts = &report.stored.counts;
-    let kind = report.kind.map(|kind| format!("{kind:?}")).unwrap_or_default();
+    let kind = report.kind.map(PayloadKind::description).unwrap_or_default();
     format!(
         "{kind}: markets {} new, {} updated, {} unchanged, {} stale; events {} new, {} updated, {} unchanged, {} stale; {} skipped",
         counts.markets_inserted,
@@ -111,7 +125,8 @@ async fn import_news(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<Exi
     let mut seen = recent_deduplicator(store, since).await?;
     let mut totals = StoredNews::default();
     let mut failed_files = 0;
-    for path in &args.files {
+    let files = files_to_import(&args.files, FEED_EXTENSIONS);
+    for path in &files {
         let source = path.display().to_string();
         let bytes = match std::fs::read(path) {
             Ok(bytes) => bytes,
@@ -150,11 +165,39 @@ async fn import_news(store: &dyn Store, args: &ImportArgs) -> anyhow::Result<Exi
         window.num_days()
     );
     if failed_files > 0 {
-        eprintln!(
-            "{failed_files} of {} files could not be imported whole.",
-            args.files.len()
-        );
+        eprintln!("{failed_files} of {} files could not be imported whole.", files.len());
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The name endings of payload files, and of feed files, taken from a folder.
+const PAYLOAD_EXTENSIONS: &[&str] = &["json"];
+const FEED_EXTENSIONS: &[&str] = &["xml", "rss", "atom"];
+
+/// The files named, each folder among them replaced by its files ending in one of
+/// `extensions` (not its subfolders), in name order. A folder that cannot be listed stays as
+/// it is, so that reading it reports why.
+fn files_to_import(paths: &[PathBuf], extensions: &[&str]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for path in paths {
+        let Ok(entries) = std::fs::read_dir(path) else {
+            files.push(path.clone());
+            continue;
+        };
+        let mut found: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|entry| entry.path())
+            .filter(|file| {
+                file.is_file()
+                    && file
+                        .extension()
+                        .and_then(|extension| extension.to_str())
+                        .is_some_and(|extension| extensions.contains(&extension.to_ascii_lowercase().as_str()))
+            })
+            .collect();
+        found.sort();
+        files.extend(found);
+    }
+    files
 }

@@ -1,6 +1,8 @@
-//! `marketlens keys create|list|revoke`
+//! `marketlens keys create|list|revoke`; `list --json` prints what the admin API's
+//! `GET /admin/v1/accounts/{id}/keys` holds.
 
 use chrono::Utc;
+use marketlens_api::AdminKey;
 use marketlens_domain::api_key::ApiKey;
 use marketlens_domain::time::to_iso8601;
 use marketlens_storage::Store;
@@ -27,8 +29,13 @@ pub async fn run(store: &dyn Store, command: KeysCommand) -> anyhow::Result<Exit
             println!("api key  {}", key.as_str());
             println!("Store the key now: it is shown only this once (only its hash is kept).");
         }
-        KeysCommand::List { account } => {
+        KeysCommand::List { account, format } => {
             let keys = store.list_keys(account).await?;
+            if format.json {
+                let keys: Vec<AdminKey> = keys.into_iter().map(AdminKey::from).collect();
+                println!("{}", serde_json::to_string_pretty(&keys)?);
+                return Ok(ExitCode::SUCCESS);
+            }
             println!("{:<36}  {:<20}  {:<24}  revoked", "key id", "key", "created");
             for key in keys {
                 let revoked = key.revoked_at.map(to_iso8601).unwrap_or_else(|| "-".to_owned());

@@ -1,5 +1,6 @@
-//! One module per command. Each opens the store named by `--database-url` (`copy` opens its
-//! two), does its work and reports in plain words; errors carry their context up to `main`.
+//! One module per command. Each checks its input, then opens the store named by
+//! `--database-url` (`copy` opens its two), does its work and reports in plain words; errors
+//! carry their context up to `main`.
 
 mod accounts;
 mod copy;
@@ -23,32 +24,35 @@ use crate::config::{self, ServerConfig};
 
 pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let tiers = config::tiers(&cli.tier_limits)?;
-    let command = match cli.command {
-        Command::Copy { from, to } => return copy::run(&from, &to).await,
-        command => command,
-    };
-    let store = open_store(&cli.database_url).await?;
-    match command {
+    let database_url = cli.database_url.as_str();
+    // Each command checks its input (and binds its address) before it opens the store, so
+    // that a refused command leaves no new store behind.
+    match cli.command {
         Command::Demo(args) => {
             let news_window_set = args.news_window_days.is_some();
-            demo::run(store, ServerConfig::from_args(&args, tiers)?, news_window_set).await
+            let config = ServerConfig::from_args(&args, tiers)?;
+            let listener = serve::listen(config.bind).await?;
+            demo::run(open_store(database_url).await?, config, listener, news_window_set).await
         }
         Command::Serve(args) => {
             let config = ServerConfig::from_args(&args.serve, tiers)?;
-            serve::run(store, config, config::sync_schedule(&args)?).await
+            let schedule = config::sync_schedule(&args)?;
+            let listener = serve::listen(config.bind).await?;
+            serve::run(open_store(database_url).await?, config, schedule, listener).await
         }
-        Command::Sync(args) => sync::run(store.as_ref(), &args).await,
-        Command::Import(args) => import::run(store.as_ref(), &args).await,
-        Command::Match(args) => matching::run(store.as_ref(), &args).await,
-        Command::Accounts(command) => accounts::run(store.as_ref(), &tiers, command).await,
-        Command::Keys(command) => keys::run(store.as_ref(), command).await,
-        Command::Credits(command) => credits::run(store.as_ref(), command).await,
+        Command::Sync(args) => sync::run(open_store(database_url).await?.as_ref(), &args).await,
+        Command::Import(args) => import::run(open_store(database_url).await?.as_ref(), &args).await,
+        Command::Match(args) => matching::run(open_store(database_url).await?.as_ref(), &args).await,
+        Command::Accounts(command) => accounts::run(database_url, &tiers, command).await,
+        Command::Keys(command) => keys::run(open_store(database_url).await?.as_ref(), command).await,
+        Command::Credits(command) => credits::run(open_store(database_url).await?.as_ref(), command).await,
         Command::Seed {
             synthetic,
             articles,
             history,
             seed,
         } => {
+            let store = open_store(database_url).await?;
             if let Some(markets) = synthetic {
                 seed::run(store.as_ref(), markets, seed).await?;
             }
@@ -61,10 +65,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Migrate => {
-            // Opening the store applied every migration it lacked.
+            // Opening the store applies every migration it lacks.
+            open_store(database_url).await?;
             println!(
                 "The store at {} is migrated to this version's schema.",
-                redact::url(&cli.database_url)
+                redact::url(database_url)
             );
             Ok(ExitCode::SUCCESS)
         }

@@ -5,6 +5,7 @@ use anyhow::Context;
 use marketlens_api::AppState;
 use marketlens_api::rate_limit::{InProcessRateLimiter, RateLimiter, RedisRateLimiter};
 use marketlens_storage::Store;
+use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,12 +23,22 @@ const NEWS_CHECK_EVERY: Duration = Duration::from_secs(10);
 /// The prefix of every key Marketlens writes in Redis.
 const REDIS_KEY_PREFIX: &str = "marketlens";
 
-pub async fn run(store: Arc<dyn Store>, config: ServerConfig, sync: Option<SyncSchedule>) -> anyhow::Result<ExitCode> {
-    let listener = TcpListener::bind(config.bind)
-        .await
-        .with_context(|| format!("could not listen on {}", config.bind))?;
+pub async fn run(
+    store: Arc<dyn Store>,
+    config: ServerConfig,
+    sync: Option<SyncSchedule>,
+    listener: TcpListener,
+) -> anyhow::Result<ExitCode> {
     serve(store, config, sync, listener).await?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The listener on `bind`, taken before the store is opened: an address in use is refused
+/// before anything is written.
+pub async fn listen(bind: SocketAddr) -> anyhow::Result<TcpListener> {
+    TcpListener::bind(bind)
+        .await
+        .with_context(|| format!("could not listen on {bind} (--bind / MARKETLENS_BIND)"))
 }
 
 /// Serves the API on `listener` with every background task of a serving node, started here

@@ -151,6 +151,71 @@ fn a_bad_file_is_reported_and_the_others_still_load() {
     assert!(String::from_utf8_lossy(&wrong_exchange.stderr).contains("not imported"));
 }
 
+/// A folder of recordings imports as its JSON files; a Kalshi series payload among them (no
+/// markets, no events) is skipped with a note, and the notes beside the files are not read.
+#[test]
+fn a_folder_with_series_files_imports_its_markets_and_notes_the_series() {
+    let workspace = Workspace::new();
+    let folder = workspace.directory.path().join("recordings");
+    std::fs::create_dir(&folder).unwrap();
+    for name in [
+        "series-1.json",
+        "series-single-1.json",
+        "events-nested-1.json",
+        "SOURCES.md",
+    ] {
+        std::fs::copy(demo_file("kalshi").join(name), folder.join(name)).unwrap();
+    }
+    let output = workspace.run(&["import", "--exchange", "kalshi", folder.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    let text = stdout(&output);
+    for series in ["series-1.json", "series-single-1.json"] {
+        let notes: Vec<&str> = text.lines().filter(|line| line.contains(series)).collect();
+        assert_eq!(notes.len(), 1, "one note for {series}:\n{text}");
+        assert!(
+            notes[0].contains("skipped") && notes[0].contains("series"),
+            "{}",
+            notes[0]
+        );
+    }
+    assert!(text.contains("Markets: 16 new"), "{text}");
+    assert!(!text.contains("SOURCES.md"), "{text}");
+}
+
+/// What import prints names payloads in words, never as the program's type names
+/// (`PolymarketEvents:`).
+#[test]
+fn import_output_has_no_type_names() {
+    let workspace = Workspace::new();
+    let files = [
+        ("polymarket", demo_file("polymarket/gamma-events-1.json")),
+        ("polymarket", demo_file("polymarket/gamma-markets-2.json")),
+        ("kalshi", demo_file("kalshi/events-nested-1.json")),
+        ("kalshi", demo_file("kalshi/series-single-1.json")),
+    ];
+    for (exchange, file) in files {
+        let output = workspace.run(&["import", "--exchange", exchange, file.to_str().unwrap()]);
+        let text = crate::output_text(&output);
+        assert!(output.status.success(), "{text}");
+        let type_names: Vec<&str> = text
+            .split(|character: char| !character.is_ascii_alphabetic())
+            .filter(|word| is_type_name(word))
+            .collect();
+        assert!(type_names.is_empty(), "{type_names:?} in:\n{text}");
+        assert!(text.contains("Polymarket Gamma") || text.contains("Kalshi"), "{text}");
+    }
+}
+
+/// A word written as Rust writes type names: a capital, then a capital after a small letter
+/// (`PolymarketEvents`, `KalshiSeries`).
+fn is_type_name(word: &str) -> bool {
+    word.starts_with(|character: char| character.is_ascii_uppercase())
+        && word
+            .as_bytes()
+            .windows(2)
+            .any(|pair| pair[0].is_ascii_lowercase() && pair[1].is_ascii_uppercase())
+}
+
 #[test]
 fn operator_commands_manage_accounts_keys_and_credits() {
     let workspace = Workspace::new();
@@ -217,6 +282,69 @@ fn operator_commands_manage_accounts_keys_and_credits() {
     }
 }
 
+/// `--json` on the list commands prints a JSON array with the admin API's fields.
+#[test]
+fn list_commands_print_json_arrays() {
+    let workspace = Workspace::new();
+    let empty = workspace.run(&["accounts", "list", "--json"]);
+    assert!(empty.status.success(), "{empty:?}");
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&empty.stdout).unwrap(),
+        serde_json::json!([])
+    );
+
+    let created = stdout(&workspace.run(&[
+        "accounts",
+        "create",
+        "--tier",
+        "pro",
+        "--credits",
+        "7",
+        "--label",
+        "acme",
+    ]));
+    let account = value_after(&created, "account").to_owned();
+    let key_id = value_after(&created, "key id").to_owned();
+
+    let accounts: serde_json::Value =
+        serde_json::from_slice(&workspace.run(&["accounts", "list", "--json"]).stdout).unwrap();
+    assert_eq!(accounts.as_array().unwrap().len(), 1, "{accounts}");
+    assert_eq!(accounts[0]["id"], account.as_str());
+    assert_eq!(accounts[0]["label"], "acme");
+    assert_eq!(accounts[0]["walletAddress"], "");
+    assert_eq!(accounts[0]["credits"]["remaining"], 7);
+    assert_eq!(accounts[0]["status"], "active");
+
+    let keys: serde_json::Value =
+        serde_json::from_slice(&workspace.run(&["keys", "list", &account, "--json"]).stdout).unwrap();
+    assert_eq!(keys.as_array().unwrap().len(), 1, "{keys}");
+    assert_eq!(keys[0]["id"], key_id.as_str());
+    assert_eq!(keys[0]["accountId"], account.as_str());
+    assert!(keys[0]["display"].as_str().unwrap().starts_with("pm_live_"), "{keys}");
+    assert_eq!(keys[0]["revokedAt"], serde_json::Value::Null);
+}
+
+/// An id that is not a UUID is refused saying what was expected, and naming what was typed.
+#[test]
+fn a_bad_id_says_a_uuid_is_expected() {
+    let workspace = Workspace::new();
+    for (arguments, what) in [
+        (vec!["credits", "add", "not-a-uuid", "10"], "an account id"),
+        (vec!["accounts", "suspend", "not-a-uuid"], "an account id"),
+        (vec!["keys", "list", "not-a-uuid"], "an account id"),
+        (vec!["keys", "revoke", "not-a-uuid"], "a key id"),
+        (vec!["match", "--why", "not-a-uuid", "not-a-uuid"], "a market id"),
+    ] {
+        let output = workspace.run(&arguments);
+        assert!(!output.status.success(), "{arguments:?}");
+        let errors = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            errors.contains(&format!("\"not-a-uuid\" is not {what}: expected a UUID")),
+            "{arguments:?}: {errors}"
+        );
+    }
+}
+
 #[test]
 fn tiers_added_in_configuration_can_be_given_to_accounts() {
     let workspace = Workspace::new();
@@ -259,7 +387,8 @@ async fn demo_loads_real_data_prints_a_working_key_and_stops_gracefully() {
         .unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let server = Server(child);
-    let (mut key, mut account_curl, mut summary) = (String::new(), String::new(), String::new());
+    let (mut key, mut account_curl, mut summary, mut another_port) =
+        (String::new(), String::new(), String::new(), String::new());
     for line in lines.by_ref() {
         let line = line.unwrap();
         if line.starts_with("Marketlens demo:") {
@@ -269,10 +398,17 @@ async fn demo_loads_real_data_prints_a_working_key_and_stops_gracefully() {
             key = found.trim().to_owned();
         }
         if line.contains("/api/v1/account") {
-            account_curl = line;
+            account_curl = line.clone();
+        }
+        if line.contains("--bind") {
+            another_port = line;
             break;
         }
     }
+    assert!(
+        another_port.contains("marketlens demo --bind 127.0.0.1:PORT"),
+        "the banner says how to change the port: {another_port:?}"
+    );
     assert!(
         summary.contains("Polymarket") && summary.contains("Kalshi"),
         "{summary}"

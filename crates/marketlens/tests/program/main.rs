@@ -3,9 +3,11 @@
 //! and feeds. One test binary; the helpers every module uses are here.
 
 mod cli;
+mod help;
 mod matches;
 mod news;
 mod nodes;
+mod startup;
 mod sync;
 mod urls;
 

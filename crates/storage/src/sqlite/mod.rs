@@ -171,7 +171,7 @@ impl SqliteStore {
             .pragma("cache_size", "-2048");
         let in_memory = database_url.contains(":memory:") || database_url.contains("mode=memory");
         if !in_memory {
-            create_private(options.get_filename());
+            create_private(options.get_filename())?;
         }
         // The writer gets 64 MiB, so that a large upsert does not spill pages mid-transaction,
         // and leaves checkpoints to `checkpoint_in_background`.
@@ -298,17 +298,34 @@ fn prefix_query(words: &SearchWords, operator: &str) -> String {
 /// Creates a new store file readable and writable by its owner alone (0600), before SQLite
 /// opens it: SQLite would create it as the umask allows (usually readable by every user of
 /// the machine), and gives its WAL and shared-memory files the mode of the database file. An
-/// existing file is left as it is (its mode is the operator's choice), and so is a path that
-/// cannot be created here: opening it reports why.
-fn create_private(path: &Path) {
+/// existing file is left as it is (its mode is the operator's choice).
+///
+/// A path that cannot be created (its folder is missing, or not writable) is refused here with
+/// one error naming it: SQLite would only say "unable to open database file", and opening
+/// would retry it as if it had raced another process.
+fn create_private(path: &Path) -> Result<(), StoreError> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    if let Err(error) = options.open(path)
-        && error.kind() != std::io::ErrorKind::AlreadyExists
-    {
-        tracing::debug!(%error, path = %path.display(), "could not create the store file ahead of SQLite");
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(error) => {
+            let folder = match path.parent() {
+                Some(folder) if !folder.as_os_str().is_empty() => folder,
+                _ => Path::new("."),
+            };
+            let why = if error.kind() == std::io::ErrorKind::NotFound {
+                format!("its folder {} does not exist", folder.display())
+            } else {
+                error.to_string()
+            };
+            Err(StoreError::Invalid(format!(
+                "cannot create the SQLite store {}: {why}",
+                path.display()
+            )))
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 
 mod accounts;
 mod catalog;
+mod health;
 mod history;
 mod migrations;
 mod news;

@@ -88,9 +88,10 @@ pub(crate) async fn authorize(State(state): State<AppState>, request: Request, n
 }
 
 /// An account as the operator sees it.
+// Also the shape of `marketlens accounts list --json`.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct AdminAccount {
+pub struct AdminAccount {
     /// The account's id (a UUID).
     id: Uuid,
     /// The operator's note on the account; may be empty.
@@ -111,7 +112,7 @@ pub(crate) struct AdminAccount {
 
 /// An account's credits.
 #[derive(Serialize, ToSchema)]
-pub(crate) struct AdminCredits {
+pub struct AdminCredits {
     /// Credits left to spend.
     remaining: i64,
     /// Credits added to the account in all.
@@ -139,9 +140,10 @@ impl From<Account> for AdminAccount {
 }
 
 /// An API key as the operator sees it: never the key itself.
+// Also the shape of `marketlens keys list --json`.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct AdminKey {
+pub struct AdminKey {
     /// The key's id (a UUID), which revoking names.
     id: Uuid,
     /// The id of the account the key charges.

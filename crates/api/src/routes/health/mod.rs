@@ -41,14 +41,15 @@ pub async fn alive() -> Json<Value> {
     tag = "operations",
     responses(
         (status = 200, description = "Ready: counts, per-exchange sync freshness, the catalogue, the news index and the rate limiter.", body = Object),
-        (status = 503, description = "Not ready: the store does not answer (`SERVICE_UNAVAILABLE`).", body = ErrorBody),
+        (status = 503, description = "Not ready: the store does not answer or refuses writes (`SERVICE_UNAVAILABLE`).", body = ErrorBody),
     )
 )]
 pub async fn ready(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
     state.readiness.get(|| readiness(&state)).await.map(Json)
 }
 
-/// What `/readyz` reports, read from the store and the node's state.
+/// What `/readyz` reports, read from the store and the node's state. A store that answers but
+/// refuses writes is not ready either: every charged call writes.
 async fn readiness(state: &AppState) -> Result<Value, ApiError> {
     let not_ready = |error: StoreError| {
         tracing::warn!(%error, "readiness check failed");
@@ -57,6 +58,15 @@ async fn readiness(state: &AppState) -> Result<Value, ApiError> {
         }
     };
     let counts = state.store.catalog_counts().await.map_err(not_ready)?;
+    state.store.check_writable().await.map_err(|error| match error {
+        StoreError::ReadOnly(reason) => {
+            tracing::warn!(%reason, "readiness check failed: the store refuses writes");
+            ApiError::ServiceUnavailable {
+                message: "Not ready: the data store is read-only, so calls cannot be charged.".to_owned(),
+            }
+        }
+        other => not_ready(other),
+    })?;
     let limiter = state.rate_limiter.health();
     let catalog = state.catalog.status();
     let feeds = state.store.feed_statuses().await.map_err(not_ready)?;
