@@ -274,17 +274,58 @@ pub struct MarketDetail<'a> {
     /// When Marketlens last confirmed these figures with the exchange: the later of the sync
     /// or import that last changed them and the last successful sync that walked the market.
     pub last_synced_at: Iso8601,
+    /// The id of the market's event (see `GET /api/v1/events/{id}`); `null` when the market
+    /// belongs to no event or its event is not stored. Beyond the interface.
+    pub event_id: Option<Uuid>,
+    /// The market's public page on its exchange (a Kalshi page is its event's), in a form
+    /// `GET /api/v1/markets/lookup` reads back; `null` when the exchange gave nothing to build
+    /// one from. Beyond the interface.
+    pub url: Option<&'a str>,
+    /// How the market resolves, as the exchange states it. Beyond the interface.
+    pub rules: MarketRules<'a>,
+    /// The result of a `RESOLVED` market; `null` for any other status. Beyond the interface.
+    pub resolution: Option<MarketResolution<'a>>,
+}
+
+/// How a market resolves, in its exchange's words; each part `null` when the exchange states
+/// none.
+#[derive(Serialize, ToSchema)]
+pub struct MarketRules<'a> {
+    /// The resolution rule: Kalshi's primary rules; Polymarket's description (the market's
+    /// `description` too).
+    pub primary: Option<&'a str>,
+    /// Further terms: Kalshi's secondary rules. Always `null` on Polymarket.
+    pub secondary: Option<&'a str>,
+    /// Where the result is to be read, as Polymarket names it (a URL or a name). Always
+    /// `null` on Kalshi, whose rules name their sources.
+    pub source: Option<&'a str>,
+}
+
+/// A resolved market's result.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MarketResolution<'a> {
+    /// The winning outcome's `name`, as in `outcomes`; `null` when the exchange's result
+    /// names no single winner (a Kalshi scalar settlement, or a Polymarket market resolved
+    /// with no outcome priced at 0.99 or more).
+    pub outcome: Option<&'a str>,
+    /// When the exchange settled the market (Kalshi's settlement time, Polymarket's closing
+    /// time); `null` when it does not say.
+    pub resolved_at: Option<Iso8601>,
 }
 
 impl<'a> MarketDetail<'a> {
-    /// `reasons` holds each match's reason, in the order of `matched`.
+    /// `reasons` holds each match's reason, in the order of `matched`; `event_id` is the
+    /// market's event's, when the store holds that event.
     pub fn new(
         stored: &'a StoredMarket,
         matched: &'a [MatchedMarket],
         reasons: &'a [String],
         last_synced_at: Timestamp,
+        event_id: Option<Uuid>,
     ) -> MarketDetail<'a> {
         let market = &stored.market;
+        let rules = &market.rules;
         MarketDetail {
             id: stored.id,
             exchange_id: market.exchange.as_str(),
@@ -318,6 +359,17 @@ impl<'a> MarketDetail<'a> {
                 .map(|(matched, reason)| MatchedMarketView::new(matched, reason))
                 .collect(),
             last_synced_at: Iso8601(last_synced_at),
+            event_id,
+            url: market.page_url(),
+            rules: MarketRules {
+                primary: rules.primary.as_deref(),
+                secondary: rules.secondary.as_deref(),
+                source: rules.source.as_deref(),
+            },
+            resolution: market.resolution.as_ref().map(|resolution| MarketResolution {
+                outcome: resolution.outcome.as_deref(),
+                resolved_at: resolution.resolved_at.map(Iso8601),
+            }),
         }
     }
 }

@@ -219,7 +219,7 @@ mod tests {
     }
 
     fn stored(status: MarketStatus, end_day: Option<i64>, liquidity: f64) -> StoredMarket {
-        use marketlens_domain::market::UrlKeys;
+        use marketlens_domain::market::{Rules, UrlKeys};
         use marketlens_domain::{Category, Exchange, Market, Outcome};
         let day = |day: i64| marketlens_domain::time::from_epoch_millis(1_767_225_600_000 + day * 86_400_000);
         let market = Market {
@@ -254,6 +254,8 @@ mod tests {
             url_keys: UrlKeys::default(),
             url: String::new(),
             image_url: String::new(),
+            rules: Rules::default(),
+            resolution: None,
         };
         StoredMarket {
             id: market.id(),

@@ -95,7 +95,19 @@ impl Loaded {
                 .max_capacity(MARKET_CACHE_BYTES)
                 .weigher(|_, stored: &Arc<StoredMarket>| {
                     let market = &stored.market;
-                    weight(market.question.len() + market.description.len() + market.url.len() + market.image_url.len())
+                    let rules = &market.rules;
+                    let rules_bytes: usize = [&rules.primary, &rules.secondary, &rules.source]
+                        .into_iter()
+                        .flatten()
+                        .map(String::len)
+                        .sum();
+                    weight(
+                        market.question.len()
+                            + market.description.len()
+                            + rules_bytes
+                            + market.url.len()
+                            + market.image_url.len(),
+                    )
                 })
                 .build(),
             events: Cache::builder()

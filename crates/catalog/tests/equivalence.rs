@@ -4,7 +4,7 @@
 
 use chrono::{TimeZone, Utc};
 use marketlens_catalog::{CatalogReader, LiveCatalog, StoreReader};
-use marketlens_domain::market::UrlKeys;
+use marketlens_domain::market::{Resolution, Rules, UrlKeys};
 use marketlens_domain::matching::{MatchPair, Orientation};
 use marketlens_domain::{Category, Event, Exchange, Market, MarketStatus, Outcome};
 use marketlens_storage::{EventQuery, MarketFilter, MarketQuery, MarketSort, SearchWords, SortOrder, Store};
@@ -49,13 +49,14 @@ fn catalogue(seed: u64) -> (Vec<Market>, Vec<Event>, Vec<MatchPair>) {
             .map(|_| WORDS[draw.next(WORDS.len() as u64) as usize])
             .collect();
         let yes = draw.next(5) as f64 / 4.0;
+        let status = MarketStatus::ALL[draw.next(3) as usize];
         markets.push(Market {
             exchange,
             external_id: format!("M{number}"),
             event_external_id: event.clone(),
             question: format!("{}?", words.join(" ")),
             description: String::new(),
-            status: MarketStatus::ALL[draw.next(3) as usize],
+            status,
             category: categories[draw.next(4) as usize],
             liquidity: draw.next(4) as f64 * 10.0,
             volume: draw.next(6) as f64 * 100.5,
@@ -84,6 +85,11 @@ fn catalogue(seed: u64) -> (Vec<Market>, Vec<Event>, Vec<MatchPair>) {
             url_keys: UrlKeys::default(),
             url: String::new(),
             image_url: String::new(),
+            rules: Rules::default(),
+            resolution: (status == MarketStatus::Resolved).then_some(Resolution {
+                outcome: None,
+                resolved_at: None,
+            }),
         });
         if let Some(event) = event
             && !events

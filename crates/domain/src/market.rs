@@ -8,6 +8,7 @@ use uuid::Uuid;
 use crate::category::Category;
 use crate::exchange::Exchange;
 use crate::ids;
+use crate::market_url;
 use crate::time::Timestamp;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -86,6 +87,30 @@ pub struct UrlKeys {
     pub series: Option<String>,
 }
 
+/// How the exchange says the market resolves, in its own words. Each part is `None` when the
+/// exchange states none.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rules {
+    /// The resolution rule: Kalshi's `rules_primary`, Polymarket's `description`.
+    pub primary: Option<String>,
+    /// Further terms: Kalshi's `rules_secondary`. Polymarket has no second part.
+    pub secondary: Option<String>,
+    /// Where the result is to be read: Polymarket's `resolutionSource` (a URL or a name).
+    /// Kalshi names its sources inside its rules.
+    pub source: Option<String>,
+}
+
+/// The result of a market with a final result ([`MarketStatus::Resolved`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resolution {
+    /// The name of the winning outcome, as in [`Market::outcomes`]; `None` when the exchange's
+    /// result names no single winner (a Kalshi scalar settlement, a Polymarket market whose
+    /// final prices crown no outcome). Never guessed: the normalizers document their rule.
+    pub outcome: Option<String>,
+    /// When the exchange settled the market, if the payload says.
+    pub resolved_at: Option<Timestamp>,
+}
+
 /// A normalized market, as produced by the exchange normalizers and kept by the stores.
 ///
 /// Invariants (checked by [`Market::validate`], which normalizers call before emitting):
@@ -120,6 +145,9 @@ pub struct Market {
     /// The market's public page on its exchange.
     pub url: String,
     pub image_url: String,
+    pub rules: Rules,
+    /// `Some` exactly when the market is [`MarketStatus::Resolved`].
+    pub resolution: Option<Resolution>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -134,6 +162,10 @@ pub enum InvalidMarket {
     PriceOutOfRange { field: &'static str, value: String },
     #[error("{field} is {value}, not a finite amount of at least 0")]
     BadAmount { field: &'static str, value: String },
+    #[error("status {status} with a resolution, or RESOLVED without one")]
+    ResolutionMismatch { status: MarketStatus },
+    #[error("the winning outcome {0:?} is none of the market's outcomes")]
+    UnknownWinner(String),
 }
 
 impl Market {
@@ -150,6 +182,12 @@ impl Market {
     /// The price of the first outcome ("Yes" for binary markets), 0 when there is none.
     pub fn headline_price(&self) -> f64 {
         self.outcomes.first().map_or(0.0, |outcome| outcome.price)
+    }
+
+    /// The market's public page, when its URL is one [`market_url::parse`] reads back (a
+    /// market with neither a slug nor an event on Polymarket has only the home page).
+    pub fn page_url(&self) -> Option<&str> {
+        market_url::parse(&self.url).map(|_| self.url.as_str())
     }
 
     pub fn validate(&self) -> Result<(), InvalidMarket> {
@@ -186,6 +224,17 @@ impl Market {
                     });
                 }
             }
+        }
+        if self.resolution.is_some() != (self.status == MarketStatus::Resolved) {
+            return Err(InvalidMarket::ResolutionMismatch { status: self.status });
+        }
+        if let Some(winner) = self
+            .resolution
+            .as_ref()
+            .and_then(|resolution| resolution.outcome.as_deref())
+            && !self.outcomes.iter().any(|outcome| outcome.name == winner)
+        {
+            return Err(InvalidMarket::UnknownWinner(winner.to_owned()));
         }
         Ok(())
     }

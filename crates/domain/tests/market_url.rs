@@ -147,6 +147,13 @@ proptest! {
         prop_assert_eq!(kalshi.keys[1].clone(), UrlKey::Event(event_ticker.to_ascii_lowercase()));
         let kalshi_bare = parse(&kalshi_market_url(&event_ticker, None, &title)).unwrap();
         prop_assert!(kalshi_bare.keys.contains(&UrlKey::Event(event_ticker.to_ascii_lowercase())));
+        // A Polymarket market without an event has its own page, an event's slug alone names
+        // the event's; with neither there is no page (get market's `url` is then null).
+        let market_page = parse(&polymarket_market_url(Some(&market), None)).unwrap();
+        prop_assert_eq!(market_page.keys, vec![UrlKey::Market(market.clone())]);
+        let event_page = parse(&polymarket_market_url(None, Some(&event))).unwrap();
+        prop_assert_eq!(event_page.keys, vec![UrlKey::Event(event.clone())]);
+        prop_assert_eq!(parse(&polymarket_market_url(None, None)), None);
     }
 
     #[test]

@@ -438,6 +438,119 @@ fn kalshi_markets_1_has_476_resolved_and_278_open_markets() {
     assert_eq!(shared, 96);
 }
 
+/// How many of a payload's resolved markets have each winner (`None`: no single winner), and
+/// how many say when they resolved.
+fn winners(normalized: &Normalized) -> (BTreeMap<Option<&str>, usize>, usize) {
+    let mut winners = BTreeMap::new();
+    let mut timed = 0;
+    for resolution in normalized
+        .markets
+        .iter()
+        .filter_map(|market| market.resolution.as_ref())
+    {
+        *winners.entry(resolution.outcome.as_deref()).or_default() += 1;
+        timed += usize::from(resolution.resolved_at.is_some());
+    }
+    (winners, timed)
+}
+
+fn resolution(market: &Market) -> (Option<&str>, Option<String>) {
+    let resolution = market.resolution.as_ref().expect("a resolved market has a resolution");
+    (resolution.outcome.as_deref(), iso(resolution.resolved_at))
+}
+
+#[test]
+fn kalshi_finalized_markets_resolve_to_their_result_at_their_settlement() {
+    let (_, normalized) = load(Exchange::Kalshi, "markets-1.json");
+    // SOURCES.md: 476 finalized, result "no" 405 and "yes" 71, each with settlement_ts.
+    assert_eq!(
+        winners(&normalized),
+        (BTreeMap::from([(Some("No"), 405), (Some("Yes"), 71)]), 476)
+    );
+    let wichita = market(&normalized, "KXMARMAD-26-WICH");
+    assert_eq!(
+        resolution(wichita),
+        (Some("No"), Some("2026-03-15T23:28:19.638Z".to_owned()))
+    );
+    assert_eq!(
+        wichita.rules.primary.as_deref(),
+        Some(
+            "If Wichita St. is the 2025-26 Division 1 Men's College Basketball National Champion, then the \
+             market resolves to Yes."
+        )
+    );
+    assert!(
+        wichita
+            .rules
+            .secondary
+            .as_deref()
+            .is_some_and(|secondary| secondary.starts_with("Kalshi is not affiliated"))
+    );
+    assert_eq!(wichita.rules.source, None);
+    assert_eq!(
+        resolution(market(&normalized, "KXMARMAD-25R4G2-HOU")),
+        (Some("Yes"), Some("2025-04-06T03:57:56.817Z".to_owned()))
+    );
+    assert_eq!(market(&normalized, "KXMARMAD-26-UGA").resolution, None, "active");
+    // A trimmed record without settlement_ts: the winner, but no time.
+    let (_, nested) = load(Exchange::Kalshi, "events-nested-1.json");
+    assert_eq!(
+        resolution(market(&nested, "KXIPHONERELEASE-IPHONE18-26JUL01")),
+        (Some("No"), None)
+    );
+}
+
+#[test]
+fn polymarket_resolved_markets_resolve_to_the_outcome_at_the_winning_price() {
+    let (_, events_1) = load(Exchange::Polymarket, "gamma-events-1.json");
+    // SOURCES.md: 12 markets resolved by the oracle, with prices ["0", "1"] or ["1", "0"].
+    assert_eq!(
+        winners(&events_1),
+        (BTreeMap::from([(Some("No"), 4), (Some("Yes"), 8)]), 12)
+    );
+    let nuclear = market(&events_1, "514472");
+    assert_eq!(
+        resolution(nuclear),
+        (Some("No"), Some("2025-04-01T08:21:16.000Z".to_owned()))
+    );
+    assert!(
+        nuclear
+            .rules
+            .primary
+            .as_deref()
+            .is_some_and(|primary| primary.starts_with("This market will resolve to \"Yes\" if a nuclear weapon"))
+    );
+    assert_eq!(
+        (nuclear.rules.secondary.as_deref(), nuclear.rules.source.as_deref()),
+        (None, None)
+    );
+    assert_eq!(
+        resolution(market(&events_1, "516867")),
+        (Some("Yes"), Some("2025-05-22T03:54:58.000Z".to_owned()))
+    );
+
+    // Legacy markets keep their last price (0.99999958…) and name their source.
+    let (_, events_2) = load(Exchange::Polymarket, "gamma-events-2.json");
+    let mavericks = market(&events_2, "239826");
+    assert_eq!(
+        resolution(mavericks),
+        (Some("No"), Some("2021-12-05T20:37:01.000Z".to_owned()))
+    );
+    assert_eq!(mavericks.rules.source.as_deref(), Some("https://www.nba.com/games"));
+
+    // 430 legacy markets with an outcome at the winning price, 46 redeemed at ["0", "0"].
+    let (_, markets_2) = load(Exchange::Polymarket, "gamma-markets-2.json");
+    let (by_winner, timed) = winners(&markets_2);
+    assert_eq!(
+        (by_winner[&None], by_winner.values().sum::<usize>(), timed),
+        (46, 476, 476)
+    );
+    assert_eq!(
+        resolution(market(&markets_2, "12")),
+        (None, Some("2020-11-02T16:31:01.000Z".to_owned()))
+    );
+}
+
 #[test]
 fn kalshi_markets_2_parlays_read_the_transitional_schema() {
     let (_, normalized) = load(Exchange::Kalshi, "markets-2.json");

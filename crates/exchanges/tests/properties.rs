@@ -27,6 +27,8 @@ const KNOWN_KEYS: &[&str] = &[
     "closed",
     "archived",
     "umaResolutionStatus",
+    "resolutionSource",
+    "closedTime",
     "volume",
     "volumeNum",
     "liquidity",
@@ -64,6 +66,8 @@ const KNOWN_KEYS: &[&str] = &[
     "open_time",
     "created_time",
     "rules_primary",
+    "rules_secondary",
+    "settlement_ts",
     "last_updated_ts",
 ];
 

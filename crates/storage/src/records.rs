@@ -10,10 +10,10 @@
 use marketlens_domain::account::{Account, ApiKeyRecord, LedgerEntry};
 use marketlens_domain::article::Article;
 use marketlens_domain::history::{HistoryBar, Resolution};
-use marketlens_domain::market::UrlKeys;
+use marketlens_domain::market::{self, Rules, UrlKeys};
 use marketlens_domain::matching::{MatchInput, MatchPair};
 use marketlens_domain::time::Timestamp;
-use marketlens_domain::{Event, Market, Outcome};
+use marketlens_domain::{Event, Market, MarketStatus, Outcome};
 use std::fmt::Display;
 use std::str::FromStr;
 use uuid::Uuid;
@@ -27,7 +27,8 @@ use crate::{StoreError, UpsertCounts};
 pub const MARKET_COLUMNS: &str = "m.id, m.exchange, m.external_id, m.event_external_id, m.question, \
     m.description, m.status, m.category, m.liquidity, m.volume, m.volume_24h, m.start_date, m.end_date, \
     m.source_created_at, m.created_at, m.updated_at, m.source_updated_at, m.outcomes, m.url_market, \
-    m.url_event, m.url_series, m.url, m.image_url, m.observed_at";
+    m.url_event, m.url_series, m.url, m.image_url, m.observed_at, m.rules_primary, m.rules_secondary, \
+    m.rules_source, m.resolution_outcome, m.resolved_at";
 
 /// The columns [`market_summary`] reads (table alias `m`).
 pub const SUMMARY_COLUMNS: &str = "m.id, m.exchange, m.external_id, m.question, m.status, m.category, m.liquidity, \
@@ -113,13 +114,14 @@ pub trait RecordRow {
 }
 
 pub fn stored_market(row: &impl RecordRow) -> Result<StoredMarket, StoreError> {
+    let status = row.parsed("status")?;
     let market = Market {
         exchange: row.parsed("exchange")?,
         external_id: row.text("external_id")?,
         event_external_id: row.optional_text("event_external_id")?,
         question: row.text("question")?,
         description: row.text("description")?,
-        status: row.parsed("status")?,
+        status,
         category: row.parsed("category")?,
         liquidity: row.real("liquidity")?,
         volume: row.real("volume")?,
@@ -136,6 +138,19 @@ pub fn stored_market(row: &impl RecordRow) -> Result<StoredMarket, StoreError> {
         },
         url: row.text("url")?,
         image_url: row.text("image_url")?,
+        rules: Rules {
+            primary: row.optional_text("rules_primary")?,
+            secondary: row.optional_text("rules_secondary")?,
+            source: row.optional_text("rules_source")?,
+        },
+        // A resolved market has a resolution even when neither of its parts is known.
+        resolution: match status {
+            MarketStatus::Resolved => Some(market::Resolution {
+                outcome: row.optional_text("resolution_outcome")?,
+                resolved_at: row.optional_timestamp("resolved_at")?,
+            }),
+            MarketStatus::Open | MarketStatus::Closed => None,
+        },
     };
     Ok(StoredMarket {
         id: row.uuid("id")?,

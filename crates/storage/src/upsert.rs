@@ -123,11 +123,12 @@ fn aggregate(event_ids: &[String], figures: &[EventMarketFigures]) -> Vec<EventA
         .collect()
 }
 
-/// The head of a multi-row market insert; each row binds these 30 columns in this order.
+/// The head of a multi-row market insert; each row binds these 35 columns in this order.
 pub const INSERT_MARKETS: &str = "INSERT INTO markets (id, exchange, external_id, event_id, event_external_id, question, search_text, \
                 description, status, category, liquidity, volume, volume_24h, start_date, end_date, source_created_at, \
                 created_at, updated_at, source_updated_at, outcomes, headline_price, url_market, url_event, url_series, \
-                url, image_url, fingerprint, first_seen_at, changed_revision, observed_at) ";
+                url, image_url, fingerprint, first_seen_at, changed_revision, observed_at, rules_primary, rules_secondary, \
+                rules_source, resolution_outcome, resolved_at) ";
 
 /// What an insert of a stored market replaces (every backend speaks this SQL).
 pub const ON_CONFLICT_UPDATE_MARKET: &str = " ON CONFLICT (id) DO UPDATE SET event_id = excluded.event_id, event_external_id = excluded.event_external_id, \
@@ -140,7 +141,10 @@ pub const ON_CONFLICT_UPDATE_MARKET: &str = " ON CONFLICT (id) DO UPDATE SET eve
                 headline_price = excluded.headline_price, url_market = excluded.url_market, \
                 url_event = excluded.url_event, url_series = excluded.url_series, url = excluded.url, \
                 image_url = excluded.image_url, fingerprint = excluded.fingerprint, \
-                changed_revision = excluded.changed_revision, observed_at = excluded.observed_at";
+                changed_revision = excluded.changed_revision, observed_at = excluded.observed_at, \
+                rules_primary = excluded.rules_primary, rules_secondary = excluded.rules_secondary, \
+                rules_source = excluded.rules_source, resolution_outcome = excluded.resolution_outcome, \
+                resolved_at = excluded.resolved_at";
 
 /// The head of a multi-row event insert; each row binds these 16 columns in this order.
 pub const INSERT_EVENTS: &str = "INSERT INTO events (id, exchange, external_id, title, description, category, reported_volume, image_url, \
@@ -154,7 +158,7 @@ pub const ON_CONFLICT_UPDATE_EVENT: &str = " ON CONFLICT (id) DO UPDATE SET titl
 
 /// Ids per statement when reading versions or refreshing aggregates.
 pub const IDS_PER_STATEMENT: usize = 500;
-/// Rows per multi-row upsert: markets bind 30 values each, events 16.
+/// Rows per multi-row upsert: markets bind 35 values each, events 16.
 pub const MARKETS_PER_STATEMENT: usize = 200;
 pub const EVENTS_PER_STATEMENT: usize = 400;
 
@@ -416,6 +420,7 @@ macro_rules! catalog_writer_sql {
                 let mut failure = None;
                 builder.push_values(chunk, |mut row, stamped| {
                     let market = stamped.record;
+                    let resolution = market.resolution.as_ref();
                     let outcomes = <$store>::outcomes(&market.outcomes).unwrap_or_else(|error| {
                         failure = Some(error.to_string());
                         Default::default()
@@ -453,7 +458,12 @@ macro_rules! catalog_writer_sql {
                         .push_bind(stamped.fingerprint)
                         .push_bind(<$store>::time(stamped.first_seen_at))
                         .push_bind(stamped.changed_revision)
-                        .push_bind(<$store>::time(stamped.observed_at));
+                        .push_bind(<$store>::time(stamped.observed_at))
+                        .push_bind(market.rules.primary.clone())
+                        .push_bind(market.rules.secondary.clone())
+                        .push_bind(market.rules.source.clone())
+                        .push_bind(resolution.and_then(|resolution| resolution.outcome.clone()))
+                        .push_bind(resolution.and_then(|resolution| resolution.resolved_at.map(<$store>::time)));
                 });
                 if let Some(error) = failure {
                     return Err($crate::StoreError::Internal(format!("outcomes do not serialize: {error}")));

@@ -10,7 +10,8 @@ use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::Operation;
 use marketlens_domain::matching::{MatchInput, explain};
 use marketlens_domain::{Exchange, market_url};
-use marketlens_storage::{MatchedMarket, StoredMarket};
+use marketlens_storage::{MatchedMarket, StoredEvent, StoredMarket};
+use std::sync::Arc;
 use uuid::Uuid;
 
 use utoipa_axum::router::OpenApiRouter;
@@ -140,13 +141,17 @@ pub async fn lookup(
 async fn match_reasons(
     state: &AppState,
     stored: &StoredMarket,
+    event: Option<&StoredEvent>,
     matched: &[MatchedMarket],
 ) -> Result<Vec<String>, ApiError> {
-    let market = match_input(state, stored).await?;
+    let market = match_input(stored, event);
     let mut reasons = Vec::with_capacity(matched.len());
     for matched in matched {
         let reason = match state.catalog.get_market(matched.id).await? {
-            Some(other) => explain(&market, &match_input(state, &other).await?).reason(),
+            Some(other) => {
+                let other_event = event_of(state, &other).await?;
+                explain(&market, &match_input(&other, other_event.as_deref())).reason()
+            }
             None => "the matched market is no longer stored".to_owned(),
         };
         reasons.push(reason);
@@ -154,33 +159,31 @@ async fn match_reasons(
     Ok(reasons)
 }
 
-/// What the matcher reads of a stored market: its question, dates, outcomes and event title.
-async fn match_input(state: &AppState, stored: &StoredMarket) -> Result<MatchInput, ApiError> {
-    let event_title = match stored.market.event_id() {
-        Some(event_id) => state
-            .catalog
-            .get_event(event_id)
-            .await?
-            .map(|stored| stored.event.title.clone()),
-        None => None,
-    };
-    Ok(MatchInput::from_market(
-        stored.id,
-        &stored.market,
-        event_title.as_deref(),
-    ))
+/// The market's event, when the store holds it.
+async fn event_of(state: &AppState, stored: &StoredMarket) -> Result<Option<Arc<StoredEvent>>, ApiError> {
+    match stored.market.event_id() {
+        Some(event_id) => Ok(state.catalog.get_event(event_id).await?),
+        None => Ok(None),
+    }
 }
 
-/// A market as get answers it: with its matches, when it was last synced, and the
-/// `X-Data-Age` of that.
+/// What the matcher reads of a stored market: its question, dates, outcomes and event title.
+fn match_input(stored: &StoredMarket, event: Option<&StoredEvent>) -> MatchInput {
+    MatchInput::from_market(stored.id, &stored.market, event.map(|event| event.event.title.as_str()))
+}
+
+/// A market as get answers it: with its event, its matches, when it was last synced, and
+/// the `X-Data-Age` of that.
 async fn market_detail(state: &AppState, stored: &StoredMarket) -> Result<Response, ApiError> {
+    let event = event_of(state, stored).await?;
     let matched = state.catalog.matched_markets(stored.id).await?;
-    let reasons = match_reasons(state, stored, &matched).await?;
+    let reasons = match_reasons(state, stored, event.as_deref(), &matched).await?;
     let coverage = state.freshness.coverage().await?;
     let market = &stored.market;
     let last_synced_at = coverage.last_synced(market.exchange, market.status, stored.observed_at);
+    let event_id = event.map(|event| event.id);
     let response = Json(&DataEnvelope {
-        data: MarketDetail::new(stored, &matched, &reasons, last_synced_at),
+        data: MarketDetail::new(stored, &matched, &reasons, last_synced_at, event_id),
     })
     .into_response();
     Ok(with_data_age(response, Some(age_seconds(last_synced_at, Utc::now()))))

@@ -19,6 +19,7 @@ mod markets;
 mod metrics;
 mod news;
 mod openapi;
+mod recorded_markets;
 mod reference;
 mod seed;
 mod spreads;

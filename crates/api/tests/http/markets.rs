@@ -255,9 +255,27 @@ async fn get_returns_every_field_with_outcome_ids_and_matches() {
         "outcomes",
         "matchedMarkets",
         "lastSyncedAt",
+        "eventId",
+        "url",
+        "rules",
+        "resolution",
     ]));
     assert_eq!(keys_of(market), expected_fields);
     assert_eq!(market["externalMarketId"], "501");
+    assert_eq!(
+        market["eventId"],
+        marketlens_domain::ids::event_id(marketlens_domain::Exchange::Polymarket, "9001").to_string()
+    );
+    assert_eq!(market["url"], "https://polymarket.com/market/market-501");
+    assert_eq!(
+        market["rules"],
+        serde_json::json!({
+            "primary": "Resolves Yes if: Will Bitcoin reach $100k by December 31, 2026?",
+            "secondary": null,
+            "source": null
+        })
+    );
+    assert_eq!(market["resolution"], Value::Null, "an open market");
     // No sync has run: the seed's write is the latest confirmation.
     assert_eq!(
         market["lastSyncedAt"],
@@ -300,6 +318,7 @@ async fn get_returns_every_field_with_outcome_ids_and_matches() {
     let (_, undated) = server.get(&format!("/api/v1/markets/{pokemon}"), &key).await;
     assert_eq!(undated["data"]["endDate"], Value::Null);
     assert_eq!(undated["data"]["matchedMarkets"], serde_json::json!([]));
+    assert_eq!(undated["data"]["eventId"], Value::Null, "a market of no event");
 }
 
 #[tokio::test]

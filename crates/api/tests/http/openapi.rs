@@ -253,6 +253,8 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
         .check(("get", "/api/v1/events"), &Call::get("/api/v1/events"), Some(&key), 200)
         .await;
     let event_id = events["data"][0]["id"].as_str().unwrap().to_owned();
+    // And a resolved market, whose get carries a resolution.
+    let resolved_id = crate::seed::market(&crate::seed::SPECS[3]).id();
     let words: String = url::form_urlencoded::byte_serialize(stored.market.question.as_bytes()).collect();
 
     // A successful call of each operation that takes a key.
@@ -264,6 +266,10 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
         (
             ("get", "/api/v1/markets/{id}"),
             Call::get(format!("/api/v1/markets/{market_id}")),
+        ),
+        (
+            ("get", "/api/v1/markets/{id}"),
+            Call::get(format!("/api/v1/markets/{resolved_id}")),
         ),
         (
             ("get", "/api/v1/markets/lookup"),

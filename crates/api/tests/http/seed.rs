@@ -2,7 +2,7 @@
 //! status, several categories, ties in the sort keys, accents, events with and without
 //! reported volume, and one matched pair.
 
-use marketlens_domain::market::UrlKeys;
+use marketlens_domain::market::{Resolution, Rules, UrlKeys};
 use marketlens_domain::matching::{MatchPair, Orientation};
 use marketlens_domain::time::{Timestamp, from_epoch_millis};
 use marketlens_domain::{Category, Event, Exchange, Market, MarketStatus, Outcome};
@@ -207,6 +207,16 @@ pub fn market(spec: &Spec) -> Market {
         },
         url,
         image_url: String::new(),
+        rules: Rules {
+            primary: Some(format!("Resolves Yes if: {}", spec.question)),
+            secondary: None,
+            source: None,
+        },
+        // A resolved market's winner is the outcome its price crowned.
+        resolution: (spec.status == MarketStatus::Resolved).then(|| Resolution {
+            outcome: Some(if spec.yes_price == 1.0 { "Yes" } else { "No" }.to_owned()),
+            resolved_at: Some(at(spec.created_day + 30)),
+        }),
     }
 }
 

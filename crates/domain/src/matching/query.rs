@@ -184,7 +184,7 @@ mod tests {
     use super::*;
     use crate::category::Category;
     use crate::exchange::Exchange;
-    use crate::market::{Market, MarketStatus, UrlKeys};
+    use crate::market::{Market, MarketStatus, Rules, UrlKeys};
 
     fn score(query: &QueryFeatures, market: &Market) -> f64 {
         query.score_market(&market.question, &market.outcomes, market.end_date)
@@ -223,6 +223,8 @@ mod tests {
             url_keys: UrlKeys::default(),
             url: String::new(),
             image_url: String::new(),
+            rules: Rules::default(),
+            resolution: None,
         }
     }
 

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use marketlens_domain::market::UrlKeys;
+use marketlens_domain::market::{Resolution, Rules, UrlKeys};
 use marketlens_domain::market_url::kalshi_market_url;
 use marketlens_domain::{Category, Event, Exchange, Market, MarketStatus, Outcome};
 use serde_json::Value;
@@ -183,14 +183,20 @@ fn market(market_wire: &wire::Market, parent: Option<&Parent>, shared_titles: &S
             best_ask_price: real_ask(dollars(market_wire.no_ask_dollars, market_wire.no_ask)),
         },
     ];
-    let description = [
-        market_wire.rules_primary.as_deref(),
-        market_wire.rules_secondary.as_deref(),
-    ]
-    .into_iter()
-    .filter_map(non_empty)
-    .collect::<Vec<_>>()
-    .join("\n\n");
+    let resolution = (status == MarketStatus::Resolved)
+        .then(|| resolution(&outcomes, &result, market_wire.settlement_ts.as_deref()))
+        .transpose()?;
+    let rules = Rules {
+        primary: non_empty(market_wire.rules_primary.as_deref()).map(str::to_owned),
+        secondary: non_empty(market_wire.rules_secondary.as_deref()).map(str::to_owned),
+        source: None,
+    };
+    let description = [&rules.primary, &rules.secondary]
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join("\n\n");
     let event_title = parent.map(|parent| parent.title.as_str());
     let category = parent
         .and_then(|parent| parent.category)
@@ -233,6 +239,24 @@ fn market(market_wire: &wire::Market, parent: Option<&Parent>, shared_titles: &S
             event_title.unwrap_or(title),
         ),
         image_url: String::new(),
+        rules,
+        resolution,
+    })
+}
+
+/// A resolved market's result. The winner is the side `result` names, "yes" or "no"; any other
+/// result (a scalar settlement pays a fraction to both sides) names none. The time is
+/// `settlement_ts`, which Kalshi sets when it pays out; without it the time is unknown
+/// (`close_time` is when trading stopped, which can come well before the result).
+fn resolution(outcomes: &[Outcome], result: &str, settlement_ts: Option<&str>) -> Result<Resolution, String> {
+    let winner = match result {
+        "yes" => outcomes.first(),
+        "no" => outcomes.get(1),
+        _ => None,
+    };
+    Ok(Resolution {
+        outcome: winner.map(|outcome| outcome.name.clone()),
+        resolved_at: timestamp("settlement_ts", settlement_ts)?,
     })
 }
 

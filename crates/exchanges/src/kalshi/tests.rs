@@ -1,5 +1,6 @@
 //! One test per mapping rule, on small hand-written Kalshi payloads.
 
+use marketlens_domain::market::{Resolution, Rules};
 use marketlens_domain::time::to_iso8601;
 use marketlens_domain::{Category, Exchange, Market, MarketStatus, Outcome};
 use serde_json::{Value, json};
@@ -244,6 +245,53 @@ fn shared_titles_are_told_apart_by_the_choice() {
             "Who will the next Pope be? — Pietro Parolin",
         ]
     );
+}
+
+#[test]
+fn a_resolved_market_has_the_side_its_result_names_and_its_settlement_time() {
+    let settled = |result: &str, settlement_ts: Value| {
+        one(json!({"status": "finalized", "result": result, "settlement_ts": settlement_ts})).resolution
+    };
+    let resolution = |outcome: Option<&str>, resolved_at: Option<&str>| {
+        Some(Resolution {
+            outcome: outcome.map(str::to_owned),
+            resolved_at: resolved_at.map(|at| at.parse().unwrap()),
+        })
+    };
+    assert_eq!(
+        settled("yes", json!("2026-03-15T23:28:19.638903Z")),
+        resolution(Some("Yes"), Some("2026-03-15T23:28:19.638Z"))
+    );
+    assert_eq!(settled("No", Value::Null), resolution(Some("No"), None));
+    // A scalar settlement pays both sides a part: no single winner.
+    assert_eq!(settled("scalar", Value::Null), resolution(None, None));
+    assert_eq!(one(json!({})).resolution, None, "open");
+    assert_eq!(
+        one(json!({"status": "finalized", "result": ""})).resolution,
+        None,
+        "closed without a result"
+    );
+    let normalized = run(markets(vec![kalshi_market(
+        json!({"status": "finalized", "result": "yes", "settlement_ts": "soon"}),
+    )]));
+    assert_eq!(
+        reasons(&normalized),
+        ["market KXRAIN-26-NYC: settlement_ts \"soon\" is not a date"]
+    );
+}
+
+#[test]
+fn rules_are_the_primary_and_secondary_rules() {
+    let rules = one(json!({"rules_secondary": " Details. "})).rules;
+    assert_eq!(
+        rules,
+        Rules {
+            primary: Some("If it rains, Yes.".to_owned()),
+            secondary: Some("Details.".to_owned()),
+            source: None
+        }
+    );
+    assert_eq!(one(json!({"rules_primary": null})).rules, Rules::default());
 }
 
 #[test]

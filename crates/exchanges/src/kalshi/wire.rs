@@ -72,6 +72,8 @@ pub(crate) struct Market {
     /// Go's zero time `0001-01-01T00:00:00Z` when Kalshi does not know.
     pub created_time: Option<String>,
     pub updated_time: Option<String>,
+    /// When the market settled; on finalized markets only.
+    pub settlement_ts: Option<String>,
 }
 
 /// An event, from `/events` or `/events/{ticker}` (its `markets` are read separately, as

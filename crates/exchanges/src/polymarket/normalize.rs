@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use marketlens_domain::market::UrlKeys;
+use marketlens_domain::market::{Resolution, Rules, UrlKeys};
 use marketlens_domain::market_url::polymarket_market_url;
 use marketlens_domain::{Category, Event, Exchange, Market, MarketStatus, Outcome};
 use serde_json::Value;
@@ -252,13 +252,17 @@ fn market(market_wire: &wire::Market, parent: Option<&Parent>) -> Result<Market,
     let image_url = non_empty(market_wire.image.as_deref())
         .or_else(|| parent.map(|parent| parent.image_url.as_str()))
         .unwrap_or_default();
+    let status = status(market_wire, &prices);
+    let resolution = (status == MarketStatus::Resolved)
+        .then(|| resolution(&outcomes, &prices, market_wire.closed_time.as_deref()))
+        .transpose()?;
     Ok(Market {
         exchange: Exchange::Polymarket,
         external_id: external_id.to_owned(),
         event_external_id: parent.map(|parent| parent.external_id.clone()),
         question: question.to_owned(),
         description: market_wire.description.clone().unwrap_or_default(),
-        status: status(market_wire, &prices),
+        status,
         category,
         liquidity: amount(market_wire.liquidity_num.or(market_wire.liquidity)),
         volume: amount(market_wire.volume_num.or(market_wire.volume)),
@@ -281,6 +285,12 @@ fn market(market_wire: &wire::Market, parent: Option<&Parent>) -> Result<Market,
         },
         url: polymarket_market_url(market_slug, parent.and_then(|parent| parent.url_slug.as_deref())),
         image_url: image_url.to_owned(),
+        rules: Rules {
+            primary: non_empty(market_wire.description.as_deref()).map(str::to_owned),
+            secondary: None,
+            source: non_empty(market_wire.resolution_source.as_deref()).map(str::to_owned),
+        },
+        resolution,
     })
 }
 
@@ -322,11 +332,9 @@ fn status(market_wire: &wire::Market, prices: &[f64]) -> MarketStatus {
             .uma_resolution_status
             .as_deref()
             .is_some_and(|status| status.trim().eq_ignore_ascii_case("resolved"));
-        // A winner trades at (nearly) 1; legacy markets that resolved and were redeemed show
-        // every price as 0.
-        let has_winner = prices.iter().any(|price| *price >= 0.99);
+        // Legacy markets that resolved and were redeemed show every price as 0.
         let redeemed = prices.iter().all(|price| *price == 0.0);
-        if resolved_by_oracle || has_winner || redeemed {
+        if resolved_by_oracle || winner(prices).is_some() || redeemed {
             MarketStatus::Resolved
         } else {
             MarketStatus::Closed
@@ -338,6 +346,35 @@ fn status(market_wire: &wire::Market, prices: &[f64]) -> MarketStatus {
     } else {
         MarketStatus::Closed
     }
+}
+
+/// The price from which a closed market's outcome counts as the winner: a winner trades at
+/// (nearly) 1. Gamma shows `"1"` once the oracle has resolved a market, and legacy markets
+/// keep their last price, such as `0.99999958…`.
+const WINNING_PRICE: f64 = 0.99;
+
+/// The position of a closed market's winning outcome: the one priced at least
+/// [`WINNING_PRICE`], when exactly one is.
+fn winner(prices: &[f64]) -> Option<usize> {
+    let mut winners = (0..prices.len()).filter(|&position| prices[position] >= WINNING_PRICE);
+    match (winners.next(), winners.next()) {
+        (Some(winner), None) => Some(winner),
+        _ => None,
+    }
+}
+
+/// A resolved market's result: the winning outcome by its final price ([`winner`]), and when
+/// Gamma closed the market (`closedTime`: where the oracle resolved the market, the time of
+/// its resolution, `umaEndDate`, in every recording). A market resolved with no outcome at the
+/// winning price (redeemed legacy markets show every price as 0; a market may resolve 50-50)
+/// has no winner here rather than a guessed one.
+fn resolution(outcomes: &[Outcome], prices: &[f64], closed_time: Option<&str>) -> Result<Resolution, String> {
+    Ok(Resolution {
+        outcome: winner(prices)
+            .and_then(|position| outcomes.get(position))
+            .map(|outcome| outcome.name.clone()),
+        resolved_at: timestamp("closedTime", closed_time)?,
+    })
 }
 
 /// A slug as a URL lookup key: `market_url::parse` lower-cases what it reads.

@@ -1,5 +1,6 @@
 //! One test per mapping rule, on small hand-written Gamma payloads.
 
+use marketlens_domain::market::Rules;
 use marketlens_domain::time::to_iso8601;
 use marketlens_domain::{Category, Exchange, Market, MarketStatus, Outcome};
 use serde_json::{Value, json};
@@ -160,6 +161,52 @@ fn status_follows_closed_then_archived_then_active() {
     assert_eq!(status(json!({"archived": true})), MarketStatus::Closed);
     assert_eq!(status(json!({"active": false})), MarketStatus::Closed);
     assert_eq!(status(json!({"active": "true", "closed": "false"})), MarketStatus::Open);
+}
+
+#[test]
+fn a_resolved_market_has_the_outcome_at_the_winning_price_and_its_closing_time() {
+    let resolution = |prices: &str, closed_time: Value| {
+        only_market(json!([gamma_market(
+            json!({"closed": true, "outcomePrices": prices, "umaResolutionStatus": "resolved", "closedTime": closed_time})
+        )]))
+        .resolution
+        .map(|resolution| (resolution.outcome, resolution.resolved_at.map(to_iso8601)))
+    };
+    assert_eq!(
+        resolution("[\"0\", \"1\"]", json!("2025-04-01 08:21:16+00")),
+        Some((Some("No".to_owned()), Some("2025-04-01T08:21:16.000Z".to_owned())))
+    );
+    assert_eq!(
+        resolution("[\"0.995\", \"0.005\"]", Value::Null),
+        Some((Some("Yes".to_owned()), None))
+    );
+    // Resolved, but no outcome at the winning price: no winner is made up.
+    assert_eq!(resolution("[\"0.5\", \"0.5\"]", Value::Null), Some((None, None)));
+    assert_eq!(resolution("[\"0\", \"0\"]", Value::Null), Some((None, None)));
+    assert_eq!(only_market(json!([gamma_market(json!({}))])).resolution, None, "open");
+    let closed = only_market(json!([gamma_market(
+        json!({"closed": true, "outcomePrices": "[\"0.6\", \"0.4\"]"})
+    )]));
+    assert_eq!((closed.status, closed.resolution), (MarketStatus::Closed, None));
+}
+
+#[test]
+fn rules_are_the_description_and_the_resolution_source() {
+    let market = only_market(json!([gamma_market(json!({
+        "description": "Resolves Yes if it rains.", "resolutionSource": " https://weather.gov "
+    }))]));
+    assert_eq!(
+        market.rules,
+        Rules {
+            primary: Some("Resolves Yes if it rains.".to_owned()),
+            secondary: None,
+            source: Some("https://weather.gov".to_owned())
+        }
+    );
+    let without = only_market(json!([gamma_market(
+        json!({"description": "", "resolutionSource": ""})
+    )]));
+    assert_eq!(without.rules, Rules::default());
 }
 
 #[test]

@@ -18,6 +18,8 @@ pub(crate) struct Market {
     pub id: Option<String>,
     pub question: Option<String>,
     pub description: Option<String>,
+    /// Where the result is to be read: a URL, a name, or `""`.
+    pub resolution_source: Option<String>,
     pub slug: Option<String>,
     pub image: Option<String>,
     pub category: Option<String>,
@@ -57,6 +59,9 @@ pub(crate) struct Market {
     pub end_date_iso: Option<String>,
     pub created_at: Option<String>,
     pub updated_at: Option<String>,
+    /// When trading closed, in Postgres' text form (`2025-04-01 08:21:16+00`); on closed
+    /// markets only.
+    pub closed_time: Option<String>,
     /// The parent event, on `/markets` only; Gamma sends a list of one.
     pub events: Option<Vec<Event>>,
 }

@@ -7,7 +7,7 @@
 
 use chrono::Utc;
 use marketlens_domain::api_key::ApiKey;
-use marketlens_domain::market::UrlKeys;
+use marketlens_domain::market::{Rules, UrlKeys};
 use marketlens_domain::{Category, Exchange, Market, MarketStatus, Outcome};
 use marketlens_storage::{NewAccount, Store};
 use marketlens_testkit::TestDatabase;
@@ -165,6 +165,8 @@ fn market(external_id: &str) -> Market {
         url_keys: UrlKeys::default(),
         url: String::new(),
         image_url: String::new(),
+        rules: Rules::default(),
+        resolution: None,
     }
 }
 

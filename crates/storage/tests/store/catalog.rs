@@ -1,4 +1,5 @@
 use marketlens_domain::Exchange::{Kalshi, Polymarket};
+use marketlens_domain::market::{Resolution, Rules};
 use marketlens_domain::market_url::{MarketUrl, UrlKey};
 use marketlens_domain::matching::{MatchPair, Orientation};
 use marketlens_domain::{Category, MarketStatus};
@@ -57,6 +58,50 @@ async fn upsert_is_idempotent_and_keeps_the_newest_record() {
         assert_eq!(stored.market, newer);
         assert_eq!(stored.created_at, at(1));
         assert_eq!(stored.updated_at, at(30));
+    }
+}
+
+#[tokio::test]
+async fn rules_and_results_are_kept_as_written_and_replaced_by_a_newer_record() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let mut settled = market(Kalshi, "KX-1", "Will it snow in Denver?");
+        settled.status = MarketStatus::Resolved;
+        settled.rules = Rules {
+            primary: Some("If it snows, Yes.".into()),
+            secondary: Some("Snow means 0.1 inches.".into()),
+            source: None,
+        };
+        settled.resolution = Some(Resolution {
+            outcome: Some("No".into()),
+            resolved_at: Some(at(5)),
+        });
+        // Resolved with neither a winner nor a time: still a resolution, read back as such.
+        let mut redeemed = market(Polymarket, "2", "Will the legacy market pay out?");
+        redeemed.status = MarketStatus::Resolved;
+        redeemed.rules.source = Some("https://example.org/results".into());
+        redeemed.resolution = Some(Resolution {
+            outcome: None,
+            resolved_at: None,
+        });
+        let open = market(Polymarket, "3", "Will it rain in Paris?");
+        let written = [settled.clone(), redeemed, open];
+        store.upsert(&written, &[], at(10)).await.unwrap();
+        for market in &written {
+            let stored = store.get_market(market.id()).await.unwrap().unwrap();
+            assert_eq!(&stored.market, market, "{}", backend.name);
+        }
+
+        // Kalshi amends the result away: the newer record's empty columns replace the old ones.
+        let mut amended = settled.clone();
+        amended.status = MarketStatus::Closed;
+        amended.rules = Rules::default();
+        amended.resolution = None;
+        amended.source_updated_at = Some(at(30));
+        let counts = store.upsert(std::slice::from_ref(&amended), &[], at(40)).await.unwrap();
+        assert_eq!(counts.markets_updated, 1, "{}", backend.name);
+        let stored = store.get_market(amended.id()).await.unwrap().unwrap();
+        assert_eq!(stored.market, amended, "{}", backend.name);
     }
 }
 

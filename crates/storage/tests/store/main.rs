@@ -11,7 +11,7 @@ mod news;
 mod sync_runs;
 mod transfer;
 
-use marketlens_domain::market::UrlKeys;
+use marketlens_domain::market::{Rules, UrlKeys};
 use marketlens_domain::time::{Timestamp, from_epoch_millis};
 use marketlens_domain::{Category, Event, Exchange, Market, MarketStatus, Outcome};
 use marketlens_storage::Store;
@@ -78,6 +78,8 @@ pub fn market(exchange: Exchange, external_id: &str, question: &str) -> Market {
         },
         url: format!("https://example.invalid/{external_id}"),
         image_url: String::new(),
+        rules: Rules::default(),
+        resolution: None,
     }
 }
 

@@ -16,6 +16,23 @@ const EARLIER_NAMES: [(&str, &str); 5] = [
     ("0011_history.sql", "0008_history.sql"),
 ];
 
+/// The last file of the earlier numbering, as named today; a store migrated under that
+/// numbering has not run the files added after it.
+const LAST_EARLIER_FILE: &str = "0011_history.sql";
+
+/// The versions of today's PostgreSQL migration files, in order.
+fn todays_versions() -> Vec<i64> {
+    let files = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/postgres")).unwrap();
+    let mut versions: Vec<i64> = files
+        .map(|file| {
+            let name = file.unwrap().file_name().into_string().unwrap();
+            name.split_once('_').unwrap().0.parse().unwrap()
+        })
+        .collect();
+    versions.sort_unstable();
+    versions
+}
+
 async fn recorded_versions(pool: &PgPool) -> Vec<i64> {
     sqlx::query_scalar("SELECT version FROM _sqlx_migrations ORDER BY version")
         .fetch_all(pool)
@@ -35,6 +52,9 @@ async fn a_postgres_store_of_the_earlier_migration_numbers_opens_and_keeps_its_d
     for file in files {
         let file = file.unwrap();
         let name = file.file_name().into_string().unwrap();
+        if name.as_str() > LAST_EARLIER_FILE {
+            continue;
+        }
         let earlier_name = EARLIER_NAMES
             .iter()
             .find(|(today, _)| *today == name)
@@ -57,7 +77,7 @@ async fn a_postgres_store_of_the_earlier_migration_numbers_opens_and_keeps_its_d
     .unwrap();
 
     let store = database.open().await;
-    assert_eq!(recorded_versions(&pool).await, [1, 2, 3, 5, 8, 9, 10, 11]);
+    assert_eq!(recorded_versions(&pool).await, todays_versions());
     let taken = store
         .acquire_lease("sync", "this-node", Utc::now(), TimeDelta::minutes(1))
         .await
@@ -65,5 +85,5 @@ async fn a_postgres_store_of_the_earlier_migration_numbers_opens_and_keeps_its_d
     assert!(!taken, "the lease stored before the renumbering is still held");
     drop(store);
     database.open().await;
-    assert_eq!(recorded_versions(&pool).await, [1, 2, 3, 5, 8, 9, 10, 11]);
+    assert_eq!(recorded_versions(&pool).await, todays_versions());
 }

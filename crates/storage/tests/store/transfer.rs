@@ -1,6 +1,8 @@
 use marketlens_domain::Exchange::{Kalshi, Polymarket};
+use marketlens_domain::MarketStatus;
 use marketlens_domain::api_key::ApiKey;
 use marketlens_domain::billing::Operation;
+use marketlens_domain::market::{Resolution, Rules};
 use marketlens_domain::matching::{MatchPair, Orientation};
 use marketlens_storage::{ChargeOutcome, ChargeRequest, NewAccount, Store};
 use marketlens_testkit::TestDatabase;
@@ -9,7 +11,7 @@ use std::sync::Arc;
 use crate::{at, event, market};
 
 /// A store holding a little of everything: events, markets with and without the exchange's
-/// times, a match, two accounts, a live and a revoked key, and charges.
+/// times, a resolved market with its rules and result, a match, two accounts, a live and a revoked key, and charges.
 async fn fill(store: &Arc<dyn Store>) -> ApiKey {
     let mut first = market(Polymarket, "1", "Will Bitcoin reach $100k by December 31, 2026?");
     first.event_external_id = Some("E1".into());
@@ -17,6 +19,16 @@ async fn fill(store: &Arc<dyn Store>) -> ApiKey {
     undated.created_at = None;
     undated.source_updated_at = None;
     undated.volume = 0.1;
+    undated.status = MarketStatus::Resolved;
+    undated.rules = Rules {
+        primary: Some("If Bitcoin is above $100k, Yes.".into()),
+        secondary: Some("Kalshi's reference price.".into()),
+        source: None,
+    };
+    undated.resolution = Some(Resolution {
+        outcome: Some("Yes".into()),
+        resolved_at: Some(at(45)),
+    });
     let mut second_in_event = market(Polymarket, "3", "Will Ethereum reach $10k?");
     second_in_event.event_external_id = Some("E1".into());
     second_in_event.volume = 0.2;
