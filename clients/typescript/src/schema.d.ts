@@ -1006,6 +1006,21 @@ export interface components {
              *     or import that last changed them and the last successful sync that walked the market.
              */
             lastSyncedAt: components["schemas"]["Iso8601"];
+            /**
+             * Format: uuid
+             * @description The id of the market's event (see `GET /api/v1/events/{id}`); `null` when the market
+             *     belongs to no event or its event is not stored. Beyond the interface.
+             */
+            eventId?: string | null;
+            /**
+             * @description The market's public page on its exchange (a Kalshi page is its event's), in a form
+             *     `GET /api/v1/markets/lookup` reads back; `null` when the exchange gave nothing to build
+             *     one from. Beyond the interface.
+             */
+            url?: string | null;
+            /** @description How the market resolves, as the exchange states it. Beyond the interface. */
+            rules: components["schemas"]["MarketRules"];
+            resolution?: null | components["schemas"]["MarketResolution"];
         };
         /** @description A market's price history: one series of candles per outcome. */
         MarketHistory: {
@@ -1055,6 +1070,34 @@ export interface components {
             createdAt: components["schemas"]["Iso8601"];
             /** @description The market's outcomes and their prices; the key is present only with `include=outcomes`. */
             outcomes?: components["schemas"]["ListOutcome"][] | null;
+        };
+        /** @description A resolved market's result. */
+        MarketResolution: {
+            /**
+             * @description The winning outcome's `name`, as in `outcomes`; `null` when the exchange's result
+             *     names no single winner (a Kalshi scalar settlement, or a Polymarket market resolved
+             *     with no outcome priced at 0.99 or more).
+             */
+            outcome?: string | null;
+            resolvedAt?: null | components["schemas"]["Iso8601"];
+        };
+        /**
+         * @description How a market resolves, in its exchange's words; each part `null` when the exchange states
+         *     none.
+         */
+        MarketRules: {
+            /**
+             * @description The resolution rule: Kalshi's primary rules; Polymarket's description (the market's
+             *     `description` too).
+             */
+            primary?: string | null;
+            /** @description Further terms: Kalshi's secondary rules. Always `null` on Polymarket. */
+            secondary?: string | null;
+            /**
+             * @description Where the result is to be read, as Polymarket names it (a URL or a name). Always
+             *     `null` on Kalshi, whose rules name their sources.
+             */
+            source?: string | null;
         };
         /**
          * @description Where a market is in its life: `OPEN` (trading), `CLOSED` (trading has stopped, the result is not yet known) or `RESOLVED` (the result is known).
@@ -1255,26 +1298,26 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-25T13:39:07.484Z",
+                     *           "createdAt": "2026-11-25T14:26:23.202Z",
                      *           "credits": {
                      *             "purchased": 10000,
                      *             "remaining": 9982,
                      *             "used": 18
                      *           },
-                     *           "id": "3d22f90e-8dfc-43d9-875d-9cd0d5d07e6f",
+                     *           "id": "bfd5fab3-37da-4c9e-81f9-94713e4e8391",
                      *           "label": "demo",
                      *           "status": "active",
                      *           "tier": "pro",
                      *           "walletAddress": ""
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T13:39:08.602Z",
+                     *           "createdAt": "2026-11-25T14:26:23.948Z",
                      *           "credits": {
                      *             "purchased": 5000,
                      *             "remaining": 5000,
                      *             "used": 0
                      *           },
-                     *           "id": "e6373719-2d94-4f32-9e89-60b35096f8de",
+                     *           "id": "3183e467-10b0-4641-ad1a-81ff58c8b14a",
                      *           "label": "Research desk",
                      *           "status": "active",
                      *           "tier": "starter",
@@ -1354,22 +1397,22 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "account": {
-                     *           "createdAt": "2026-11-25T13:39:08.602Z",
+                     *           "createdAt": "2026-11-25T14:26:23.948Z",
                      *           "credits": {
                      *             "purchased": 5000,
                      *             "remaining": 5000,
                      *             "used": 0
                      *           },
-                     *           "id": "e6373719-2d94-4f32-9e89-60b35096f8de",
+                     *           "id": "3183e467-10b0-4641-ad1a-81ff58c8b14a",
                      *           "label": "Research desk",
                      *           "status": "active",
                      *           "tier": "starter",
                      *           "walletAddress": ""
                      *         },
                      *         "key": {
-                     *           "apiKey": "pm_live_b9fa5ab9c204de6a66dfba76b14712e8eba35351",
-                     *           "display": "pm_live_b9fa...5351",
-                     *           "id": "e5d1c1f3-3b68-4387-afb0-8aa152090564"
+                     *           "apiKey": "pm_live_3782acd784553965369643f260bd6209cbaea2d4",
+                     *           "display": "pm_live_3782...a2d4",
+                     *           "id": "a855886f-8fd9-415a-b829-1fa4a2787269"
                      *         }
                      *       }
                      *     }
@@ -1440,7 +1483,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example e6373719-2d94-4f32-9e89-60b35096f8de
+                 * @example 3183e467-10b0-4641-ad1a-81ff58c8b14a
                  */
                 id: string;
             };
@@ -1457,13 +1500,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-25T13:39:08.602Z",
+                     *         "createdAt": "2026-11-25T14:26:23.948Z",
                      *         "credits": {
                      *           "purchased": 5000,
                      *           "remaining": 5000,
                      *           "used": 0
                      *         },
-                     *         "id": "e6373719-2d94-4f32-9e89-60b35096f8de",
+                     *         "id": "3183e467-10b0-4641-ad1a-81ff58c8b14a",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "starter",
@@ -1528,7 +1571,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example e6373719-2d94-4f32-9e89-60b35096f8de
+                 * @example 3183e467-10b0-4641-ad1a-81ff58c8b14a
                  */
                 id: string;
             };
@@ -1554,13 +1597,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-25T13:39:08.602Z",
+                     *         "createdAt": "2026-11-25T14:26:23.948Z",
                      *         "credits": {
                      *           "purchased": 5000,
                      *           "remaining": 5000,
                      *           "used": 0
                      *         },
-                     *         "id": "e6373719-2d94-4f32-9e89-60b35096f8de",
+                     *         "id": "3183e467-10b0-4641-ad1a-81ff58c8b14a",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "pro",
@@ -1643,7 +1686,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example e6373719-2d94-4f32-9e89-60b35096f8de
+                 * @example 3183e467-10b0-4641-ad1a-81ff58c8b14a
                  */
                 id: string;
             };
@@ -1669,13 +1712,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-25T13:39:08.602Z",
+                     *         "createdAt": "2026-11-25T14:26:23.948Z",
                      *         "credits": {
                      *           "purchased": 7500,
                      *           "remaining": 7500,
                      *           "used": 0
                      *         },
-                     *         "id": "e6373719-2d94-4f32-9e89-60b35096f8de",
+                     *         "id": "3183e467-10b0-4641-ad1a-81ff58c8b14a",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "pro",
@@ -1758,7 +1801,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example e6373719-2d94-4f32-9e89-60b35096f8de
+                 * @example 3183e467-10b0-4641-ad1a-81ff58c8b14a
                  */
                 id: string;
             };
@@ -1776,17 +1819,17 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "accountId": "e6373719-2d94-4f32-9e89-60b35096f8de",
-                     *           "createdAt": "2026-11-25T13:39:08.603Z",
-                     *           "display": "pm_live_b9fa...5351",
-                     *           "id": "e5d1c1f3-3b68-4387-afb0-8aa152090564",
+                     *           "accountId": "3183e467-10b0-4641-ad1a-81ff58c8b14a",
+                     *           "createdAt": "2026-11-25T14:26:23.948Z",
+                     *           "display": "pm_live_3782...a2d4",
+                     *           "id": "a855886f-8fd9-415a-b829-1fa4a2787269",
                      *           "revokedAt": null
                      *         },
                      *         {
-                     *           "accountId": "e6373719-2d94-4f32-9e89-60b35096f8de",
-                     *           "createdAt": "2026-11-25T13:39:08.609Z",
-                     *           "display": "pm_live_2682...2a06",
-                     *           "id": "fb7fb5c2-e6fe-475f-8bbf-e666157284d1",
+                     *           "accountId": "3183e467-10b0-4641-ad1a-81ff58c8b14a",
+                     *           "createdAt": "2026-11-25T14:26:23.955Z",
+                     *           "display": "pm_live_bb45...bcc2",
+                     *           "id": "706d0492-8267-4996-911b-85cce862fa91",
                      *           "revokedAt": null
                      *         }
                      *       ]
@@ -1849,7 +1892,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example e6373719-2d94-4f32-9e89-60b35096f8de
+                 * @example 3183e467-10b0-4641-ad1a-81ff58c8b14a
                  */
                 id: string;
             };
@@ -1866,9 +1909,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "apiKey": "pm_live_26822015ce0a0e90e0ecb3c558b160fab8c32a06",
-                     *         "display": "pm_live_2682...2a06",
-                     *         "id": "fb7fb5c2-e6fe-475f-8bbf-e666157284d1"
+                     *         "apiKey": "pm_live_bb4581cefe0d8b0261fcbfdb300eb885d6c1bcc2",
+                     *         "display": "pm_live_bb45...bcc2",
+                     *         "id": "706d0492-8267-4996-911b-85cce862fa91"
                      *       }
                      *     }
                      */
@@ -1934,7 +1977,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example e6373719-2d94-4f32-9e89-60b35096f8de
+                 * @example 3183e467-10b0-4641-ad1a-81ff58c8b14a
                  */
                 id: string;
             };
@@ -1953,7 +1996,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "apiKeyId": null,
-                     *           "createdAt": "2026-11-25T13:39:08.602Z",
+                     *           "createdAt": "2026-11-25T14:26:23.948Z",
                      *           "credits": 5000,
                      *           "id": 12,
                      *           "kind": "credit",
@@ -1962,7 +2005,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "apiKeyId": null,
-                     *           "createdAt": "2026-11-25T13:39:08.607Z",
+                     *           "createdAt": "2026-11-25T14:26:23.954Z",
                      *           "credits": 2500,
                      *           "id": 13,
                      *           "kind": "credit",
@@ -2030,7 +2073,7 @@ export interface operations {
             path: {
                 /**
                  * @description The key's id.
-                 * @example fb7fb5c2-e6fe-475f-8bbf-e666157284d1
+                 * @example 706d0492-8267-4996-911b-85cce862fa91
                  */
                 id: string;
             };
@@ -2047,11 +2090,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "accountId": "e6373719-2d94-4f32-9e89-60b35096f8de",
-                     *         "createdAt": "2026-11-25T13:39:08.609Z",
-                     *         "display": "pm_live_2682...2a06",
-                     *         "id": "fb7fb5c2-e6fe-475f-8bbf-e666157284d1",
-                     *         "revokedAt": "2026-11-25T13:39:08.611Z"
+                     *         "accountId": "3183e467-10b0-4641-ad1a-81ff58c8b14a",
+                     *         "createdAt": "2026-11-25T14:26:23.955Z",
+                     *         "display": "pm_live_bb45...bcc2",
+                     *         "id": "706d0492-8267-4996-911b-85cce862fa91",
+                     *         "revokedAt": "2026-11-25T14:26:23.957Z"
                      *       }
                      *     }
                      */
@@ -2129,7 +2172,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "apiKey": "pm_live_8e79...aa56",
+                     *         "apiKey": "pm_live_b910...5267",
                      *         "credits": {
                      *           "purchased": 10000,
                      *           "remaining": 9982,
@@ -2138,11 +2181,11 @@ export interface operations {
                      *         "rateLimit": {
                      *           "currentUsage": 11,
                      *           "requestsPerMinute": 1200,
-                     *           "resetsAt": "2026-11-25T13:40:00.000Z"
+                     *           "resetsAt": "2026-11-25T14:27:00.000Z"
                      *         },
                      *         "tier": "pro",
                      *         "user": {
-                     *           "id": "3d22f90e-8dfc-43d9-875d-9cd0d5d07e6f",
+                     *           "id": "bfd5fab3-37da-4c9e-81f9-94713e4e8391",
                      *           "walletAddress": ""
                      *         }
                      *       }
@@ -2522,7 +2565,7 @@ export interface operations {
                      *           "marketId": "8e8bcd27-8a76-5fd8-a382-c5a3e75247a6",
                      *           "platform": "polymarket",
                      *           "query": "government shutdown",
-                     *           "timestamp": "2026-11-25T13:39:08.588Z"
+                     *           "timestamp": "2026-11-25T14:26:23.933Z"
                      *         },
                      *         "sources": [
                      *           {
@@ -2533,7 +2576,7 @@ export interface operations {
                      *         ],
                      *         "summary": "On Polymarket, \"New government stimulus checks by March 15, 2021?\" is led by Yes at 100%. Volume is $57,127 in total and $0 in the last 24 hours, with $1,688 of liquidity. It is resolved; its end date was March 15, 2021. No recent news articles about this market were found."
                      *       },
-                     *       "processingTimeMs": 1.075,
+                     *       "processingTimeMs": 1.403,
                      *       "success": true
                      *     }
                      */
@@ -2675,7 +2718,7 @@ export interface operations {
                      *           "marketId": "8e8bcd27-8a76-5fd8-a382-c5a3e75247a6",
                      *           "platform": "polymarket",
                      *           "query": "government shutdown",
-                     *           "timestamp": "2026-11-25T13:39:08.589Z"
+                     *           "timestamp": "2026-11-25T14:26:23.936Z"
                      *         },
                      *         "sources": [
                      *           {
@@ -2686,7 +2729,7 @@ export interface operations {
                      *         ],
                      *         "summary": "On Polymarket, \"New government stimulus checks by March 15, 2021?\" is led by Yes at 100%. Volume is $57,127 in total and $0 in the last 24 hours, with $1,688 of liquidity. It is resolved; its end date was March 15, 2021. No recent news articles about this market were found."
                      *       },
-                     *       "processingTimeMs": 0.587,
+                     *       "processingTimeMs": 0.796,
                      *       "success": true
                      *     }
                      */
@@ -2964,6 +3007,7 @@ export interface operations {
                      *         "createdAt": "2021-02-18T22:40:02.303Z",
                      *         "description": "This market concerns whether or not legislation will be signed into law by March 15, 2021, 12:00pm EST which includes direct government stimulus payments to US citizens. This market will resolve to “Yes” if any such legislation becomes law prior to the resolution date according to the official Congress website, regardless of if the stimulus checks have been paid out yet. This market will resolve to “No” if no such legislation becomes law prior to the resolution date. If the stimulus payment is only available to a certain subset of US citizens, this market will still resolve to \"Yes\". In the event of ambiguity in terms of the market outcome, the market will be resolved at the sole discretion of the Markets Integrity Committee (MIC). The resolution source will be congress.gov/bill, the official website of Congress.",
                      *         "endDate": "2021-03-15T00:00:00.000Z",
+                     *         "eventId": "6032f951-5e26-5bc7-b621-398d16b4900c",
                      *         "exchangeId": "POLYMARKET",
                      *         "externalMarketId": "91600",
                      *         "id": "8e8bcd27-8a76-5fd8-a382-c5a3e75247a6",
@@ -2983,9 +3027,19 @@ export interface operations {
                      *           }
                      *         ],
                      *         "question": "New government stimulus checks by March 15, 2021?",
+                     *         "resolution": {
+                     *           "outcome": "Yes",
+                     *           "resolvedAt": "2021-03-14T21:30:31.000Z"
+                     *         },
+                     *         "rules": {
+                     *           "primary": "This market concerns whether or not legislation will be signed into law by March 15, 2021, 12:00pm EST which includes direct government stimulus payments to US citizens. This market will resolve to “Yes” if any such legislation becomes law prior to the resolution date according to the official Congress website, regardless of if the stimulus checks have been paid out yet. This market will resolve to “No” if no such legislation becomes law prior to the resolution date. If the stimulus payment is only available to a certain subset of US citizens, this market will still resolve to \"Yes\". In the event of ambiguity in terms of the market outcome, the market will be resolved at the sole discretion of the Markets Integrity Committee (MIC). The resolution source will be congress.gov/bill, the official website of Congress.",
+                     *           "secondary": null,
+                     *           "source": "congress.gov/bill"
+                     *         },
                      *         "startDate": null,
                      *         "status": "RESOLVED",
                      *         "updatedAt": "2024-04-22T23:47:27.437Z",
+                     *         "url": "https://polymarket.com/event/new-government-stimulus-checks-by-march-15-2021",
                      *         "volume": 57127.28,
                      *         "volume24h": 0
                      *       }
@@ -3097,6 +3151,7 @@ export interface operations {
                      *         "createdAt": "2025-07-03T20:37:23.883Z",
                      *         "description": "This market will resolve to “Yes” if the named individual wins and accepts the 2028 nomination of the Democratic Party for U.S. president. Otherwise, this market will resolve to “No”.\n\nThe resolution source for this market will be a consensus of official Democratic Party sources.\n\nAny replacement of the democratic nominee before election day will not change the resolution of the market.",
                      *         "endDate": "2028-11-07T00:00:00.000Z",
+                     *         "eventId": "41617052-1c43-52b4-a7ac-eb742dd50f95",
                      *         "exchangeId": "POLYMARKET",
                      *         "externalMarketId": "559687",
                      *         "id": "5e12b599-c88d-5eaf-a0c8-5e93d462f7be",
@@ -3120,9 +3175,16 @@ export interface operations {
                      *           }
                      *         ],
                      *         "question": "Will Oprah Winfrey win the 2028 Democratic presidential nomination?",
+                     *         "resolution": null,
+                     *         "rules": {
+                     *           "primary": "This market will resolve to “Yes” if the named individual wins and accepts the 2028 nomination of the Democratic Party for U.S. president. Otherwise, this market will resolve to “No”.\n\nThe resolution source for this market will be a consensus of official Democratic Party sources.\n\nAny replacement of the democratic nominee before election day will not change the resolution of the market.",
+                     *           "secondary": null,
+                     *           "source": null
+                     *         },
                      *         "startDate": "2025-07-11T18:36:32.333Z",
                      *         "status": "OPEN",
                      *         "updatedAt": "2026-01-31T18:05:46.325Z",
+                     *         "url": "https://polymarket.com/event/democratic-presidential-nominee-2028/will-oprah-winfrey-win-the-2028-democratic-presidential-nomination",
                      *         "volume": 31724012.566767,
                      *         "volume24h": 165048.86748500002
                      *       }
@@ -3623,7 +3685,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Not ready: the store does not answer (`SERVICE_UNAVAILABLE`). */
+            /** @description Not ready: the store does not answer or refuses writes (`SERVICE_UNAVAILABLE`). */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -59,6 +59,8 @@ from .list_spreads_sort_by import ListSpreadsSortBy
 from .market_detail import MarketDetail
 from .market_history import MarketHistory
 from .market_list_item import MarketListItem
+from .market_resolution import MarketResolution
+from .market_rules import MarketRules
 from .market_status import MarketStatus
 from .matched_market_view import MatchedMarketView
 from .new_key import NewKey
@@ -131,6 +133,8 @@ __all__ = (
     "MarketDetail",
     "MarketHistory",
     "MarketListItem",
+    "MarketResolution",
+    "MarketRules",
     "MarketStatus",
     "MatchedMarketView",
     "NewKey",

@@ -18,6 +18,8 @@ import datetime
 
 if TYPE_CHECKING:
   from ..models.detail_outcome import DetailOutcome
+  from ..models.market_resolution import MarketResolution
+  from ..models.market_rules import MarketRules
   from ..models.matched_market_view import MatchedMarketView
 
 
@@ -54,8 +56,17 @@ class MarketDetail:
                 at most 5; empty when
                 none is known.
             last_synced_at (datetime.datetime): A time in ISO 8601, in UTC with milliseconds.
+            rules (MarketRules): How a market resolves, in its exchange's words; each part `null` when the exchange states
+                none.
             start_date (datetime.datetime | None | Unset):
             end_date (datetime.datetime | None | Unset):
+            event_id (None | Unset | UUID): The id of the market's event (see `GET /api/v1/events/{id}`); `null` when the
+                market
+                belongs to no event or its event is not stored. Beyond the interface.
+            url (None | str | Unset): The market's public page on its exchange (a Kalshi page is its event's), in a form
+                `GET /api/v1/markets/lookup` reads back; `null` when the exchange gave nothing to build
+                one from. Beyond the interface.
+            resolution (MarketResolution | None | Unset):
      """
 
     id: UUID
@@ -73,8 +84,12 @@ class MarketDetail:
     outcomes: list[DetailOutcome]
     matched_markets: list[MatchedMarketView]
     last_synced_at: datetime.datetime
+    rules: MarketRules
     start_date: datetime.datetime | None | Unset = UNSET
     end_date: datetime.datetime | None | Unset = UNSET
+    event_id: None | Unset | UUID = UNSET
+    url: None | str | Unset = UNSET
+    resolution: MarketResolution | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -83,6 +98,8 @@ class MarketDetail:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.detail_outcome import DetailOutcome # noqa: PLC0415
+        from ..models.market_resolution import MarketResolution # noqa: PLC0415
+        from ..models.market_rules import MarketRules # noqa: PLC0415
         from ..models.matched_market_view import MatchedMarketView # noqa: PLC0415
         id = str(self.id)
 
@@ -124,6 +141,8 @@ class MarketDetail:
 
         last_synced_at = self.last_synced_at.isoformat()
 
+        rules = self.rules.to_dict()
+
         start_date: None | str | Unset
         if isinstance(self.start_date, Unset):
             start_date = UNSET
@@ -139,6 +158,28 @@ class MarketDetail:
             end_date = self.end_date.isoformat()
         else:
             end_date = self.end_date
+
+        event_id: None | str | Unset
+        if isinstance(self.event_id, Unset):
+            event_id = UNSET
+        elif isinstance(self.event_id, UUID):
+            event_id = str(self.event_id)
+        else:
+            event_id = self.event_id
+
+        url: None | str | Unset
+        if isinstance(self.url, Unset):
+            url = UNSET
+        else:
+            url = self.url
+
+        resolution: dict[str, Any] | None | Unset
+        if isinstance(self.resolution, Unset):
+            resolution = UNSET
+        elif isinstance(self.resolution, MarketResolution):
+            resolution = self.resolution.to_dict()
+        else:
+            resolution = self.resolution
 
 
         field_dict: dict[str, Any] = {}
@@ -159,11 +200,18 @@ class MarketDetail:
             "outcomes": outcomes,
             "matchedMarkets": matched_markets,
             "lastSyncedAt": last_synced_at,
+            "rules": rules,
         })
         if start_date is not UNSET:
             field_dict["startDate"] = start_date
         if end_date is not UNSET:
             field_dict["endDate"] = end_date
+        if event_id is not UNSET:
+            field_dict["eventId"] = event_id
+        if url is not UNSET:
+            field_dict["url"] = url
+        if resolution is not UNSET:
+            field_dict["resolution"] = resolution
 
         return field_dict
 
@@ -172,6 +220,8 @@ class MarketDetail:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.detail_outcome import DetailOutcome # noqa: PLC0415
+        from ..models.market_resolution import MarketResolution # noqa: PLC0415
+        from ..models.market_rules import MarketRules # noqa: PLC0415
         from ..models.matched_market_view import MatchedMarketView # noqa: PLC0415
         d = dict(src_dict)
         id = UUID(d.pop("id"))
@@ -241,6 +291,11 @@ class MarketDetail:
 
 
 
+        rules = MarketRules.from_dict(d.pop("rules"))
+
+
+
+
         def _parse_start_date(data: object) -> datetime.datetime | None | Unset:
             if data is None:
                 return data
@@ -281,6 +336,56 @@ class MarketDetail:
         end_date = _parse_end_date(d.pop("endDate", UNSET))
 
 
+        def _parse_event_id(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                event_id_type_0 = UUID(data)
+
+
+
+                return event_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        event_id = _parse_event_id(d.pop("eventId", UNSET))
+
+
+        def _parse_url(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        url = _parse_url(d.pop("url", UNSET))
+
+
+        def _parse_resolution(data: object) -> MarketResolution | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                resolution_type_1 = MarketResolution.from_dict(data)
+
+
+
+                return resolution_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(MarketResolution | None | Unset, data)
+
+        resolution = _parse_resolution(d.pop("resolution", UNSET))
+
+
         market_detail = cls(
             id=id,
             exchange_id=exchange_id,
@@ -297,8 +402,12 @@ class MarketDetail:
             outcomes=outcomes,
             matched_markets=matched_markets,
             last_synced_at=last_synced_at,
+            rules=rules,
             start_date=start_date,
             end_date=end_date,
+            event_id=event_id,
+            url=url,
+            resolution=resolution,
         )
 
 
