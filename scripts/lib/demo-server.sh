@@ -1,4 +1,4 @@
-# Sourced by the scripts that test against a live demo server (schemathesis, clients,
+# Sourced by the scripts that test against a live demo server (schemathesis, clients, mcp,
 # openapi-examples): builds the binary, starts `marketlens demo` on a free port with a fresh
 # store and an admin token, waits until it is ready, and sets
 #   work, port, base_url, key (the demo's API key), admin_token

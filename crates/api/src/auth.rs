@@ -15,6 +15,7 @@ use marketlens_domain::account::{Account, AccountStatus, ApiKeyRecord};
 use marketlens_domain::api_key::{ApiKey, KeyHash};
 use marketlens_domain::time::to_iso8601;
 use marketlens_storage::StoreError;
+use std::net::IpAddr;
 
 use crate::connections;
 use crate::error::ApiError;
@@ -69,65 +70,10 @@ pub(crate) fn bearer_token(headers: &HeaderMap) -> Result<Option<&str>, ApiError
 }
 
 pub async fn authenticate(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
-    let token = match bearer_token(request.headers()) {
-        Ok(Some(token)) => token,
-        Ok(None) => return ApiError::MissingApiKey.into_response(),
-        Err(error) => return error.into_response(),
+    let Identified { key, key_hash, account } = match identify(&state, request.headers(), peer_ip(&request)).await {
+        Ok(identified) => identified,
+        Err(refusal) => return refusal.into_response(),
     };
-    let peer = connections::peer_of(&request).map(|address| address.ip());
-    let parsed = ApiKey::parse(token).map(|key| key.hash());
-    // A key the cache holds passes without a store read, even from an address over its limit
-    // of failures (a suspended account is read afresh, by `known_key`).
-    let cached_live = |key_hash: &KeyHash| {
-        state
-            .keys
-            .cached(key_hash)
-            .filter(|(_, account)| account.status != AccountStatus::Suspended)
-    };
-    let mut cached = parsed.as_ref().and_then(cached_live);
-    // Requests with one key not cached take turns to look it up, so that a burst of them (a
-    // client's first concurrent calls) costs one store read and one counted attempt: the ones
-    // after the first find the key cached. Held until the lookup is done.
-    let _turn = match (&cached, &parsed) {
-        (None, Some(key_hash)) => {
-            let turn = state.keys.lookup_turn(key_hash).await;
-            cached = cached_live(key_hash);
-            Some(turn)
-        }
-        _ => None,
-    };
-    // A key not cached costs a lookup: it counts against the address until it proves right.
-    let attempt = match cached {
-        Some(_) => None,
-        None => match state.failed_auth.attempt(peer) {
-            Ok(attempt) => Some(attempt),
-            Err(refusal) => return refusal.into_response(),
-        },
-    };
-    let Some(key_hash) = parsed else {
-        return ApiError::InvalidApiKey.into_response();
-    };
-    let found = match cached {
-        Some(found) => Ok(Some(found)),
-        None => known_key(&state, &key_hash).await,
-    };
-    let (key, account) = match found {
-        Ok(Some(found)) => found,
-        Ok(None) => return ApiError::InvalidApiKey.into_response(),
-        Err(error) => {
-            // The store failed, not the client.
-            if let Some(attempt) = attempt {
-                attempt.succeeded();
-            }
-            return ApiError::from(error).into_response();
-        }
-    };
-    if let Some(attempt) = attempt {
-        attempt.succeeded();
-    }
-    if account.status == AccountStatus::Suspended {
-        return ApiError::AccountSuspended.into_response();
-    }
     let tiers = &state.settings.tiers;
     let limit = tiers.requests_per_minute(&account.tier).unwrap_or_else(|| {
         tracing::warn!(tier = %account.tier, "account tier has no configured limit; using the free tier's");
@@ -161,6 +107,90 @@ pub async fn authenticate(State(state): State<AppState>, mut request: Request, n
     let mut response = next.run(request).await;
     add_rate_limit_headers(response.headers_mut(), &usage);
     response
+}
+
+/// Authentication alone, for `/mcp`: a request without a live key of an active account is
+/// refused as any API call is, but nothing is counted against the rate limit, since the
+/// exchange itself (initialize, the tool list) does no paid work; each tool call is an API
+/// call of its own, which [`authenticate`] counts and its handler charges.
+pub async fn require_key(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    match identify(&state, request.headers(), peer_ip(&request)).await {
+        Ok(_) => next.run(request).await,
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// The address the request came from, which failed authentications count against.
+fn peer_ip(request: &Request) -> Option<IpAddr> {
+    connections::peer_of(request).map(|address| address.ip())
+}
+
+/// A live key and its active account.
+struct Identified {
+    key: ApiKeyRecord,
+    key_hash: KeyHash,
+    account: Account,
+}
+
+/// The request's key and account, or why it is refused: no or a malformed
+/// `Authorization`, an unknown or revoked key, a suspended account, an address over its limit
+/// of failed authentications, or a store that cannot answer.
+async fn identify(state: &AppState, headers: &HeaderMap, peer: Option<IpAddr>) -> Result<Identified, ApiError> {
+    let token = bearer_token(headers)?.ok_or(ApiError::MissingApiKey)?;
+    let parsed = ApiKey::parse(token).map(|key| key.hash());
+    // A key the cache holds passes without a store read, even from an address over its limit
+    // of failures (a suspended account is read afresh, by `known_key`).
+    let cached_live = |key_hash: &KeyHash| {
+        state
+            .keys
+            .cached(key_hash)
+            .filter(|(_, account)| account.status != AccountStatus::Suspended)
+    };
+    let mut cached = parsed.as_ref().and_then(cached_live);
+    // Requests with one key not cached take turns to look it up, so that a burst of them (a
+    // client's first concurrent calls) costs one store read and one counted attempt: the ones
+    // after the first find the key cached. Held until the lookup is done.
+    let _turn = match (&cached, &parsed) {
+        (None, Some(key_hash)) => {
+            let turn = state.keys.lookup_turn(key_hash).await;
+            cached = cached_live(key_hash);
+            Some(turn)
+        }
+        _ => None,
+    };
+    // A key not cached costs a lookup: it counts against the address until it proves right.
+    let attempt = match cached {
+        Some(_) => None,
+        None => match state.failed_auth.attempt(peer) {
+            Ok(attempt) => Some(attempt),
+            Err(refusal) => return Err(refusal),
+        },
+    };
+    let Some(key_hash) = parsed else {
+        return Err(ApiError::InvalidApiKey);
+    };
+    let found = match cached {
+        Some(found) => Ok(Some(found)),
+        None => known_key(state, &key_hash).await,
+    };
+    let (key, account) = match found {
+        Ok(Some(found)) => found,
+        Ok(None) => return Err(ApiError::InvalidApiKey),
+        Err(error) => {
+            // The store failed, not the client.
+            if let Some(attempt) = attempt {
+                attempt.succeeded();
+            }
+            return Err(ApiError::from(error));
+        }
+    };
+    if let Some(attempt) = attempt {
+        attempt.succeeded();
+    }
+    if account.status == AccountStatus::Suspended {
+        return Err(ApiError::AccountSuspended);
+    }
+    Ok(Identified { key, key_hash, account })
 }
 
 /// The key and its account, from the cache; a suspended account is read afresh before it is

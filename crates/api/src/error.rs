@@ -6,7 +6,8 @@
 //! id. Error responses made by the framework itself (an unknown method, a body over the
 //! limit, a timeout, a panic, a path parameter that does not decode) carry no `ApiError`;
 //! `render_errors` maps their status onto one, a 4xx staying a 4xx, so every error on every
-//! path has the same shape.
+//! path has the same shape; only `/mcp`'s JSON-RPC errors, which its MCP clients read, keep
+//! their own ([`ProtocolErrorBody`]).
 
 use axum::extract::Request;
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
@@ -300,12 +301,19 @@ impl From<StoreError> for ApiError {
     }
 }
 
-/// Renders every error response as the error JSON, with the request's id.
+/// Marks an error response whose body is another protocol's error, meant for that
+/// protocol's client (a JSON-RPC error of `/mcp`): [`render_errors`] passes it as it is.
+#[derive(Debug, Clone, Copy)]
+pub struct ProtocolErrorBody;
+
+/// Renders every error response as the error JSON, with the request's id, but for those
+/// marked [`ProtocolErrorBody`].
 pub async fn render_errors(request: Request, next: Next) -> Response {
     let request_id = request.extensions().get::<RequestId>().cloned();
     let response = next.run(request).await;
     let error = match response.extensions().get::<ApiError>() {
         Some(error) => error.clone(),
+        None if response.extensions().get::<ProtocolErrorBody>().is_some() => return response,
         None if response.status().is_client_error() || response.status().is_server_error() => {
             ApiError::from_status(response.status())
         }

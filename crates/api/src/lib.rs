@@ -8,6 +8,7 @@
 //! on `/api/v1` routes, authentication ([`auth`], through [`key_cache`], with failures limited
 //! per address by [`failed_auth`]) and the rate limit ([`rate_limit`]); then the handler, which parses its parameters ([`params`]) and runs its
 //! work as a charged call ([`billing`]). Responses are built from [`views`], the contract's JSON shapes.
+//! `/mcp` ([`mcp`]) serves the same keyed routes to AI agents as MCP tools.
 
 pub mod admin_token;
 pub mod auth;
@@ -18,6 +19,7 @@ pub mod error;
 pub mod failed_auth;
 pub mod freshness;
 pub mod key_cache;
+mod mcp;
 pub mod openapi;
 pub mod params;
 pub mod rate_limit;
@@ -94,10 +96,7 @@ pub fn app(state: AppState) -> Router {
 /// documentation ([`routes::keyed`], [`routes::operations`], the admin API's); the document
 /// itself is [`openapi::document`]'s, which lists the admin API whether or not it is served.
 fn router(state: AppState) -> Router {
-    let keyed = routes::keyed()
-        .route_layer(middleware::from_fn_with_state(state.clone(), auth::authenticate))
-        .route_layer(cache_control::no_store());
-    let mut documented = OpenApiRouter::new().merge(keyed).merge(routes::operations());
+    let mut documented = OpenApiRouter::new().merge(keyed(&state)).merge(routes::operations());
     // Without an admin token the admin API's paths do not exist (404).
     if state.settings.admin_token.is_some() {
         documented = documented.merge(
@@ -107,7 +106,7 @@ fn router(state: AppState) -> Router {
         );
     }
     let (router, _document) = documented.split_for_parts();
-    let router = router.merge(reference::router());
+    let router = router.merge(reference::router()).merge(agents(&state));
     let router = if state.settings.benchmark {
         router.route("/benchmark/ceiling", get(routes::benchmark::ceiling))
     } else {
@@ -119,6 +118,25 @@ fn router(state: AppState) -> Router {
         .layer(Extension(routes::document::Document(openapi::document_json())))
         .layer(middleware::from_fn(telemetry::track))
         .with_state(state)
+}
+
+/// The keyed routes of `/api/v1`, behind authentication and the rate limit.
+fn keyed(state: &AppState) -> OpenApiRouter<AppState> {
+    routes::keyed()
+        .route_layer(middleware::from_fn_with_state(state.clone(), auth::authenticate))
+        .route_layer(cache_control::no_store())
+}
+
+/// `/mcp`, behind the key check alone; its tools call [`keyed`] routes of their own, whose
+/// errors they read rendered.
+fn agents(state: &AppState) -> Router<AppState> {
+    let (rest, _document) = keyed(state).split_for_parts();
+    let rest = rest
+        .layer(middleware::from_fn(error::render_errors))
+        .with_state(state.clone());
+    mcp::router(rest)
+        .route_layer(middleware::from_fn_with_state(state.clone(), auth::require_key))
+        .route_layer(cache_control::no_store())
 }
 
 /// Serves `app` on `listener` with the default [`connections::ConnectionLimits`] until

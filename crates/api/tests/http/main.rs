@@ -16,6 +16,7 @@ mod history;
 mod hostile;
 mod lookup;
 mod markets;
+mod mcp;
 mod metrics;
 mod news;
 mod openapi;
