@@ -44,9 +44,7 @@ type McpService = StreamableHttpService<server::Marketlens, NeverSessionManager>
 /// The `/mcp` route, calling the tools' operations through `rest` (the keyed routes with
 /// their middleware and state).
 pub(crate) fn router(rest: Router) -> Router<AppState> {
-    let tools = Arc::new(tools::Tools::from_document(
-        &serde_json::from_str(crate::openapi::document_json()).expect("the OpenAPI document is JSON"),
-    ));
+    let tools = Arc::new(tools::Tools::from_document(crate::openapi::document_value()));
     let handler = server::Marketlens::new(tools, rest);
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)

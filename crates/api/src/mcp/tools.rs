@@ -176,7 +176,7 @@ mod tests {
     use super::*;
 
     fn tools() -> Tools {
-        Tools::from_document(&serde_json::from_str(crate::openapi::document_json()).unwrap())
+        Tools::from_document(crate::openapi::document_value())
     }
 
     fn arguments(value: Value) -> JsonObject {

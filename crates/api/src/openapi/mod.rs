@@ -325,3 +325,10 @@ pub fn document_json() -> &'static str {
     static DOCUMENT: OnceLock<String> = OnceLock::new();
     DOCUMENT.get_or_init(|| document().to_pretty_json().expect("the OpenAPI document serializes"))
 }
+
+/// The same document as a JSON value, for what is rendered or derived from it (`/docs`,
+/// `/llms.txt`, the MCP tools), parsed once.
+pub fn document_value() -> &'static serde_json::Value {
+    static VALUE: OnceLock<serde_json::Value> = OnceLock::new();
+    VALUE.get_or_init(|| serde_json::from_str(document_json()).expect("the OpenAPI document is JSON"))
+}

@@ -8,13 +8,11 @@
 mod llms;
 mod page;
 
+use crate::openapi::document_value;
 use axum::Router;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
-use serde_json::Value;
-
-use crate::openapi::document_json;
 
 /// The page's policy: its inline style, its own script, requests to this origin only.
 const PAGE_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; \
@@ -30,17 +28,13 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/llms.txt", get(llms_txt))
 }
 
-fn document() -> Value {
-    serde_json::from_str(document_json()).expect("the OpenAPI document is JSON")
-}
-
 async fn page() -> Response {
     let mut response = (
         [(
             header::CONTENT_TYPE,
             HeaderValue::from_static("text/html; charset=utf-8"),
         )],
-        page::html(&document()),
+        page::html(document_value()),
     )
         .into_response();
     response
@@ -66,7 +60,7 @@ async fn llms_txt() -> Response {
             header::CONTENT_TYPE,
             HeaderValue::from_static("text/plain; charset=utf-8"),
         )],
-        llms::plain(&document()),
+        llms::plain(document_value()),
     )
         .into_response()
 }
