@@ -82,7 +82,14 @@ fn catalogue(seed: u64) -> (Vec<Market>, Vec<Event>, Vec<MatchPair>) {
                     best_ask_price: None,
                 },
             ],
-            url_keys: UrlKeys::default(),
+            // Kalshi's URL key is its ticker in lower case; most Polymarket markets have a slug.
+            url_keys: UrlKeys {
+                market: match exchange {
+                    Exchange::Kalshi => Some(format!("m{number}")),
+                    Exchange::Polymarket => (number % 4 != 0).then(|| format!("slug-{}", number % 10)),
+                },
+                ..UrlKeys::default()
+            },
             url: String::new(),
             image_url: String::new(),
             rules: Rules::default(),
@@ -136,7 +143,8 @@ fn catalogue(seed: u64) -> (Vec<Market>, Vec<Event>, Vec<MatchPair>) {
 fn market_query() -> impl Strategy<Value = MarketQuery> {
     let search = prop::option::of(prop::collection::vec(
         prop::sample::select(vec![
-            "will", "bit", "bitcoin", "e", "trump", "pokemon", "100k", "2026", "zzz", "w",
+            "will", "bit", "bitcoin", "e", "trump", "pokemon", "100k", "2026", "zzz", "w", "m7", "M42", "m1", "slug-7",
+            "SLUG-3", "slug-", "slug",
         ]),
         1..3,
     ));

@@ -49,8 +49,8 @@ pub(crate) trait Backend {
 
     fn outcomes(outcomes: &[Outcome]) -> Result<Self::Outcomes, serde_json::Error>;
 
-    /// Pushes ` AND ` a condition that market `m` holds every one of `words`, each as the
-    /// prefix of one of its question's words.
+    /// Pushes a condition that market `m` holds every one of `words`, each as the prefix of
+    /// one of its question's words.
     fn push_all_words(builder: &mut QueryBuilder<Self::Db>, words: &SearchWords);
 
     /// The search query of [`Backend::ANY_WORDS`].

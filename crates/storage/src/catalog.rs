@@ -52,25 +52,48 @@ impl SortOrder {
     }
 }
 
-/// Search words, already folded by `marketlens_domain::text::words`: lower-case ASCII
-/// letters and digits only, so they are safe to place in any index's query syntax.
+/// A search text as the stores take it (`docs/contract/decisions.md#d6-search`): its words,
+/// already folded by `marketlens_domain::text::words` (lower-case ASCII letters and digits
+/// only, so they are safe to place in any index's query syntax), and, when the text is one
+/// token that could be an exchange's name for a market, that token in lower case
+/// (`decisions.md#d6-search-identifiers`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SearchWords(Vec<String>);
+pub struct SearchWords {
+    words: Vec<String>,
+    identifier: Option<Box<str>>,
+}
 
 impl SearchWords {
-    /// The words of `text`; `None` when it has none.
+    /// The words of `text`, and its identifier; `None` when it has no words.
     pub fn parse(text: &str) -> Option<SearchWords> {
         let words: Vec<String> = marketlens_domain::text::words(text).collect();
-        (!words.is_empty()).then_some(SearchWords(words))
+        let token = text.trim();
+        // Exchange ids, tickers and slugs are printable ASCII without spaces; anything else
+        // cannot name a market, and keeping to ASCII makes `lower()` the same on both stores.
+        let identifier = token
+            .bytes()
+            .all(|byte| byte.is_ascii_graphic())
+            .then(|| token.to_ascii_lowercase().into_boxed_str());
+        (!words.is_empty()).then_some(SearchWords { words, identifier })
+    }
+
+    /// The text in lower case when it is one token of printable ASCII: a market whose exchange
+    /// id equals it (ignoring case) or whose URL slug (`url_market`) equals it is found too.
+    pub fn identifier(&self) -> Option<&str> {
+        self.identifier.as_deref()
     }
 
     pub fn words(&self) -> &[String] {
-        &self.0
+        &self.words
     }
 
     /// The words, each written as `each` makes it, joined by `operator`: a backend's query.
     pub(crate) fn joined(&self, each: impl Fn(&str) -> String, operator: &str) -> String {
-        self.0.iter().map(|word| each(word)).collect::<Vec<_>>().join(operator)
+        self.words
+            .iter()
+            .map(|word| each(word))
+            .collect::<Vec<_>>()
+            .join(operator)
     }
 }
 
@@ -79,7 +102,8 @@ pub struct MarketFilter {
     pub exchange: Option<Exchange>,
     pub status: Option<MarketStatus>,
     pub category: Option<Category>,
-    /// Every word must start a word of the question (`docs/contract/decisions.md#d6-search`).
+    /// Every word must start a word of the question (`docs/contract/decisions.md#d6-search`),
+    /// or the text must be the market's exchange id or URL slug (`#d6-search-identifiers`).
     pub search: Option<SearchWords>,
     /// The exchange's own market id, matched exactly (a Polymarket id or a Kalshi ticker).
     pub external_id: Option<String>,
@@ -145,6 +169,9 @@ pub struct MarketSummary {
     pub event_id: Option<Uuid>,
     /// See [`StoredMarket::observed_at`].
     pub observed_at: Timestamp,
+    /// How the market's public URL names it: a Polymarket market slug or a Kalshi ticker, lower
+    /// case ([`UrlKeys::market`](marketlens_domain::market::UrlKeys)); search finds it by it.
+    pub url_market: Option<Box<str>>,
 }
 
 impl From<&StoredMarket> for MarketSummary {
@@ -165,6 +192,7 @@ impl From<&StoredMarket> for MarketSummary {
             outcomes: market.outcomes.clone().into_boxed_slice(),
             event_id: market.event_id(),
             observed_at: stored.observed_at,
+            url_market: market.url_keys.market.as_deref().map(Box::from),
         }
     }
 }
@@ -353,7 +381,16 @@ macro_rules! catalog_store_sql {
                         .push_bind(external_id.clone());
                 }
                 if let Some(search) = &filter.search {
+                    builder.push(" AND (");
                     Self::push_all_words(builder, search);
+                    if let Some(identifier) = search.identifier() {
+                        builder
+                            .push(" OR m.url_market = ")
+                            .push_bind(identifier.to_owned())
+                            .push(" OR lower(m.external_id) = ")
+                            .push_bind(identifier.to_owned());
+                    }
+                    builder.push(")");
                 }
             }
 

@@ -32,7 +32,7 @@ pub const MARKET_COLUMNS: &str = "m.id, m.exchange, m.external_id, m.event_exter
 
 /// The columns [`market_summary`] reads (table alias `m`).
 pub const SUMMARY_COLUMNS: &str = "m.id, m.exchange, m.external_id, m.question, m.status, m.category, m.liquidity, \
-    m.volume, m.volume_24h, m.created_at, m.end_date, m.outcomes, m.event_id, m.observed_at";
+    m.volume, m.volume_24h, m.created_at, m.end_date, m.outcomes, m.event_id, m.observed_at, m.url_market";
 
 /// The columns [`event_summary`] reads (table alias `e`).
 pub const EVENT_SUMMARY_COLUMNS: &str = "e.id, e.exchange, e.category, e.total_volume";
@@ -177,6 +177,7 @@ pub fn market_summary(row: &impl RecordRow) -> Result<MarketSummary, StoreError>
         outcomes: row.outcomes("outcomes")?.into_boxed_slice(),
         event_id: row.optional_uuid("event_id")?,
         observed_at: row.timestamp("observed_at")?,
+        url_market: row.optional_text("url_market")?.map(String::into_boxed_str),
     })
 }
 

@@ -207,8 +207,9 @@ impl IntoParams for ListMarketsParameters {
             category(),
             query(
                 "search",
-                "Words that every market found has in its question (prefixes of the last word count): at \
-least one letter or digit, at most 12 words.",
+                "Words that every market found has in its question, each matching the start of a word, \
+case and accents ignored: at least one letter or digit, at most 12 words. A search of one token (no space) also finds \
+the market whose exchange id (any case: `517311`, `KXELONMARS-99`) or Polymarket URL slug it is.",
                 false,
                 text(MAX_SEARCH_LEN, false),
             ),

@@ -144,6 +144,11 @@ async fn filters_match_case_insensitively_and_answer_canonically() {
         ("search=Pok%C3%A9", 1),
         ("search=pope%20tagle", 1),
         ("search=nothingmatchesthis", 0),
+        // One token also names a market by its exchange id (any case) or URL slug (D6 departure).
+        ("search=kxbtc-26dec31-t100000", 1),
+        ("search=501", 1),
+        ("search=MARKET-501", 1),
+        ("search=KXBTC-26DEC31", 0),
     ];
     for (query, expected) in cases {
         let (status, body) = server.get(&format!("/api/v1/markets?{query}"), &key).await;

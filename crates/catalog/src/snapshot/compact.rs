@@ -5,6 +5,7 @@
 use marketlens_domain::time::from_epoch_millis;
 use marketlens_domain::{Category, Exchange, MarketStatus, Outcome};
 use marketlens_storage::MarketSummary;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use uuid::Uuid;
 
@@ -12,9 +13,14 @@ use uuid::Uuid;
 /// are finite).
 const NO_DATE: i64 = i64::MIN;
 
+/// `url_market_len` values that keep no copy of the URL key: the market has none, or it is the
+/// external id in lower case (every Kalshi ticker), which `text` already holds.
+const NO_URL_MARKET: u32 = u32::MAX;
+const URL_MARKET_IS_EXTERNAL_ID: u32 = u32::MAX - 1;
+
 pub struct CompactMarket {
     pub id: Uuid,
-    /// The external id followed by the question.
+    /// The external id, then the URL key when it is kept (see `url_market_len`), then the question.
     text: Box<str>,
     outcomes: Box<[CompactOutcome]>,
     pub volume: f64,
@@ -26,6 +32,8 @@ pub struct CompactMarket {
     /// Nil for none.
     event_id: Uuid,
     external_id_len: u32,
+    /// The URL key's length in `text`, or [`NO_URL_MARKET`] or [`URL_MARKET_IS_EXTERNAL_ID`].
+    url_market_len: u32,
     pub exchange: Exchange,
     pub status: MarketStatus,
     pub category: Category,
@@ -69,9 +77,19 @@ fn optional(value: f64) -> Option<f64> {
 
 impl CompactMarket {
     pub fn new(summary: &MarketSummary, names: &mut OutcomeNames) -> CompactMarket {
+        let (url_market, url_market_len) = match summary.url_market.as_deref() {
+            None => ("", NO_URL_MARKET),
+            Some(key)
+                if key.eq_ignore_ascii_case(&summary.external_id)
+                    && !key.bytes().any(|byte| byte.is_ascii_uppercase()) =>
+            {
+                ("", URL_MARKET_IS_EXTERNAL_ID)
+            }
+            Some(key) => (key, key.len() as u32),
+        };
         CompactMarket {
             id: summary.id,
-            text: format!("{}{}", summary.external_id, summary.question).into_boxed_str(),
+            text: format!("{}{url_market}{}", summary.external_id, summary.question).into_boxed_str(),
             outcomes: summary
                 .outcomes
                 .iter()
@@ -90,18 +108,44 @@ impl CompactMarket {
             end_date_millis: summary.end_date.map_or(NO_DATE, |end| end.timestamp_millis()),
             event_id: summary.event_id.unwrap_or(Uuid::nil()),
             external_id_len: summary.external_id.len() as u32,
+            url_market_len,
             exchange: summary.exchange,
             status: summary.status,
             category: summary.category,
         }
     }
 
+    /// Where the question starts in `text`.
+    fn question_start(&self) -> usize {
+        match self.url_market_len {
+            NO_URL_MARKET | URL_MARKET_IS_EXTERNAL_ID => self.external_id_len as usize,
+            len => (self.external_id_len + len) as usize,
+        }
+    }
+
     pub fn question(&self) -> &str {
-        &self.text[self.external_id_len as usize..]
+        &self.text[self.question_start()..]
     }
 
     pub fn external_id(&self) -> &str {
         &self.text[..self.external_id_len as usize]
+    }
+
+    /// The market's URL key (`MarketSummary::url_market`).
+    pub fn url_market(&self) -> Option<Cow<'_, str>> {
+        match self.url_market_len {
+            NO_URL_MARKET => None,
+            URL_MARKET_IS_EXTERNAL_ID => Some(Cow::Owned(self.external_id().to_ascii_lowercase())),
+            _ => self.url_market_unlike_external_id().map(Cow::Borrowed),
+        }
+    }
+
+    /// The URL key when it is not just the external id in lower case (a Polymarket slug).
+    pub fn url_market_unlike_external_id(&self) -> Option<&str> {
+        match self.url_market_len {
+            NO_URL_MARKET | URL_MARKET_IS_EXTERNAL_ID => None,
+            _ => Some(&self.text[self.external_id_len as usize..self.question_start()]),
+        }
     }
 
     pub fn event_id(&self) -> Option<Uuid> {
@@ -142,6 +186,7 @@ impl CompactMarket {
                 .collect(),
             event_id: self.event_id(),
             observed_at: from_epoch_millis(self.observed_at_millis),
+            url_market: self.url_market().map(|key| key.into()),
         }
     }
 }

@@ -11,7 +11,9 @@
 //!
 //! Search (see `words`) and the external id filter give a set of docs instead; its page is found either by walking the
 //! sort order and keeping the docs in the set, or by ranking the set's docs, whichever reads
-//! fewer entries for that query.
+//! fewer entries for that query. A search that is one token also keeps the docs whose external
+//! id or URL slug it is (`docs/contract/decisions.md#d6-search-identifiers`), found in two
+//! sorted lists of docs as the stores find them by equality.
 
 use marketlens_domain::{Category, Exchange, MarketStatus};
 use marketlens_storage::{MarketFilter, MarketQuery, MarketSort, MarketSummary, Page, SortOrder};
@@ -22,6 +24,11 @@ use super::compact::{CompactMarket, OutcomeNames};
 use super::words::WordIndex;
 
 const SORTS: usize = MarketSort::ALL.len();
+
+/// `text`'s bytes in ASCII lower case: the order of `by_external_id`.
+fn folded(text: &str) -> impl Iterator<Item = u8> + Clone + '_ {
+    text.bytes().map(|byte| byte.to_ascii_lowercase())
+}
 
 fn sort_position(sort: MarketSort) -> usize {
     match sort {
@@ -61,8 +68,11 @@ pub struct MarketIndex {
     by_exchange: Vec<FilterBitmaps>,
     by_status: Vec<FilterBitmaps>,
     by_category: Vec<FilterBitmaps>,
-    /// Docs ordered by external id, for the `externalMarketId` filter.
+    /// Docs ordered by external id ignoring ASCII case, then as is: the `externalMarketId`
+    /// filter (exact) and search by identifier (any case) both read a run of it.
     by_external_id: Vec<u32>,
+    /// The docs with a URL slug other than their external id in lower case, ordered by it.
+    by_url_market: Vec<u32>,
     words: WordIndex,
 }
 
@@ -103,10 +113,16 @@ impl MarketIndex {
         let words = WordIndex::build(markets.iter().map(CompactMarket::question));
         let mut by_external_id: Vec<u32> = (0..count as u32).collect();
         by_external_id.sort_by(|left, right| {
-            markets[*left as usize]
-                .external_id()
-                .cmp(markets[*right as usize].external_id())
+            let (left, right) = (
+                markets[*left as usize].external_id(),
+                markets[*right as usize].external_id(),
+            );
+            folded(left).cmp(folded(right)).then_with(|| left.cmp(right))
         });
+        let mut by_url_market: Vec<u32> = (0..count as u32)
+            .filter(|doc| markets[*doc as usize].url_market_unlike_external_id().is_some())
+            .collect();
+        by_url_market.sort_by_key(|doc| markets[*doc as usize].url_market_unlike_external_id());
         MarketIndex {
             markets,
             names,
@@ -116,36 +132,59 @@ impl MarketIndex {
             by_status,
             by_category,
             by_external_id,
+            by_url_market,
             words,
         }
     }
 
-    /// The docs whose exchange id is `external_id` (one per exchange at most).
-    fn docs_with_external_id(&self, external_id: &str) -> RoaringBitmap {
+    /// The run of `by_external_id` whose external ids equal `external_id` ignoring ASCII case.
+    fn external_ids_folded_equal<'a>(&'a self, external_id: &'a str) -> impl Iterator<Item = u32> + 'a {
         let external_id_of = |doc: &u32| self.markets[*doc as usize].external_id();
         let start = self
             .by_external_id
-            .partition_point(|doc| external_id_of(doc) < external_id);
+            .partition_point(|doc| folded(external_id_of(doc)).lt(folded(external_id)));
         self.by_external_id[start..]
             .iter()
-            .take_while(|doc| external_id_of(doc) == external_id)
+            .take_while(move |doc| external_id_of(doc).eq_ignore_ascii_case(external_id))
             .copied()
+    }
+
+    /// The docs whose exchange id is `external_id` (one per exchange at most).
+    fn docs_with_external_id(&self, external_id: &str) -> RoaringBitmap {
+        self.external_ids_folded_equal(external_id)
+            .filter(|doc| self.markets[*doc as usize].external_id() == external_id)
             .collect()
     }
 
-    /// The docs the filter's search words and external id keep (both when both are given);
-    /// `None` when it has neither, so that the sort orders' bitmaps answer alone.
+    /// The docs a search's identifier names: by external id in any case, or by URL slug.
+    fn docs_named_by(&self, identifier: &str) -> RoaringBitmap {
+        let slug_of = |doc: &u32| self.markets[*doc as usize].url_market_unlike_external_id();
+        let start = self
+            .by_url_market
+            .partition_point(|doc| slug_of(doc) < Some(identifier));
+        let by_slug = self.by_url_market[start..]
+            .iter()
+            .take_while(|doc| slug_of(doc) == Some(identifier))
+            .copied();
+        self.external_ids_folded_equal(identifier).chain(by_slug).collect()
+    }
+
+    /// The docs the filter's search and external id keep (both when both are given); `None`
+    /// when it has neither, so that the sort orders' bitmaps answer alone.
     fn found_docs(&self, filter: &MarketFilter) -> Option<RoaringBitmap> {
-        let by_words = filter
-            .search
-            .as_ref()
-            .map(|search| self.words.all_of(search.words()).unwrap_or_default());
+        let by_search = filter.search.as_ref().map(|search| {
+            let by_words = self.words.all_of(search.words()).unwrap_or_default();
+            match search.identifier() {
+                Some(identifier) => by_words | self.docs_named_by(identifier),
+                None => by_words,
+            }
+        });
         let by_external_id = filter
             .external_id
             .as_deref()
             .map(|external_id| self.docs_with_external_id(external_id));
-        match (by_words, by_external_id) {
-            (Some(by_words), Some(by_external_id)) => Some(by_words & by_external_id),
+        match (by_search, by_external_id) {
+            (Some(by_search), Some(by_external_id)) => Some(by_search & by_external_id),
             (found, None) | (None, found) => found,
         }
     }

@@ -106,7 +106,7 @@ impl Backend for PgStore {
 
     fn push_all_words(builder: &mut QueryBuilder<Postgres>, words: &SearchWords) {
         builder
-            .push(" AND m.search_words @@ ")
+            .push("m.search_words @@ ")
             .push_bind(prefix_query(words, " & "))
             .push("::tsquery");
     }

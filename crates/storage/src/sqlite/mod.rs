@@ -230,7 +230,7 @@ impl Backend for SqliteStore {
 
     fn push_all_words(builder: &mut QueryBuilder<Sqlite>, words: &SearchWords) {
         builder
-            .push(" AND m.seq IN (SELECT rowid FROM markets_fts WHERE markets_fts MATCH ")
+            .push("m.seq IN (SELECT rowid FROM markets_fts WHERE markets_fts MATCH ")
             .push_bind(prefix_query(words, " "))
             .push(")");
     }

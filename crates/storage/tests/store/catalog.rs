@@ -262,6 +262,51 @@ async fn search_matches_every_word_as_a_prefix_ignoring_case_and_accents() {
 }
 
 #[tokio::test]
+async fn a_search_of_one_token_also_finds_the_market_the_exchange_names_by_it() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let mut ticker = market(Kalshi, "KXELONMARS-99", "Will Elon Musk visit Mars before Aug 1, 2099?");
+        ticker.url_keys.market = Some("kxelonmars-99".into());
+        let mut slug = market(Polymarket, "517311", "Will Elon Musk land on Mars by 2030?");
+        slug.url_keys.market = Some("will-elon-musk-land-on-mars-by-2030".into());
+        let mut words = market(Polymarket, "600", "Kxelonmars 99 problems?");
+        words.url_keys.market = Some("kxelonmars-99-problems".into());
+        store.upsert(&[ticker, slug, words], &[], at(10)).await.unwrap();
+        let found = |text: &'static str| {
+            let store = store.clone();
+            async move {
+                let filter = MarketFilter {
+                    search: SearchWords::parse(text),
+                    ..MarketFilter::default()
+                };
+                let page = store
+                    .list_markets(&query(filter, MarketSort::Volume24h, SortOrder::Desc, 50, 0))
+                    .await
+                    .unwrap();
+                let mut ids: Vec<String> = page.items.into_iter().map(|item| item.market.external_id).collect();
+                ids.sort();
+                ids
+            }
+        };
+        // The ticker in any case, and the question whose words it holds, as D6 finds it.
+        assert_eq!(
+            found("KXELONMARS-99").await,
+            ["600", "KXELONMARS-99"],
+            "{}",
+            backend.name
+        );
+        assert_eq!(found("  kxelonmars-99 ").await, ["600", "KXELONMARS-99"]);
+        assert_eq!(found("517311").await, ["517311"]);
+        assert_eq!(found("Will-Elon-Musk-Land-On-Mars-By-2030").await, ["517311"]);
+        // Equality only, and only for one token: a prefix or two tokens name no market (the
+        // words "kxelonmars" and "9" still begin words of 600's question).
+        assert_eq!(found("kxelonmars-9").await, ["600"]);
+        assert!(found("51731").await.is_empty());
+        assert_eq!(found("KXELONMARS-99 problems").await, ["600"]);
+    }
+}
+
+#[tokio::test]
 async fn events_count_their_markets_and_sum_volume_when_the_exchange_does_not() {
     for backend in backends().await {
         let store = &backend.store;
