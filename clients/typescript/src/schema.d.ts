@@ -619,7 +619,7 @@ export interface components {
          * @description What went wrong, as a stable code to branch on (`docs/contract/decisions.md#d2-codes`).
          * @enum {string}
          */
-        ErrorCode: "MISSING_API_KEY" | "INVALID_API_KEY" | "INVALID_ADMIN_TOKEN" | "ACCOUNT_SUSPENDED" | "INVALID_PARAMETER" | "NOT_FOUND" | "MISSING_QUERY" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_JSON" | "NO_MATCH" | "PAYLOAD_TOO_LARGE" | "INSUFFICIENT_CREDITS" | "RATE_LIMITED" | "METHOD_NOT_ALLOWED" | "INVALID_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "MISSING_API_KEY" | "INVALID_API_KEY" | "INVALID_ADMIN_TOKEN" | "ACCOUNT_SUSPENDED" | "INVALID_PARAMETER" | "NOT_FOUND" | "MISSING_QUERY" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_JSON" | "NO_MATCH" | "PAYLOAD_TOO_LARGE" | "INSUFFICIENT_CREDITS" | "RATE_LIMITED" | "METHOD_NOT_ALLOWED" | "INVALID_REQUEST" | "SERVICE_UNAVAILABLE" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "INTERNAL_ERROR";
         /** @description What went wrong: a stable code, a message for people, and details for programs. */
         ErrorObject: {
             /** @description The error's code, to branch on. */
@@ -1298,26 +1298,26 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-25T14:26:23.202Z",
+                     *           "createdAt": "2026-11-26T23:31:40.620Z",
                      *           "credits": {
                      *             "purchased": 10000,
                      *             "remaining": 9982,
                      *             "used": 18
                      *           },
-                     *           "id": "bfd5fab3-37da-4c9e-81f9-94713e4e8391",
+                     *           "id": "c8a12beb-de50-4ba6-bb1c-f0f813e5991d",
                      *           "label": "demo",
                      *           "status": "active",
                      *           "tier": "pro",
                      *           "walletAddress": ""
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-25T14:26:23.948Z",
+                     *           "createdAt": "2026-11-26T23:31:41.703Z",
                      *           "credits": {
                      *             "purchased": 5000,
                      *             "remaining": 5000,
                      *             "used": 0
                      *           },
-                     *           "id": "3183e467-10b0-4641-ad1a-81ff58c8b14a",
+                     *           "id": "0b8b99eb-d13c-4656-b52a-52527f5db3c8",
                      *           "label": "Research desk",
                      *           "status": "active",
                      *           "tier": "starter",
@@ -1397,22 +1397,22 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "account": {
-                     *           "createdAt": "2026-11-25T14:26:23.948Z",
+                     *           "createdAt": "2026-11-26T23:31:41.703Z",
                      *           "credits": {
                      *             "purchased": 5000,
                      *             "remaining": 5000,
                      *             "used": 0
                      *           },
-                     *           "id": "3183e467-10b0-4641-ad1a-81ff58c8b14a",
+                     *           "id": "0b8b99eb-d13c-4656-b52a-52527f5db3c8",
                      *           "label": "Research desk",
                      *           "status": "active",
                      *           "tier": "starter",
                      *           "walletAddress": ""
                      *         },
                      *         "key": {
-                     *           "apiKey": "pm_live_3782acd784553965369643f260bd6209cbaea2d4",
-                     *           "display": "pm_live_3782...a2d4",
-                     *           "id": "a855886f-8fd9-415a-b829-1fa4a2787269"
+                     *           "apiKey": "pm_live_5eb68d306a91fa975c57c66cebdc9197292ba42b",
+                     *           "display": "pm_live_5eb6...a42b",
+                     *           "id": "96e9aed7-95da-48b1-91a7-32d4798f98ae"
                      *         }
                      *       }
                      *     }
@@ -1483,7 +1483,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 3183e467-10b0-4641-ad1a-81ff58c8b14a
+                 * @example 0b8b99eb-d13c-4656-b52a-52527f5db3c8
                  */
                 id: string;
             };
@@ -1500,13 +1500,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-25T14:26:23.948Z",
+                     *         "createdAt": "2026-11-26T23:31:41.703Z",
                      *         "credits": {
                      *           "purchased": 5000,
                      *           "remaining": 5000,
                      *           "used": 0
                      *         },
-                     *         "id": "3183e467-10b0-4641-ad1a-81ff58c8b14a",
+                     *         "id": "0b8b99eb-d13c-4656-b52a-52527f5db3c8",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "starter",
@@ -1571,7 +1571,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 3183e467-10b0-4641-ad1a-81ff58c8b14a
+                 * @example 0b8b99eb-d13c-4656-b52a-52527f5db3c8
                  */
                 id: string;
             };
@@ -1597,13 +1597,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-25T14:26:23.948Z",
+                     *         "createdAt": "2026-11-26T23:31:41.703Z",
                      *         "credits": {
                      *           "purchased": 5000,
                      *           "remaining": 5000,
                      *           "used": 0
                      *         },
-                     *         "id": "3183e467-10b0-4641-ad1a-81ff58c8b14a",
+                     *         "id": "0b8b99eb-d13c-4656-b52a-52527f5db3c8",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "pro",
@@ -1686,7 +1686,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 3183e467-10b0-4641-ad1a-81ff58c8b14a
+                 * @example 0b8b99eb-d13c-4656-b52a-52527f5db3c8
                  */
                 id: string;
             };
@@ -1712,13 +1712,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-25T14:26:23.948Z",
+                     *         "createdAt": "2026-11-26T23:31:41.703Z",
                      *         "credits": {
                      *           "purchased": 7500,
                      *           "remaining": 7500,
                      *           "used": 0
                      *         },
-                     *         "id": "3183e467-10b0-4641-ad1a-81ff58c8b14a",
+                     *         "id": "0b8b99eb-d13c-4656-b52a-52527f5db3c8",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "pro",
@@ -1801,7 +1801,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 3183e467-10b0-4641-ad1a-81ff58c8b14a
+                 * @example 0b8b99eb-d13c-4656-b52a-52527f5db3c8
                  */
                 id: string;
             };
@@ -1819,17 +1819,17 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "accountId": "3183e467-10b0-4641-ad1a-81ff58c8b14a",
-                     *           "createdAt": "2026-11-25T14:26:23.948Z",
-                     *           "display": "pm_live_3782...a2d4",
-                     *           "id": "a855886f-8fd9-415a-b829-1fa4a2787269",
+                     *           "accountId": "0b8b99eb-d13c-4656-b52a-52527f5db3c8",
+                     *           "createdAt": "2026-11-26T23:31:41.703Z",
+                     *           "display": "pm_live_5eb6...a42b",
+                     *           "id": "96e9aed7-95da-48b1-91a7-32d4798f98ae",
                      *           "revokedAt": null
                      *         },
                      *         {
-                     *           "accountId": "3183e467-10b0-4641-ad1a-81ff58c8b14a",
-                     *           "createdAt": "2026-11-25T14:26:23.955Z",
-                     *           "display": "pm_live_bb45...bcc2",
-                     *           "id": "706d0492-8267-4996-911b-85cce862fa91",
+                     *           "accountId": "0b8b99eb-d13c-4656-b52a-52527f5db3c8",
+                     *           "createdAt": "2026-11-26T23:31:41.723Z",
+                     *           "display": "pm_live_acbf...b330",
+                     *           "id": "9d882c7a-c16d-476f-8d4b-9a17b28482c9",
                      *           "revokedAt": null
                      *         }
                      *       ]
@@ -1892,7 +1892,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 3183e467-10b0-4641-ad1a-81ff58c8b14a
+                 * @example 0b8b99eb-d13c-4656-b52a-52527f5db3c8
                  */
                 id: string;
             };
@@ -1909,9 +1909,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "apiKey": "pm_live_bb4581cefe0d8b0261fcbfdb300eb885d6c1bcc2",
-                     *         "display": "pm_live_bb45...bcc2",
-                     *         "id": "706d0492-8267-4996-911b-85cce862fa91"
+                     *         "apiKey": "pm_live_acbf3e4eac9c3766a652f4210e01c6e7b650b330",
+                     *         "display": "pm_live_acbf...b330",
+                     *         "id": "9d882c7a-c16d-476f-8d4b-9a17b28482c9"
                      *       }
                      *     }
                      */
@@ -1977,7 +1977,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 3183e467-10b0-4641-ad1a-81ff58c8b14a
+                 * @example 0b8b99eb-d13c-4656-b52a-52527f5db3c8
                  */
                 id: string;
             };
@@ -1996,7 +1996,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "apiKeyId": null,
-                     *           "createdAt": "2026-11-25T14:26:23.948Z",
+                     *           "createdAt": "2026-11-26T23:31:41.703Z",
                      *           "credits": 5000,
                      *           "id": 12,
                      *           "kind": "credit",
@@ -2005,7 +2005,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "apiKeyId": null,
-                     *           "createdAt": "2026-11-25T14:26:23.954Z",
+                     *           "createdAt": "2026-11-26T23:31:41.721Z",
                      *           "credits": 2500,
                      *           "id": 13,
                      *           "kind": "credit",
@@ -2073,7 +2073,7 @@ export interface operations {
             path: {
                 /**
                  * @description The key's id.
-                 * @example 706d0492-8267-4996-911b-85cce862fa91
+                 * @example 9d882c7a-c16d-476f-8d4b-9a17b28482c9
                  */
                 id: string;
             };
@@ -2090,11 +2090,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "accountId": "3183e467-10b0-4641-ad1a-81ff58c8b14a",
-                     *         "createdAt": "2026-11-25T14:26:23.955Z",
-                     *         "display": "pm_live_bb45...bcc2",
-                     *         "id": "706d0492-8267-4996-911b-85cce862fa91",
-                     *         "revokedAt": "2026-11-25T14:26:23.957Z"
+                     *         "accountId": "0b8b99eb-d13c-4656-b52a-52527f5db3c8",
+                     *         "createdAt": "2026-11-26T23:31:41.723Z",
+                     *         "display": "pm_live_acbf...b330",
+                     *         "id": "9d882c7a-c16d-476f-8d4b-9a17b28482c9",
+                     *         "revokedAt": "2026-11-26T23:31:41.726Z"
                      *       }
                      *     }
                      */
@@ -2172,7 +2172,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "apiKey": "pm_live_b910...5267",
+                     *         "apiKey": "pm_live_4650...2b9e",
                      *         "credits": {
                      *           "purchased": 10000,
                      *           "remaining": 9982,
@@ -2181,11 +2181,11 @@ export interface operations {
                      *         "rateLimit": {
                      *           "currentUsage": 11,
                      *           "requestsPerMinute": 1200,
-                     *           "resetsAt": "2026-11-25T14:27:00.000Z"
+                     *           "resetsAt": "2026-11-26T23:32:00.000Z"
                      *         },
                      *         "tier": "pro",
                      *         "user": {
-                     *           "id": "bfd5fab3-37da-4c9e-81f9-94713e4e8391",
+                     *           "id": "c8a12beb-de50-4ba6-bb1c-f0f813e5991d",
                      *           "walletAddress": ""
                      *         }
                      *       }
@@ -2256,7 +2256,10 @@ export interface operations {
                 /** @description Only this category (case-insensitive). */
                 category?: components["schemas"]["Category"];
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first call with this key (per account) runs and is charged, and its answer is kept for 24 hours (the server's `--idempotency-ttl-secs`); a repeat with the same key, method, path, query and body gets that answer back uncharged, marked `Idempotent-Replayed: true`, or, while the first still runs, waits for it (409 `IDEMPOTENCY_KEY_IN_PROGRESS` if it still runs after the request timeout). The kept answer's `X-Credits-Used` and `X-Credits-Remaining` are the first call's. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. Only charged answers are kept: after an error, a retry with the key runs again. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2351,6 +2354,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The call first sent with this `Idempotency-Key` was still running when this one stopped waiting for it, after the request timeout (`IDEMPOTENCY_KEY_IN_PROGRESS`; see `Retry-After`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request: another method, path, query or body (`IDEMPOTENCY_KEY_REUSED`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Over the account's requests-per-minute limit, or too many failed authentications from the client's address (`RATE_LIMITED`; see `Retry-After`). */
             429: {
                 headers: {
@@ -2374,7 +2395,10 @@ export interface operations {
     getEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first call with this key (per account) runs and is charged, and its answer is kept for 24 hours (the server's `--idempotency-ttl-secs`); a repeat with the same key, method, path, query and body gets that answer back uncharged, marked `Idempotent-Replayed: true`, or, while the first still runs, waits for it (409 `IDEMPOTENCY_KEY_IN_PROGRESS` if it still runs after the request timeout). The kept answer's `X-Credits-Used` and `X-Credits-Remaining` are the first call's. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. Only charged answers are kept: after an error, a retry with the key runs again. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The event's id (a UUID).
@@ -2478,6 +2502,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The call first sent with this `Idempotency-Key` was still running when this one stopped waiting for it, after the request timeout (`IDEMPOTENCY_KEY_IN_PROGRESS`; see `Retry-After`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request: another method, path, query or body (`IDEMPOTENCY_KEY_REUSED`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Over the account's requests-per-minute limit, or too many failed authentications from the client's address (`RATE_LIMITED`; see `Retry-After`). */
             429: {
                 headers: {
@@ -2507,7 +2549,10 @@ export interface operations {
                  */
                 query: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first call with this key (per account) runs and is charged, and its answer is kept for 24 hours (the server's `--idempotency-ttl-secs`); a repeat with the same key, method, path, query and body gets that answer back uncharged, marked `Idempotent-Replayed: true`, or, while the first still runs, waits for it (409 `IDEMPOTENCY_KEY_IN_PROGRESS` if it still runs after the request timeout). The kept answer's `X-Credits-Used` and `X-Credits-Remaining` are the first call's. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. Only charged answers are kept: after an error, a retry with the key runs again. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2565,7 +2610,7 @@ export interface operations {
                      *           "marketId": "8e8bcd27-8a76-5fd8-a382-c5a3e75247a6",
                      *           "platform": "polymarket",
                      *           "query": "government shutdown",
-                     *           "timestamp": "2026-11-25T14:26:23.933Z"
+                     *           "timestamp": "2026-11-26T23:31:41.670Z"
                      *         },
                      *         "sources": [
                      *           {
@@ -2576,7 +2621,7 @@ export interface operations {
                      *         ],
                      *         "summary": "On Polymarket, \"New government stimulus checks by March 15, 2021?\" is led by Yes at 100%. Volume is $57,127 in total and $0 in the last 24 hours, with $1,688 of liquidity. It is resolved; its end date was March 15, 2021. No recent news articles about this market were found."
                      *       },
-                     *       "processingTimeMs": 1.403,
+                     *       "processingTimeMs": 2.343,
                      *       "success": true
                      *     }
                      */
@@ -2628,6 +2673,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The call first sent with this `Idempotency-Key` was still running when this one stopped waiting for it, after the request timeout (`IDEMPOTENCY_KEY_IN_PROGRESS`; see `Retry-After`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request: another method, path, query or body (`IDEMPOTENCY_KEY_REUSED`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Over the account's requests-per-minute limit, or too many failed authentications from the client's address (`RATE_LIMITED`; see `Retry-After`). */
             429: {
                 headers: {
@@ -2651,7 +2714,10 @@ export interface operations {
     explainMarketByBody: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first call with this key (per account) runs and is charged, and its answer is kept for 24 hours (the server's `--idempotency-ttl-secs`); a repeat with the same key, method, path, query and body gets that answer back uncharged, marked `Idempotent-Replayed: true`, or, while the first still runs, waits for it (409 `IDEMPOTENCY_KEY_IN_PROGRESS` if it still runs after the request timeout). The kept answer's `X-Credits-Used` and `X-Credits-Remaining` are the first call's. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. Only charged answers are kept: after an error, a retry with the key runs again. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2718,7 +2784,7 @@ export interface operations {
                      *           "marketId": "8e8bcd27-8a76-5fd8-a382-c5a3e75247a6",
                      *           "platform": "polymarket",
                      *           "query": "government shutdown",
-                     *           "timestamp": "2026-11-25T14:26:23.936Z"
+                     *           "timestamp": "2026-11-26T23:31:41.673Z"
                      *         },
                      *         "sources": [
                      *           {
@@ -2729,7 +2795,7 @@ export interface operations {
                      *         ],
                      *         "summary": "On Polymarket, \"New government stimulus checks by March 15, 2021?\" is led by Yes at 100%. Volume is $57,127 in total and $0 in the last 24 hours, with $1,688 of liquidity. It is resolved; its end date was March 15, 2021. No recent news articles about this market were found."
                      *       },
-                     *       "processingTimeMs": 0.796,
+                     *       "processingTimeMs": 1.279,
                      *       "success": true
                      *     }
                      */
@@ -2781,6 +2847,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The call first sent with this `Idempotency-Key` was still running when this one stopped waiting for it, after the request timeout (`IDEMPOTENCY_KEY_IN_PROGRESS`; see `Retry-After`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is larger than 16 KiB (`PAYLOAD_TOO_LARGE`). */
             413: {
                 headers: {
@@ -2792,6 +2867,15 @@ export interface operations {
             };
             /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request: another method, path, query or body (`IDEMPOTENCY_KEY_REUSED`). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2852,7 +2936,10 @@ export interface operations {
                 /** @description Only the market with this exchange id (a Polymarket market id or a Kalshi ticker), matched exactly. */
                 externalMarketId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first call with this key (per account) runs and is charged, and its answer is kept for 24 hours (the server's `--idempotency-ttl-secs`); a repeat with the same key, method, path, query and body gets that answer back uncharged, marked `Idempotent-Replayed: true`, or, while the first still runs, waits for it (409 `IDEMPOTENCY_KEY_IN_PROGRESS` if it still runs after the request timeout). The kept answer's `X-Credits-Used` and `X-Credits-Remaining` are the first call's. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. Only charged answers are kept: after an error, a retry with the key runs again. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2949,6 +3036,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The call first sent with this `Idempotency-Key` was still running when this one stopped waiting for it, after the request timeout (`IDEMPOTENCY_KEY_IN_PROGRESS`; see `Retry-After`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request: another method, path, query or body (`IDEMPOTENCY_KEY_REUSED`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Over the account's requests-per-minute limit, or too many failed authentications from the client's address (`RATE_LIMITED`; see `Retry-After`). */
             429: {
                 headers: {
@@ -2978,7 +3083,10 @@ export interface operations {
                  */
                 url: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first call with this key (per account) runs and is charged, and its answer is kept for 24 hours (the server's `--idempotency-ttl-secs`); a repeat with the same key, method, path, query and body gets that answer back uncharged, marked `Idempotent-Replayed: true`, or, while the first still runs, waits for it (409 `IDEMPOTENCY_KEY_IN_PROGRESS` if it still runs after the request timeout). The kept answer's `X-Credits-Used` and `X-Credits-Remaining` are the first call's. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. Only charged answers are kept: after an error, a retry with the key runs again. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3093,6 +3201,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The call first sent with this `Idempotency-Key` was still running when this one stopped waiting for it, after the request timeout (`IDEMPOTENCY_KEY_IN_PROGRESS`; see `Retry-After`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request: another method, path, query or body (`IDEMPOTENCY_KEY_REUSED`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Over the account's requests-per-minute limit, or too many failed authentications from the client's address (`RATE_LIMITED`; see `Retry-After`). */
             429: {
                 headers: {
@@ -3116,7 +3242,10 @@ export interface operations {
     getMarket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first call with this key (per account) runs and is charged, and its answer is kept for 24 hours (the server's `--idempotency-ttl-secs`); a repeat with the same key, method, path, query and body gets that answer back uncharged, marked `Idempotent-Replayed: true`, or, while the first still runs, waits for it (409 `IDEMPOTENCY_KEY_IN_PROGRESS` if it still runs after the request timeout). The kept answer's `X-Credits-Used` and `X-Credits-Remaining` are the first call's. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. Only charged answers are kept: after an error, a retry with the key runs again. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The market's id (a UUID).
@@ -3238,6 +3367,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The call first sent with this `Idempotency-Key` was still running when this one stopped waiting for it, after the request timeout (`IDEMPOTENCY_KEY_IN_PROGRESS`; see `Retry-After`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request: another method, path, query or body (`IDEMPOTENCY_KEY_REUSED`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Over the account's requests-per-minute limit, or too many failed authentications from the client's address (`RATE_LIMITED`; see `Retry-After`). */
             429: {
                 headers: {
@@ -3278,7 +3425,10 @@ export interface operations {
                 /** @description How many items to skip. */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first call with this key (per account) runs and is charged, and its answer is kept for 24 hours (the server's `--idempotency-ttl-secs`); a repeat with the same key, method, path, query and body gets that answer back uncharged, marked `Idempotent-Replayed: true`, or, while the first still runs, waits for it (409 `IDEMPOTENCY_KEY_IN_PROGRESS` if it still runs after the request timeout). The kept answer's `X-Credits-Used` and `X-Credits-Remaining` are the first call's. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. Only charged answers are kept: after an error, a retry with the key runs again. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The market's id (a UUID).
@@ -3398,6 +3548,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The call first sent with this `Idempotency-Key` was still running when this one stopped waiting for it, after the request timeout (`IDEMPOTENCY_KEY_IN_PROGRESS`; see `Retry-After`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request: another method, path, query or body (`IDEMPOTENCY_KEY_REUSED`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Over the account's requests-per-minute limit, or too many failed authentications from the client's address (`RATE_LIMITED`; see `Retry-After`). */
             429: {
                 headers: {
@@ -3471,7 +3639,10 @@ export interface operations {
                 /** @description How many items to skip. */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first call with this key (per account) runs and is charged, and its answer is kept for 24 hours (the server's `--idempotency-ttl-secs`); a repeat with the same key, method, path, query and body gets that answer back uncharged, marked `Idempotent-Replayed: true`, or, while the first still runs, waits for it (409 `IDEMPOTENCY_KEY_IN_PROGRESS` if it still runs after the request timeout). The kept answer's `X-Credits-Used` and `X-Credits-Remaining` are the first call's. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. Only charged answers are kept: after an error, a retry with the key runs again. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3543,6 +3714,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The call first sent with this `Idempotency-Key` was still running when this one stopped waiting for it, after the request timeout (`IDEMPOTENCY_KEY_IN_PROGRESS`; see `Retry-After`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request: another method, path, query or body (`IDEMPOTENCY_KEY_REUSED`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Over the account's requests-per-minute limit, or too many failed authentications from the client's address (`RATE_LIMITED`; see `Retry-After`). */
             429: {
                 headers: {
@@ -3605,8 +3794,8 @@ export interface operations {
                 content: {
                     /**
                      * @example # TYPE marketlens_store_markets gauge
-                     *     marketlens_store_markets{exchange="KALSHI"} 775
                      *     marketlens_store_markets{exchange="POLYMARKET"} 1233
+                     *     marketlens_store_markets{exchange="KALSHI"} 775
                      */
                     "text/plain": string;
                 };

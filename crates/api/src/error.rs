@@ -69,12 +69,16 @@ pub enum ApiError {
     ServiceUnavailable {
         message: String,
     },
+    /// The `Idempotency-Key` was used with another request (see [`crate::idempotency`]).
+    IdempotencyKeyReused,
+    /// The request holding the `Idempotency-Key` still ran when the repeat stopped waiting.
+    IdempotencyKeyInProgress,
     Internal,
 }
 
 impl ApiError {
     /// Every error code, as the OpenAPI document lists them.
-    pub const CODES: [&'static str; 17] = [
+    pub const CODES: [&'static str; 19] = [
         "MISSING_API_KEY",
         "INVALID_API_KEY",
         "INVALID_ADMIN_TOKEN",
@@ -91,6 +95,8 @@ impl ApiError {
         "METHOD_NOT_ALLOWED",
         "INVALID_REQUEST",
         "SERVICE_UNAVAILABLE",
+        "IDEMPOTENCY_KEY_REUSED",
+        "IDEMPOTENCY_KEY_IN_PROGRESS",
         "INTERNAL_ERROR",
     ];
 
@@ -129,6 +135,8 @@ impl ApiError {
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::InvalidRequest { status, .. } => *status,
             ApiError::ServiceUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::IdempotencyKeyInProgress => StatusCode::CONFLICT,
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -151,6 +159,8 @@ impl ApiError {
             ApiError::MethodNotAllowed => "METHOD_NOT_ALLOWED",
             ApiError::InvalidRequest { .. } => "INVALID_REQUEST",
             ApiError::ServiceUnavailable { .. } => "SERVICE_UNAVAILABLE",
+            ApiError::IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
+            ApiError::IdempotencyKeyInProgress => "IDEMPOTENCY_KEY_IN_PROGRESS",
             ApiError::Internal => "INTERNAL_ERROR",
         }
     }
@@ -189,6 +199,12 @@ impl ApiError {
                 "More than {limit} failed authentications from your address within a minute; retry in {retry_after_seconds} seconds."
             ),
             ApiError::MethodNotAllowed => "This path does not support this method.".to_owned(),
+            ApiError::IdempotencyKeyReused => "This Idempotency-Key was used with another request (method, path, \
+                query or body); send a new key for a new request."
+                .to_owned(),
+            ApiError::IdempotencyKeyInProgress => "The request first sent with this Idempotency-Key is still \
+                running; retry shortly to get its answer."
+                .to_owned(),
             ApiError::Internal => {
                 "Something went wrong on our side. The request id identifies it in our logs.".to_owned()
             }
@@ -242,6 +258,7 @@ impl ApiError {
             } => {
                 vec![(header::RETRY_AFTER, HeaderValue::from(*retry_after_seconds))]
             }
+            ApiError::IdempotencyKeyInProgress => vec![(header::RETRY_AFTER, HeaderValue::from(1))],
             _ => Vec::new(),
         }
     }
@@ -411,6 +428,8 @@ mod tests {
                 message: String::new(),
             },
             ApiError::ServiceUnavailable { message: String::new() },
+            ApiError::IdempotencyKeyReused,
+            ApiError::IdempotencyKeyInProgress,
             ApiError::Internal,
         ];
         let mut codes: Vec<&str> = every_error.iter().map(ApiError::code).collect();

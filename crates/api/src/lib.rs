@@ -6,7 +6,8 @@
 //! A request passes, outermost first: request id ([`request_id`]), error rendering
 //! ([`error::render_errors`]), tracing, panic catching, the timeout and the body limit; then,
 //! on `/api/v1` routes, authentication ([`auth`], through [`key_cache`], with failures limited
-//! per address by [`failed_auth`]) and the rate limit ([`rate_limit`]); then the handler, which parses its parameters ([`params`]) and runs its
+//! per address by [`failed_auth`]) and the rate limit ([`rate_limit`]); on charged routes,
+//! idempotency keys ([`idempotency`]); then the handler, which parses its parameters ([`params`]) and runs its
 //! work as a charged call ([`billing`]). Responses are built from [`views`], the contract's JSON shapes.
 //! `/mcp` ([`mcp`]) serves the same keyed routes to AI agents as MCP tools.
 
@@ -18,6 +19,7 @@ pub mod connections;
 pub mod error;
 pub mod failed_auth;
 pub mod freshness;
+pub mod idempotency;
 pub mod key_cache;
 mod mcp;
 pub mod openapi;
@@ -120,9 +122,12 @@ fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// The keyed routes of `/api/v1`, behind authentication and the rate limit.
+/// The keyed routes of `/api/v1`, behind authentication and the rate limit; the charged ones
+/// also honour idempotency keys.
 fn keyed(state: &AppState) -> OpenApiRouter<AppState> {
-    routes::keyed()
+    routes::charged()
+        .route_layer(middleware::from_fn_with_state(state.clone(), idempotency::layer))
+        .merge(routes::free())
         .route_layer(middleware::from_fn_with_state(state.clone(), auth::authenticate))
         .route_layer(cache_control::no_store())
 }

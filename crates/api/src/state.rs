@@ -11,6 +11,7 @@ use crate::admin_token::AdminToken;
 use crate::billing::charger::Charger;
 use crate::failed_auth::FailedAuth;
 use crate::freshness::Freshness;
+use crate::idempotency::Waiters;
 use crate::key_cache::KeyCache;
 use crate::rate_limit::{InProcessRateLimiter, RateLimiter};
 use crate::routes::benchmark::bodies::CeilingBodies;
@@ -36,6 +37,9 @@ pub struct ApiSettings {
     /// its unknown credentials are refused unread; 0 turns the limit off (see
     /// [`crate::failed_auth`]).
     pub failed_auth_per_minute: u32,
+    /// How long the answer of a call sent with an `Idempotency-Key` is kept for its repeats
+    /// (see [`crate::idempotency`]).
+    pub idempotency_ttl: Duration,
 }
 
 impl Default for ApiSettings {
@@ -48,12 +52,16 @@ impl Default for ApiSettings {
             admin_token: None,
             stale_after: DEFAULT_STALE_AFTER,
             failed_auth_per_minute: DEFAULT_FAILED_AUTH_PER_MINUTE,
+            idempotency_ttl: DEFAULT_IDEMPOTENCY_TTL,
         }
     }
 }
 
 /// One failed authentication a second, on average, per address.
 pub const DEFAULT_FAILED_AUTH_PER_MINUTE: u32 = 60;
+
+/// A day, as clients of payment APIs expect.
+pub const DEFAULT_IDEMPOTENCY_TTL: Duration = Duration::from_secs(86_400);
 
 /// Three times the default interval of incremental syncs: one missed sync is not yet stale.
 pub const DEFAULT_STALE_AFTER: TimeDelta = TimeDelta::minutes(15);
@@ -75,6 +83,8 @@ pub struct AppState {
     pub keys: Arc<KeyCache>,
     pub failed_auth: Arc<FailedAuth>,
     pub charger: Charger,
+    /// Wakes requests waiting on this node for another that holds their idempotency key.
+    pub(crate) idempotency_waiters: Arc<Waiters>,
     pub settings: Arc<ApiSettings>,
     /// The last `/readyz` reading.
     pub(crate) readiness: Arc<ReadinessCache>,
@@ -96,6 +106,7 @@ impl AppState {
     ) -> AppState {
         AppState {
             charger: Charger::start(store.clone(), REQUEST_TIMEOUT_MARGIN / 2),
+            idempotency_waiters: Arc::default(),
             catalog: LiveCatalog::new(store.clone()),
             news: LiveNews::new(store.clone(), settings.news_window),
             freshness: Arc::new(Freshness::new(store.clone())),

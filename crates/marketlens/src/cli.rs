@@ -137,6 +137,11 @@ pub struct ServeArgs {
     /// Seconds after its last sync that a market's price counts as stale in spreads.
     #[arg(long, env = "MARKETLENS_STALE_AFTER_SECS", default_value_t = 900)]
     pub stale_after_secs: u64,
+
+    /// Seconds the answer of a charged call sent with an Idempotency-Key is kept for its
+    /// repeats (1 to 2592000, 30 days).
+    #[arg(long, env = "MARKETLENS_IDEMPOTENCY_TTL_SECS", default_value_t = 86_400)]
+    pub idempotency_ttl_secs: u64,
 }
 
 #[derive(Debug, Clone, Args)]

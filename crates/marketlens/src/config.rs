@@ -45,6 +45,11 @@ impl ServerConfig {
         if !(1..=MAX_STALE_AFTER_SECS).contains(&args.stale_after_secs) {
             bail!("--stale-after-secs / MARKETLENS_STALE_AFTER_SECS must be from 1 to {MAX_STALE_AFTER_SECS}");
         }
+        if !(1..=MAX_IDEMPOTENCY_TTL_SECS).contains(&args.idempotency_ttl_secs) {
+            bail!(
+                "--idempotency-ttl-secs / MARKETLENS_IDEMPOTENCY_TTL_SECS must be from 1 to {MAX_IDEMPOTENCY_TTL_SECS}"
+            );
+        }
         Ok(ServerConfig {
             bind,
             api: ApiSettings {
@@ -54,6 +59,7 @@ impl ServerConfig {
                 news_window: news_window(args.news_window_days)?,
                 stale_after: TimeDelta::seconds(args.stale_after_secs as i64),
                 failed_auth_per_minute: args.failed_auth_per_minute,
+                idempotency_ttl: Duration::from_secs(args.idempotency_ttl_secs),
                 admin_token: args
                     .admin_token
                     .as_deref()
@@ -72,6 +78,9 @@ impl ServerConfig {
 
 /// The longest stale age accepted: 30 days.
 const MAX_STALE_AFTER_SECS: u64 = 30 * 86_400;
+
+/// The longest idempotency keys are kept: 30 days.
+const MAX_IDEMPOTENCY_TTL_SECS: u64 = 30 * 86_400;
 
 /// The largest page each exchange serves: Gamma's `/events/keyset` 500, Kalshi's `/events` 200.
 const POLYMARKET_MAX_PAGE: u32 = 500;

@@ -10,16 +10,22 @@
 //! transaction (group commit), which is what lets one SQLite writer, or one hot account row
 //! in PostgreSQL, keep up with thousands of calls a second. Each charge in a batch is decided
 //! on its own, in order, against the balance the ones before it left.
+//!
+//! A charge may carry an answer to keep under an idempotency key ([`ChargeRequest::keep`]):
+//! it is taken only if the key's claim is still the call's, and the claim is completed with
+//! the answer in the same transaction (see `idempotency.rs` for why).
 
 use async_trait::async_trait;
 use marketlens_domain::account::{Account, AccountStatus, ApiKeyRecord, LedgerEntry};
 use marketlens_domain::api_key::KeyHash;
 use marketlens_domain::billing::Operation;
 use marketlens_domain::time::Timestamp;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 use uuid::Uuid;
 
 use crate::StoreError;
+use crate::idempotency::AnswerToKeep;
 
 #[derive(Debug, Clone)]
 pub struct NewAccount {
@@ -36,6 +42,9 @@ pub struct ChargeRequest {
     pub operation: Operation,
     pub request_id: String,
     pub now: Timestamp,
+    /// The answer to keep under the call's idempotency key, if it has one: the charge is taken
+    /// only if the key's claim is still the call's, and completes it.
+    pub keep: Option<Arc<AnswerToKeep>>,
 }
 
 /// What became of one charge of a batch.
@@ -49,6 +58,9 @@ pub enum ChargeOutcome {
     KeyRevoked,
     /// The account is suspended; nothing was taken.
     AccountSuspended,
+    /// The call's idempotency key is no longer its own (its claim lapsed and was taken over,
+    /// or was swept); nothing was taken.
+    ClaimLost,
 }
 
 /// The sums of an account's ledger, to check the books: `credited` must equal
@@ -137,6 +149,14 @@ pub(crate) trait ChargeWriter {
 
     /// One ledger charge line per charge.
     async fn write_charge_lines(&mut self, charges: &[&ChargeRequest]) -> Result<(), StoreError>;
+
+    /// Those of these idempotency claims (by owner) that are still held and not completed,
+    /// locked until the transaction ends.
+    async fn held_claims(&mut self, owners: &[Uuid]) -> Result<HashSet<Uuid>, StoreError>;
+
+    /// Completes a held claim with its answer and what its charge took.
+    async fn keep_answer(&mut self, answer: &AnswerToKeep, credits_used: i64, remaining: i64)
+    -> Result<(), StoreError>;
 }
 
 /// Charges a batch (see [`AccountStore::charge`]) through a backend's statements.
@@ -148,7 +168,16 @@ pub(crate) async fn charge_batch(
     let account_ids = distinct(charges.iter().map(|charge| charge.account_id));
     let keys = writer.keys(&key_ids).await?;
     let mut balances = writer.lock_balances(&account_ids).await?;
-    let outcomes = decide_charges(charges, &keys, &mut balances);
+    let owners: Vec<Uuid> = charges
+        .iter()
+        .filter_map(|charge| charge.keep.as_ref().map(|answer| answer.claim.owner))
+        .collect();
+    let held = if owners.is_empty() {
+        HashSet::new()
+    } else {
+        writer.held_claims(&owners).await?
+    };
+    let outcomes = decide_charges(charges, &keys, &mut balances, &held);
     for account_id in account_ids {
         let taken = balances.get(&account_id).map_or(0, |balance| balance.taken);
         if taken > 0 {
@@ -164,6 +193,11 @@ pub(crate) async fn charge_batch(
     if !charged.is_empty() {
         writer.write_charge_lines(&charged).await?;
     }
+    for (charge, outcome) in charges.iter().zip(&outcomes) {
+        if let (Some(answer), ChargeOutcome::Charged { remaining }) = (&charge.keep, outcome) {
+            writer.keep_answer(answer, charge.operation.cost(), *remaining).await?;
+        }
+    }
     Ok(outcomes)
 }
 
@@ -173,15 +207,23 @@ fn distinct(ids: impl Iterator<Item = Uuid>) -> Vec<Uuid> {
     ids.collect::<BTreeSet<Uuid>>().into_iter().collect()
 }
 
-/// Decides each charge of a batch in order, against the balance the ones before it left.
+/// Decides each charge of a batch in order, against the balance the ones before it left; a
+/// charge keeping an answer only while its claim is among the `held` ones, and once in a batch.
 fn decide_charges(
     charges: &[ChargeRequest],
     keys: &HashMap<Uuid, ChargeKey>,
     balances: &mut HashMap<Uuid, ChargeBalance>,
+    held: &HashSet<Uuid>,
 ) -> Vec<ChargeOutcome> {
+    let mut completed = HashSet::new();
     charges
         .iter()
         .map(|charge| {
+            if let Some(answer) = &charge.keep
+                && (!held.contains(&answer.claim.owner) || completed.contains(&answer.claim.owner))
+            {
+                return ChargeOutcome::ClaimLost;
+            }
             let key_belongs = keys
                 .get(&charge.api_key_id)
                 .is_some_and(|key| key.live && key.account_id == charge.account_id);
@@ -200,6 +242,9 @@ fn decide_charges(
                 };
             }
             balance.taken += cost;
+            if let Some(answer) = &charge.keep {
+                completed.insert(answer.claim.owner);
+            }
             ChargeOutcome::Charged {
                 remaining: remaining - cost,
             }
@@ -609,6 +654,46 @@ macro_rules! account_store_sql {
                 }
                 Ok(())
             }
+
+            async fn held_claims(
+                &mut self,
+                owners: &[uuid::Uuid],
+            ) -> Result<std::collections::HashSet<uuid::Uuid>, $crate::StoreError> {
+                use $crate::records::RecordRow;
+                let mut builder: sqlx::QueryBuilder<<$store as $crate::backend::Backend>::Db> =
+                    sqlx::QueryBuilder::new("SELECT owner FROM idempotency_keys WHERE state = 'in_progress' AND owner");
+                <$store as $crate::backend::Backend>::push_ids(&mut builder, owners);
+                builder.push(<$store as $crate::backend::Backend>::FOR_UPDATE);
+                let mut held = std::collections::HashSet::new();
+                for row in builder.build().fetch_all(&mut *self.0).await? {
+                    held.insert(row.uuid("owner")?);
+                }
+                Ok(held)
+            }
+
+            async fn keep_answer(
+                &mut self,
+                answer: &$crate::idempotency::AnswerToKeep,
+                credits_used: i64,
+                remaining: i64,
+            ) -> Result<(), $crate::StoreError> {
+                use $crate::backend::Backend;
+                sqlx::query(
+                    "UPDATE idempotency_keys SET state = 'completed', status = $2, headers = $3, body = $4, \
+                        credits_used = $5, credits_remaining = $6, expires_at = $7 \
+                     WHERE owner = $1 AND state = 'in_progress'",
+                )
+                .bind(<$store>::id(answer.claim.owner))
+                .bind(i64::from(answer.status))
+                .bind($crate::idempotency::headers_json(&answer.headers))
+                .bind(answer.body.as_slice())
+                .bind(credits_used)
+                .bind(remaining)
+                .bind(<$store>::time(answer.expires_at))
+                .execute(&mut *self.0)
+                .await?;
+                Ok(())
+            }
         }
     };
 }
@@ -626,6 +711,7 @@ mod tests {
             operation,
             request_id: "r".into(),
             now: Utc::now(),
+            keep: None,
         }
     }
 
@@ -692,6 +778,7 @@ mod tests {
             ],
             &keys,
             &mut balances,
+            &HashSet::new(),
         );
         assert_eq!(
             outcomes,

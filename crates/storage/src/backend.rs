@@ -1,7 +1,8 @@
 //! The seam between the SQL, written once per store concern, and the two databases: what truly
 //! differs between SQLite and PostgreSQL, and nothing else.
 //!
-//! Each concern's module (`accounts`, `catalog`, `health`, `history`, `news`, `sync_runs`, `transfer`)
+//! Each concern's module (`accounts`, `catalog`, `health`, `history`, `idempotency`, `news`, `sync_runs`,
+//! `transfer`)
 //! writes its statements once, with `$N` placeholders (sqlx's SQLite driver binds `$N` by
 //! number, as PostgreSQL does), inside a `macro_rules!` that [`store_impls!`] instantiates for
 //! each backend's store type. A macro rather than code generic over `sqlx::Database`: generic
@@ -100,6 +101,7 @@ macro_rules! store_impls {
         $crate::catalog::catalog_store_sql!($store);
         $crate::health::health_store_sql!($store);
         $crate::history::history_store_sql!($store);
+        $crate::idempotency::idempotency_store_sql!($store);
         $crate::news::news_store_sql!($store);
         $crate::sync_runs::sync_store_sql!($store);
         $crate::transfer::transfer_store_sql!($store);

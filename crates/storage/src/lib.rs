@@ -1,7 +1,7 @@
 //! Marketlens storage: the one interface through which everything else reads and writes
 //! markets, events, matches, accounts, keys, credits and news.
 //!
-//! [`Store`] is the traits [`CatalogStore`], [`AccountStore`], [`SyncStore`],
+//! [`Store`] is the traits [`CatalogStore`], [`AccountStore`], [`IdempotencyStore`], [`SyncStore`],
 //! [`TransferStore`], [`NewsStore`], [`HistoryStore`] and [`HealthStore`]; the server holds an `Arc<dyn Store>` and never knows
 //! which database is behind it. [`open`] picks the
 //! implementation from the database URL's scheme. SQLite ([`sqlite::SqliteStore`]) is the
@@ -13,7 +13,9 @@
 //! - upserts are idempotent and keep the newest record (`marketlens_domain::upsert`);
 //! - the same query gives the same page, ties broken by id;
 //! - a charge never takes the balance below zero, and every change of a balance is one
-//!   transaction with its ledger line.
+//!   transaction with its ledger line;
+//! - an idempotency key runs one call at a time, and the answer it keeps is written in its
+//!   charge's transaction (`idempotency.rs`).
 
 pub mod accounts;
 mod backend;
@@ -22,6 +24,7 @@ mod error;
 mod fingerprint;
 pub mod health;
 pub mod history;
+pub mod idempotency;
 pub mod news;
 pub mod postgres;
 mod records;
@@ -40,17 +43,25 @@ pub use catalog::{
 pub use error::StoreError;
 pub use health::HealthStore;
 pub use history::{ExpiryReport, HistoryStore};
+pub use idempotency::{
+    AnswerToKeep, ClaimOutcome, IdempotencyClaim, IdempotencyRecord, IdempotencyState, IdempotencyStore, KeptAnswer,
+    NewClaim,
+};
 pub use news::{FeedPoll, FeedStatus, NewsStore, StoredArticle};
 pub use sync_runs::{SyncKind, SyncRun, SyncStatus, SyncStore};
 pub use transfer::{CopyReport, CopyStep, ExportedKey, TransferStore};
 
 /// Everything a server needs from its storage.
 pub trait Store:
-    CatalogStore + AccountStore + SyncStore + TransferStore + NewsStore + HistoryStore + HealthStore
+    CatalogStore + AccountStore + IdempotencyStore + SyncStore + TransferStore + NewsStore + HistoryStore + HealthStore
 {
 }
 
-impl<T: CatalogStore + AccountStore + SyncStore + TransferStore + NewsStore + HistoryStore + HealthStore> Store for T {}
+impl<
+    T: CatalogStore + AccountStore + IdempotencyStore + SyncStore + TransferStore + NewsStore + HistoryStore + HealthStore,
+> Store for T
+{
+}
 
 /// Opens (creating if needed) the store named by `database_url` and applies its migrations.
 ///

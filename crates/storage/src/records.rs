@@ -72,6 +72,7 @@ macro_rules! decoded_as_is {
             real: f64,
             optional_real: Option<f64>,
             integer: i64,
+            bytes: Vec<u8>,
             $($getter: $type),*
         );
     };
@@ -92,6 +93,7 @@ pub trait RecordRow {
     fn real(&self, column: &str) -> Result<f64, StoreError>;
     fn optional_real(&self, column: &str) -> Result<Option<f64>, StoreError>;
     fn integer(&self, column: &str) -> Result<i64, StoreError>;
+    fn bytes(&self, column: &str) -> Result<Vec<u8>, StoreError>;
     fn flag(&self, column: &str) -> Result<bool, StoreError>;
     fn uuid(&self, column: &str) -> Result<Uuid, StoreError>;
     fn optional_uuid(&self, column: &str) -> Result<Option<Uuid>, StoreError>;

@@ -14,30 +14,40 @@
 //! (group commit). Under light load a batch holds one charge and costs one transaction, as
 //! before; under heavy load hundreds of calls share a transaction, which is what lets one
 //! SQLite writer (or one hot account row in PostgreSQL) keep up.
+//!
+//! A call that holds an idempotency key ([`crate::idempotency`]) hands its answer to the
+//! store with its charge: the store takes the charge only if the key is still the call's, and
+//! keeps the answer in the same transaction, so that no call is ever charged without its
+//! answer kept for its repeats, whatever happens to the node after the commit.
 
 pub mod charger;
 
+use axum::body::Body;
 use axum::extract::FromRequestParts;
 use axum::http::HeaderValue;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
 use marketlens_domain::billing::Operation;
-use marketlens_storage::{ChargeOutcome, ChargeRequest};
+use marketlens_storage::{AnswerToKeep, ChargeOutcome, ChargeRequest};
 use std::future::Future;
+use std::sync::Arc;
 
 use crate::auth::Caller;
 use crate::error::ApiError;
+use crate::idempotency::{AnswerKept, Held, KEPT_HEADERS};
 use crate::request_id::RequestId;
 use crate::state::AppState;
 
 /// A charged call's frame, from the request's extensions: who calls (set by
-/// `auth::authenticate`) and the server's request id its ledger line carries (set by
-/// `request_id::assign_request_id`). One extractor, so that no handler reads them apart.
+/// `auth::authenticate`), the server's request id its ledger line carries (set by
+/// `request_id::assign_request_id`) and the idempotency key it holds, if any (set by
+/// `idempotency::layer`). One extractor, so that no handler reads them apart.
 #[derive(Debug, Clone)]
 pub struct Call {
     pub caller: Caller,
     pub request_id: RequestId,
+    pub idempotency: Option<Held>,
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for Call {
@@ -49,7 +59,12 @@ impl<S: Send + Sync> FromRequestParts<S> for Call {
             tracing::error!("a charged route is missing the request id layer");
             ApiError::Internal
         })?;
-        Ok(Call { caller, request_id })
+        let idempotency = parts.extensions.get::<Held>().cloned();
+        Ok(Call {
+            caller,
+            request_id,
+            idempotency,
+        })
     }
 }
 
@@ -77,17 +92,23 @@ impl<T: IntoResponse> IntoResponse for Charged<T> {
 }
 
 /// Runs `work` as a call of `operation`: the balance checked first, the work under the
-/// request timeout, then the cost taken if the work succeeded.
+/// request timeout, then the cost taken if the work succeeded, with the answer kept under the
+/// call's idempotency key if it holds one.
 pub async fn charged<T, Work>(
     state: &AppState,
     call: &Call,
     operation: Operation,
     work: Work,
-) -> Result<Charged<T>, ApiError>
+) -> Result<Charged<Response>, ApiError>
 where
+    T: IntoResponse,
     Work: Future<Output = Result<T, ApiError>>,
 {
-    let Call { caller, request_id } = call;
+    let Call {
+        caller,
+        request_id,
+        idempotency,
+    } = call;
     let cost = operation.cost();
     ensure_balance_covers(state, caller, cost).await?;
     let timeout = state.settings.request_timeout;
@@ -97,6 +118,7 @@ where
             message: "The request took too long; try again.".to_owned(),
         })
     })?;
+    let output = output.into_response();
     if cost == 0 {
         return Ok(Charged {
             output,
@@ -106,12 +128,20 @@ where
             },
         });
     }
+    let (mut output, keep) = match idempotency {
+        Some(Held(claim)) => {
+            let (output, answer) = answer_to_keep(output, claim, state.settings.idempotency_ttl).await?;
+            (output, Some(Arc::new(answer)))
+        }
+        None => (output, None),
+    };
     let request = ChargeRequest {
         account_id: caller.account.id,
         api_key_id: caller.key.id,
         operation,
         request_id: request_id.0.clone(),
         now: Utc::now(),
+        keep: keep.clone(),
     };
     let outcome = state.charger.charge(request).await?;
     if !matches!(outcome, ChargeOutcome::Charged { .. }) {
@@ -122,6 +152,9 @@ where
         ChargeOutcome::Charged { remaining } => {
             metrics::counter!("marketlens_credits_charged_total", "operation" => operation.as_str())
                 .increment(cost.unsigned_abs());
+            if keep.is_some() {
+                output.extensions_mut().insert(AnswerKept);
+            }
             Ok(Charged {
                 output,
                 receipt: Receipt {
@@ -135,7 +168,42 @@ where
         }
         ChargeOutcome::KeyRevoked => Err(ApiError::InvalidApiKey),
         ChargeOutcome::AccountSuspended => Err(ApiError::AccountSuspended),
+        ChargeOutcome::ClaimLost => {
+            tracing::warn!("a call's idempotency key lapsed before its charge; not charged");
+            Err(ApiError::ServiceUnavailable {
+                message: "The request took too long; try again.".to_owned(),
+            })
+        }
     }
+}
+
+/// The answer to keep with the charge: the response's status, [`KEPT_HEADERS`] and body
+/// (buffered; the handlers' bodies are already whole), and the response rebuilt from them.
+async fn answer_to_keep(
+    response: Response,
+    claim: &marketlens_storage::IdempotencyClaim,
+    ttl: std::time::Duration,
+) -> Result<(Response, AnswerToKeep), ApiError> {
+    let (parts, body) = response.into_parts();
+    let body = axum::body::to_bytes(body, usize::MAX).await.map_err(|error| {
+        tracing::error!(%error, "a charged answer's body could not be read");
+        ApiError::Internal
+    })?;
+    let headers = KEPT_HEADERS
+        .iter()
+        .filter_map(|name| {
+            let value = parts.headers.get(*name)?.to_str().ok()?;
+            Some(((*name).to_owned(), value.to_owned()))
+        })
+        .collect();
+    let answer = AnswerToKeep {
+        claim: claim.clone(),
+        status: parts.status.as_u16(),
+        headers,
+        body: body.to_vec(),
+        expires_at: Utc::now() + chrono::TimeDelta::from_std(ttl).unwrap_or(chrono::TimeDelta::MAX),
+    };
+    Ok((Response::from_parts(parts, Body::from(body)), answer))
 }
 
 /// Refuses, before any work, a call whose cost the balance does not cover. The caller's
@@ -209,6 +277,7 @@ mod tests {
         Call {
             caller: caller.clone(),
             request_id: RequestId("r".into()),
+            idempotency: None,
         }
     }
 
@@ -251,10 +320,11 @@ mod tests {
                 credits_remaining: 5
             }
         );
-        let failed: Result<Charged<()>, ApiError> = charged(&state, &call_of(&caller), Operation::GetMarket, async {
-            Err(ApiError::not_found("x"))
-        })
-        .await;
+        let failed: Result<Charged<Response>, ApiError> =
+            charged(&state, &call_of(&caller), Operation::GetMarket, async {
+                Err::<(), _>(ApiError::not_found("x"))
+            })
+            .await;
         assert!(failed.is_err());
         assert_eq!(balance_and_lines(&state, &caller).await, (5, 2));
     }

@@ -138,11 +138,16 @@ fn argument_text(value: &Value) -> Result<Option<String>, ErrorData> {
 }
 
 /// The JSON Schema of an operation's parameters as one object of arguments, each parameter's
-/// schema (a named component inlined) with the parameter's description.
+/// schema (a named component inlined) with the parameter's description. Header parameters
+/// (`Idempotency-Key`) are not arguments: a tool call is one call, which its client retries
+/// through MCP, not through HTTP.
 fn input_schema(document: &Value, operation: &Value) -> JsonObject {
     let mut properties = Map::new();
     let mut required = Vec::new();
     for parameter in operation["parameters"].as_array().into_iter().flatten() {
+        if parameter["in"] == "header" {
+            continue;
+        }
         let name = parameter["name"].as_str().expect("a parameter has a name");
         let schema = &parameter["schema"];
         let mut schema = match schema["$ref"].as_str() {
@@ -193,6 +198,10 @@ mod tests {
         assert_eq!(properties["limit"]["maximum"], json!(200));
         assert!(properties["search"]["description"].as_str().unwrap().contains("words"));
         assert!(search.description.as_deref().unwrap().contains("(1 credit)"));
+        assert!(
+            !properties.contains_key("Idempotency-Key"),
+            "a header parameter is not a tool argument"
+        );
         let explain = &tools.get("explain").unwrap().tool;
         assert_eq!(explain.input_schema["required"], json!(["query"]));
         assert!(explain.description.as_deref().unwrap().contains("(5 credits)"));

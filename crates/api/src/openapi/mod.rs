@@ -106,7 +106,10 @@ fn add_error(
 
 /// What every operation that takes a key can answer besides its own responses: the errors of
 /// authentication, parameters, credits, the rate limit and the store, and the rate-limit
-/// headers on success. Added here once rather than repeated on every handler.
+/// headers on success; and on every charged one, the `Idempotency-Key` header and its errors.
+/// Added here once rather than repeated on every handler. (`Idempotent-Replayed`, on replayed
+/// answers only, is described with the header: a response header documented here is one every
+/// answer of its status carries.)
 struct KeyedResponses;
 
 impl Modify for KeyedResponses {
@@ -157,6 +160,18 @@ impl Modify for KeyedResponses {
                         "402",
                         "The account has fewer credits than the call costs (`INSUFFICIENT_CREDITS`).",
                     );
+                    add(
+                        "409",
+                        "The call first sent with this `Idempotency-Key` was still running when this one stopped waiting for it, after the request timeout (`IDEMPOTENCY_KEY_IN_PROGRESS`; see `Retry-After`).",
+                    );
+                    add(
+                        "422",
+                        "This `Idempotency-Key` was used with another request: another method, path, query or body (`IDEMPOTENCY_KEY_REUSED`).",
+                    );
+                    operation
+                        .parameters
+                        .get_or_insert_with(Vec::new)
+                        .push(idempotency_key_parameter());
                 }
                 add("403", "The account is suspended (`ACCOUNT_SUSPENDED`).");
                 add(
@@ -170,6 +185,33 @@ impl Modify for KeyedResponses {
             }
         }
     }
+}
+
+/// The `Idempotency-Key` header of every charged operation (`crate::idempotency`).
+fn idempotency_key_parameter() -> utoipa::openapi::path::Parameter {
+    use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    ParameterBuilder::new()
+        .name("Idempotency-Key")
+        .parameter_in(ParameterIn::Header)
+        .required(utoipa::openapi::Required::False)
+        .description(Some(
+            "Makes a retry safe: the first call with this key (per account) runs and is charged, and its \
+answer is kept for 24 hours (the server's `--idempotency-ttl-secs`); a repeat with the same key, method, path, \
+query and body gets that answer back uncharged, marked `Idempotent-Replayed: true`, or, while the first still \
+runs, waits for it (409 `IDEMPOTENCY_KEY_IN_PROGRESS` if it still runs after the request timeout). The kept \
+answer's `X-Credits-Used` and `X-Credits-Remaining` are the first call's. The same key with another request is \
+422 `IDEMPOTENCY_KEY_REUSED`. Only charged answers are kept: after an error, a retry with the key runs again. \
+1 to 255 printable ASCII characters, e.g. a UUID.",
+        ))
+        .schema(Some(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .min_length(Some(1))
+                .max_length(Some(crate::idempotency::MAX_KEY_LEN))
+                .pattern(Some("^[ -~]+$")),
+        ))
+        .build()
 }
 
 /// The errors every admin operation can answer, added here once: a bad parameter or body, a

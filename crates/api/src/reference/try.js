@@ -20,16 +20,18 @@ for (const form of document.querySelectorAll("form.try")) {
     const answer = form.querySelector("pre.answer");
     let path = form.dataset.path;
     const query = new URLSearchParams();
+    const headers = {};
     for (const input of form.querySelectorAll("input[data-in]")) {
       const value = input.value.trim();
       if (value === "") continue;
       if (input.dataset.in === "path") {
         path = path.replace(`{${input.name}}`, encodeURIComponent(value));
+      } else if (input.dataset.in === "header") {
+        headers[input.name] = value;
       } else {
         query.append(input.name, value);
       }
     }
-    const headers = {};
     const credential = form.dataset.access === "admin" ? form.querySelector("input.token").value.trim()
       : form.dataset.access === "key" ? keyInput.value.trim() : "";
     if (credential) headers.Authorization = `Bearer ${credential}`;

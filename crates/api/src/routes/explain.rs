@@ -3,6 +3,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
+use axum::response::Response;
 use chrono::Utc;
 use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::{EXPLAIN_DATA_FETCH_CREDITS, Operation};
@@ -44,7 +45,7 @@ pub async fn get(
     call: Call,
     axum::Extension(received_at): axum::Extension<ReceivedAt>,
     RawQuery(query): RawQuery,
-) -> Result<Charged<Json<ExplainEnvelope>>, ApiError> {
+) -> Result<Charged<Response>, ApiError> {
     let query = params::explain(query.as_deref())?;
     explain(&state, &call, query, received_at).await
 }
@@ -71,7 +72,7 @@ pub async fn post(
     RawQuery(query_string): RawQuery,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Charged<Json<ExplainEnvelope>>, ApiError> {
+) -> Result<Charged<Response>, ApiError> {
     params::none(query_string.as_deref())?;
     let body = params::json_body_bytes(&headers, body)?;
     let query = query_from_body(&body)?;
@@ -111,7 +112,7 @@ async fn explain(
     call: &Call,
     query: String,
     received_at: ReceivedAt,
-) -> Result<Charged<Json<ExplainEnvelope>>, ApiError> {
+) -> Result<Charged<Response>, ApiError> {
     charged(state, call, Operation::Explain, async {
         let stored = find_market(
             state.store.as_ref(),

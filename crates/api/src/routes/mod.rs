@@ -17,16 +17,25 @@ use utoipa_axum::routes;
 
 use crate::state::AppState;
 
-/// The keyed routes of `/api/v1`, in the document's order; [`crate::app`] puts them behind
-/// authentication.
+/// The keyed routes of `/api/v1`, in the document's order: the charged ones, then the free one.
 pub(crate) fn keyed() -> OpenApiRouter<AppState> {
+    charged().merge(free())
+}
+
+/// The keyed routes that cost credits; [`crate::app`] puts them behind authentication and
+/// idempotency keys.
+pub(crate) fn charged() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .merge(markets::router())
         .merge(history::router())
         .merge(spreads::router())
         .merge(events::router())
         .merge(explain::router())
-        .merge(account::router())
+}
+
+/// The keyed route that costs nothing (the account), behind authentication only.
+pub(crate) fn free() -> OpenApiRouter<AppState> {
+    account::router()
 }
 
 /// The routes that need no key: the document, health and readiness, metrics.

@@ -14,6 +14,7 @@ mod freshness;
 mod hardening;
 mod history;
 mod hostile;
+mod idempotency;
 mod lookup;
 mod markets;
 mod mcp;
@@ -75,28 +76,24 @@ impl TestServer {
         let database = test_database().await;
         let store = database.open().await;
         seed::catalogue(store.as_ref()).await;
-        let state = AppState::new(store.clone(), settings);
-        // Lists are answered from memory, as in `serve`.
-        state.catalog.refresh().await.expect("the catalogue loads");
-        let news = state.news.clone();
-        let catalog = state.catalog.clone();
-        let app = marketlens_api::app(state);
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
-        let base_url = format!("http://{}", listener.local_addr().unwrap());
-        let (shutdown, stopped) = oneshot::channel::<()>();
-        let stop = async {
-            stopped.await.ok();
-        };
-        tokio::spawn(marketlens_api::connections::serve(listener, app, stop, limits));
+        let (node, state) = Node::start(store.clone(), settings, limits).await;
         TestServer {
-            base_url,
+            base_url: node.base_url,
             store,
             client: Client::new(),
-            news,
-            catalog,
-            _shutdown: shutdown,
+            news: state.news,
+            catalog: state.catalog,
+            _shutdown: node._shutdown,
             _database: database,
         }
+    }
+
+    /// Another server over this one's database, with a store connection, state, memory and
+    /// port of its own: a second node of a cluster, or this server as it is after a restart.
+    pub async fn another_node(&self, settings: ApiSettings) -> Node {
+        Node::start(self._database.open().await, settings, ConnectionLimits::default())
+            .await
+            .0
     }
 
     /// Stores news articles and has the server's news index read them, as `serve` does.
@@ -160,6 +157,33 @@ impl TestServer {
             .unwrap()
             .unwrap()
             .credits_remaining
+    }
+}
+
+/// A serving node: the app over a store, on a port of its own, until dropped.
+pub struct Node {
+    pub base_url: String,
+    _shutdown: oneshot::Sender<()>,
+}
+
+impl Node {
+    async fn start(store: Arc<dyn Store>, settings: ApiSettings, limits: ConnectionLimits) -> (Node, AppState) {
+        let state = AppState::new(store, settings);
+        // Lists are answered from memory, as in `serve`.
+        state.catalog.refresh().await.expect("the catalogue loads");
+        let app = marketlens_api::app(state.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+        let base_url = format!("http://{}", listener.local_addr().unwrap());
+        let (shutdown, stopped) = oneshot::channel::<()>();
+        let stop = async {
+            stopped.await.ok();
+        };
+        tokio::spawn(marketlens_api::connections::serve(listener, app, stop, limits));
+        let node = Node {
+            base_url,
+            _shutdown: shutdown,
+        };
+        (node, state)
     }
 }
 

@@ -21,6 +21,8 @@ struct Call {
     path: String,
     body: Option<Value>,
     content_type: &'static str,
+    /// The `Idempotency-Key` header to send, if any.
+    idempotency_key: Option<String>,
 }
 
 impl Call {
@@ -30,6 +32,7 @@ impl Call {
             path: path.into(),
             body: None,
             content_type: "application/json",
+            idempotency_key: None,
         }
     }
 
@@ -39,6 +42,7 @@ impl Call {
             path: path.to_owned(),
             body: Some(body),
             content_type: "application/json",
+            idempotency_key: None,
         }
     }
 
@@ -48,6 +52,7 @@ impl Call {
             path: path.to_owned(),
             body,
             content_type: "application/json",
+            idempotency_key: None,
         }
     }
 
@@ -107,6 +112,9 @@ impl Checker {
         let mut request = self.server.request_as(call.method.clone(), &call.path, bearer);
         if let Some(body) = &call.body {
             request = request.header("content-type", call.content_type).body(body.to_string());
+        }
+        if let Some(idempotency_key) = &call.idempotency_key {
+            request = request.header("Idempotency-Key", idempotency_key);
         }
         let response = request.send().await.unwrap();
         let documented = &self.document["paths"][path][method]["responses"][status.to_string()];
@@ -311,7 +319,7 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
         "{explained}"
     );
     stay_within_one_minute().await;
-    for (operation, call) in &keyed {
+    for (index, (operation, call)) in keyed.iter().enumerate() {
         checker.check(*operation, call, Some(&key), 200).await;
         checker.check(*operation, call, None, 401).await;
         checker
@@ -332,6 +340,15 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
         if charged {
             let (_, broke) = checker.server.account("free", 0).await;
             checker.check(*operation, call, Some(&broke), 402).await;
+            // A key kept for one request, sent with another.
+            let with_key = Call {
+                idempotency_key: Some(format!("documented-{index}")),
+                ..call.clone()
+            };
+            checker.check(*operation, &with_key, Some(&key), 200).await;
+            checker
+                .check(*operation, &with_key.with_parameter("offset=1"), Some(&key), 422)
+                .await;
         }
     }
 
@@ -408,12 +425,14 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
     check_admin_responses(&mut checker).await;
 
     // Every documented response was produced, but for the store being down (503), which the
-    // error rendering shares with every other error (tested in `errors.rs`).
+    // error rendering shares with every other error (tested in `errors.rs`), and a repeat that
+    // waited out the request timeout (409), which `a_repeat_that_waited_out_the_timeout_is_documented`
+    // produces on a server with a short one.
     let mut documented = BTreeSet::new();
     for (path, item) in checker.document["paths"].as_object().unwrap() {
         for (method, operation) in item.as_object().unwrap() {
             for status in operation["responses"].as_object().unwrap().keys() {
-                if status != "503" {
+                if status != "503" && status != "409" {
                     documented.insert((method.clone(), path.clone(), status.clone()));
                 }
             }
@@ -421,6 +440,98 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
     }
     let missing: Vec<_> = documented.difference(&checker.covered).collect();
     assert!(missing.is_empty(), "documented responses no test produced: {missing:?}");
+}
+
+/// 409 `IDEMPOTENCY_KEY_IN_PROGRESS`, documented on every charged operation, is what each
+/// answers when the call holding its key outlasts the wait (here, a claim made in the store as
+/// another node's running call would make it).
+#[tokio::test]
+async fn a_repeat_that_waited_out_the_timeout_is_documented() {
+    let server = TestServer::start_with(ApiSettings {
+        request_timeout: std::time::Duration::from_millis(200),
+        ..ApiSettings::default()
+    })
+    .await;
+    let response = server
+        .request(Method::GET, "/api/v1/openapi.json", None)
+        .send()
+        .await
+        .unwrap();
+    let (_, document) = json_of(response).await;
+    let (account, key) = server.account("enterprise", 1000).await;
+    let market = crate::seed::market(&crate::seed::SPECS[0]).id();
+    let calls = [
+        (("get", "/api/v1/markets"), Call::get("/api/v1/markets?limit=1")),
+        (
+            ("get", "/api/v1/markets/{id}"),
+            Call::get(format!("/api/v1/markets/{market}")),
+        ),
+        (
+            ("get", "/api/v1/markets/lookup"),
+            Call::get("/api/v1/markets/lookup?url=https%3A%2F%2Fkalshi.com%2Fmarkets%2Fnone"),
+        ),
+        (
+            ("get", "/api/v1/markets/{id}/history"),
+            Call::get(format!("/api/v1/markets/{market}/history")),
+        ),
+        (("get", "/api/v1/spreads"), Call::get("/api/v1/spreads")),
+        (("get", "/api/v1/events"), Call::get("/api/v1/events")),
+        (
+            ("get", "/api/v1/events/{id}"),
+            Call::get(format!("/api/v1/events/{market}")),
+        ),
+        (("get", "/api/v1/explain"), Call::get("/api/v1/explain?query=bitcoin")),
+        (
+            ("post", "/api/v1/explain"),
+            Call::post("/api/v1/explain", json!({ "query": "bitcoin" })),
+        ),
+    ];
+    let mut checker = Checker {
+        server,
+        document,
+        covered: BTreeSet::new(),
+    };
+    for (index, (operation, call)) in calls.iter().enumerate() {
+        let idempotency_key = format!("running-{index}");
+        let (path, query) = match call.path.split_once('?') {
+            Some((path, query)) => (path, Some(query)),
+            None => (call.path.as_str(), None),
+        };
+        let body = call.body.as_ref().map(Value::to_string).unwrap_or_default();
+        let now = chrono::Utc::now();
+        let claimed = checker
+            .server
+            .store
+            .claim_idempotency_key(&marketlens_storage::NewClaim {
+                claim: marketlens_storage::IdempotencyClaim {
+                    account_id: account.id,
+                    key: idempotency_key.clone(),
+                    owner: uuid::Uuid::new_v4(),
+                },
+                fingerprint: marketlens_api::idempotency::fingerprint(&call.method, path, query, body.as_bytes()),
+                request_id: "running elsewhere".into(),
+                now,
+                lease_until: now + chrono::TimeDelta::seconds(60),
+            })
+            .await
+            .unwrap();
+        assert_eq!(claimed, marketlens_storage::ClaimOutcome::Claimed);
+        let call = Call {
+            idempotency_key: Some(idempotency_key),
+            ..call.clone()
+        };
+        checker.check(*operation, &call, Some(&key), 409).await;
+    }
+    let mut documented = BTreeSet::new();
+    for (path, item) in checker.document["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            if operation["responses"]["409"].is_object() {
+                documented.insert((method.clone(), path.clone(), "409".to_owned()));
+            }
+        }
+    }
+    assert_eq!(documented.len(), calls.len());
+    assert_eq!(checker.covered, documented);
 }
 
 const ADMIN_TOKEN: &str = "0123456789abcdef0123456789abcdef-admin";

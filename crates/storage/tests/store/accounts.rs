@@ -23,6 +23,7 @@ fn charge(account_id: Uuid, key_id: Uuid, operation: Operation) -> ChargeRequest
         operation,
         request_id: "req".into(),
         now: at(5),
+        keep: None,
     }
 }
 

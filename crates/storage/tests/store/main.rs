@@ -6,6 +6,7 @@ mod accounts;
 mod catalog;
 mod health;
 mod history;
+mod idempotency;
 mod migrations;
 mod news;
 mod sync_runs;

@@ -93,6 +93,7 @@ async fn fill(store: &Arc<dyn Store>) -> ApiKey {
                 operation,
                 request_id: format!("request {index}"),
                 now: at(64),
+                keep: None,
             })
             .collect();
         store.charge(&charges).await.unwrap();
@@ -188,6 +189,7 @@ async fn a_copy_holds_everything_as_it_was_and_keeps_working() {
                 operation: Operation::GetMarket,
                 request_id: "after copy".into(),
                 now: at(100),
+                keep: None,
             }])
             .await
             .unwrap();

@@ -23,9 +23,14 @@ def _get_kwargs(
     offset: int | Unset = 0,
     exchange: Exchange | Unset = UNSET,
     category: Category | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+
 
     
 
@@ -58,6 +63,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -98,6 +104,20 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_403
 
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
         response_429 = ErrorBody.from_dict(response.json())
 
@@ -134,6 +154,7 @@ def sync_detailed(
     offset: int | Unset = 0,
     exchange: Exchange | Unset = UNSET,
     category: Category | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ErrorBody | ListEnvelopeEventListItem]:
     """ Events of both exchanges, filtered and paged.
@@ -144,6 +165,7 @@ def sync_detailed(
         exchange (Exchange | Unset): An exchange: `POLYMARKET` or `KALSHI`.
         category (Category | Unset): The subject a market or event is filed under, the same for
             both exchanges (`docs/contract/decisions.md#d6-category`).
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -159,6 +181,7 @@ def sync_detailed(
 offset=offset,
 exchange=exchange,
 category=category,
+idempotency_key=idempotency_key,
 
     )
 
@@ -175,6 +198,7 @@ def sync(
     offset: int | Unset = 0,
     exchange: Exchange | Unset = UNSET,
     category: Category | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> ErrorBody | ListEnvelopeEventListItem | None:
     """ Events of both exchanges, filtered and paged.
@@ -185,6 +209,7 @@ def sync(
         exchange (Exchange | Unset): An exchange: `POLYMARKET` or `KALSHI`.
         category (Category | Unset): The subject a market or event is filed under, the same for
             both exchanges (`docs/contract/decisions.md#d6-category`).
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -201,6 +226,7 @@ limit=limit,
 offset=offset,
 exchange=exchange,
 category=category,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -211,6 +237,7 @@ async def asyncio_detailed(
     offset: int | Unset = 0,
     exchange: Exchange | Unset = UNSET,
     category: Category | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ErrorBody | ListEnvelopeEventListItem]:
     """ Events of both exchanges, filtered and paged.
@@ -221,6 +248,7 @@ async def asyncio_detailed(
         exchange (Exchange | Unset): An exchange: `POLYMARKET` or `KALSHI`.
         category (Category | Unset): The subject a market or event is filed under, the same for
             both exchanges (`docs/contract/decisions.md#d6-category`).
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -236,6 +264,7 @@ async def asyncio_detailed(
 offset=offset,
 exchange=exchange,
 category=category,
+idempotency_key=idempotency_key,
 
     )
 
@@ -252,6 +281,7 @@ async def asyncio(
     offset: int | Unset = 0,
     exchange: Exchange | Unset = UNSET,
     category: Category | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> ErrorBody | ListEnvelopeEventListItem | None:
     """ Events of both exchanges, filtered and paged.
@@ -262,6 +292,7 @@ async def asyncio(
         exchange (Exchange | Unset): An exchange: `POLYMARKET` or `KALSHI`.
         category (Category | Unset): The subject a market or event is filed under, the same for
             both exchanges (`docs/contract/decisions.md#d6-category`).
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -278,5 +309,6 @@ limit=limit,
 offset=offset,
 exchange=exchange,
 category=category,
+idempotency_key=idempotency_key,
 
     )).parsed

@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.error_body import ErrorBody
 from ...models.explain_envelope import ExplainEnvelope
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -17,9 +18,14 @@ from typing import cast
 def _get_kwargs(
     *,
     query: str,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+
 
     
 
@@ -38,6 +44,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -85,6 +92,20 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
         response_429 = ErrorBody.from_dict(response.json())
 
@@ -118,12 +139,14 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     query: str,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ErrorBody | ExplainEnvelope]:
     """ A market's summary and key factors from recent news, for a market URL or free words.
 
     Args:
         query (str):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -136,6 +159,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         query=query,
+idempotency_key=idempotency_key,
 
     )
 
@@ -149,12 +173,14 @@ def sync(
     *,
     client: AuthenticatedClient,
     query: str,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> ErrorBody | ExplainEnvelope | None:
     """ A market's summary and key factors from recent news, for a market URL or free words.
 
     Args:
         query (str):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -168,6 +194,7 @@ def sync(
     return sync_detailed(
         client=client,
 query=query,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -175,12 +202,14 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     query: str,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ErrorBody | ExplainEnvelope]:
     """ A market's summary and key factors from recent news, for a market URL or free words.
 
     Args:
         query (str):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -193,6 +222,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         query=query,
+idempotency_key=idempotency_key,
 
     )
 
@@ -206,12 +236,14 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     query: str,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> ErrorBody | ExplainEnvelope | None:
     """ A market's summary and key factors from recent news, for a market URL or free words.
 
     Args:
         query (str):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -225,5 +257,6 @@ async def asyncio(
     return (await asyncio_detailed(
         client=client,
 query=query,
+idempotency_key=idempotency_key,
 
     )).parsed

@@ -11,6 +11,7 @@ from ... import errors
 from ...models.error_body import ErrorBody
 from ...models.explain_envelope import ExplainEnvelope
 from ...models.explain_request import ExplainRequest
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -18,9 +19,13 @@ from typing import cast
 def _get_kwargs(
     *,
     body: ExplainRequest,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
 
 
     
@@ -84,6 +89,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_409
+
     if response.status_code == 413:
         response_413 = ErrorBody.from_dict(response.json())
 
@@ -97,6 +109,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
         return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_422
 
     if response.status_code == 429:
         response_429 = ErrorBody.from_dict(response.json())
@@ -131,11 +150,13 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: ExplainRequest,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ErrorBody | ExplainEnvelope]:
     """ As `GET /api/v1/explain`, with the query in a JSON body.
 
     Args:
+        idempotency_key (str | Unset):
         body (ExplainRequest): What to explain: the body of `POST /api/v1/explain`.
 
     Raises:
@@ -149,6 +170,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -162,11 +184,13 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: ExplainRequest,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> ErrorBody | ExplainEnvelope | None:
     """ As `GET /api/v1/explain`, with the query in a JSON body.
 
     Args:
+        idempotency_key (str | Unset):
         body (ExplainRequest): What to explain: the body of `POST /api/v1/explain`.
 
     Raises:
@@ -181,6 +205,7 @@ def sync(
     return sync_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -188,11 +213,13 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: ExplainRequest,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ErrorBody | ExplainEnvelope]:
     """ As `GET /api/v1/explain`, with the query in a JSON body.
 
     Args:
+        idempotency_key (str | Unset):
         body (ExplainRequest): What to explain: the body of `POST /api/v1/explain`.
 
     Raises:
@@ -206,6 +233,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -219,11 +247,13 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: ExplainRequest,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> ErrorBody | ExplainEnvelope | None:
     """ As `GET /api/v1/explain`, with the query in a JSON body.
 
     Args:
+        idempotency_key (str | Unset):
         body (ExplainRequest): What to explain: the body of `POST /api/v1/explain`.
 
     Raises:
@@ -238,5 +268,6 @@ async def asyncio(
     return (await asyncio_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     )).parsed

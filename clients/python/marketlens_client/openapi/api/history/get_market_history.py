@@ -26,9 +26,14 @@ def _get_kwargs(
     to: datetime.date | datetime.datetime | Unset = UNSET,
     limit: int | Unset = 100,
     offset: int | Unset = 0,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+
 
     
 
@@ -75,6 +80,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -122,6 +128,20 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
         response_429 = ErrorBody.from_dict(response.json())
 
@@ -160,6 +180,7 @@ def sync_detailed(
     to: datetime.date | datetime.datetime | Unset = UNSET,
     limit: int | Unset = 100,
     offset: int | Unset = 0,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ErrorBody | HistoryEnvelope]:
     """ Candles of each outcome's price, oldest first, in UTC buckets of `interval`.
@@ -174,6 +195,7 @@ def sync_detailed(
         to (datetime.date | datetime.datetime | Unset):
         limit (int | Unset):  Default: 100.
         offset (int | Unset):  Default: 0.
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,6 +213,7 @@ from_=from_,
 to=to,
 limit=limit,
 offset=offset,
+idempotency_key=idempotency_key,
 
     )
 
@@ -209,6 +232,7 @@ def sync(
     to: datetime.date | datetime.datetime | Unset = UNSET,
     limit: int | Unset = 100,
     offset: int | Unset = 0,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> ErrorBody | HistoryEnvelope | None:
     """ Candles of each outcome's price, oldest first, in UTC buckets of `interval`.
@@ -223,6 +247,7 @@ def sync(
         to (datetime.date | datetime.datetime | Unset):
         limit (int | Unset):  Default: 100.
         offset (int | Unset):  Default: 0.
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -241,6 +266,7 @@ from_=from_,
 to=to,
 limit=limit,
 offset=offset,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -253,6 +279,7 @@ async def asyncio_detailed(
     to: datetime.date | datetime.datetime | Unset = UNSET,
     limit: int | Unset = 100,
     offset: int | Unset = 0,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ErrorBody | HistoryEnvelope]:
     """ Candles of each outcome's price, oldest first, in UTC buckets of `interval`.
@@ -267,6 +294,7 @@ async def asyncio_detailed(
         to (datetime.date | datetime.datetime | Unset):
         limit (int | Unset):  Default: 100.
         offset (int | Unset):  Default: 0.
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -284,6 +312,7 @@ from_=from_,
 to=to,
 limit=limit,
 offset=offset,
+idempotency_key=idempotency_key,
 
     )
 
@@ -302,6 +331,7 @@ async def asyncio(
     to: datetime.date | datetime.datetime | Unset = UNSET,
     limit: int | Unset = 100,
     offset: int | Unset = 0,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> ErrorBody | HistoryEnvelope | None:
     """ Candles of each outcome's price, oldest first, in UTC buckets of `interval`.
@@ -316,6 +346,7 @@ async def asyncio(
         to (datetime.date | datetime.datetime | Unset):
         limit (int | Unset):  Default: 100.
         offset (int | Unset):  Default: 0.
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -334,5 +365,6 @@ from_=from_,
 to=to,
 limit=limit,
 offset=offset,
+idempotency_key=idempotency_key,
 
     )).parsed

@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.data_envelope_market_detail import DataEnvelopeMarketDetail
 from ...models.error_body import ErrorBody
+from ...types import UNSET, Unset
 from typing import cast
 from uuid import UUID
 
@@ -17,9 +18,15 @@ from uuid import UUID
 
 def _get_kwargs(
     id: UUID,
+    *,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+
 
     
 
@@ -31,6 +38,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -78,6 +86,20 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
         response_429 = ErrorBody.from_dict(response.json())
 
@@ -111,12 +133,14 @@ def sync_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[DataEnvelopeMarketDetail | ErrorBody]:
     """ One market with its outcomes and the markets of the other exchange that ask the same question.
 
     Args:
         id (UUID):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -129,6 +153,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+idempotency_key=idempotency_key,
 
     )
 
@@ -142,12 +167,14 @@ def sync(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> DataEnvelopeMarketDetail | ErrorBody | None:
     """ One market with its outcomes and the markets of the other exchange that ask the same question.
 
     Args:
         id (UUID):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -161,6 +188,7 @@ def sync(
     return sync_detailed(
         id=id,
 client=client,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -168,12 +196,14 @@ async def asyncio_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[DataEnvelopeMarketDetail | ErrorBody]:
     """ One market with its outcomes and the markets of the other exchange that ask the same question.
 
     Args:
         id (UUID):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,6 +216,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+idempotency_key=idempotency_key,
 
     )
 
@@ -199,12 +230,14 @@ async def asyncio(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> DataEnvelopeMarketDetail | ErrorBody | None:
     """ One market with its outcomes and the markets of the other exchange that ask the same question.
 
     Args:
         id (UUID):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -218,5 +251,6 @@ async def asyncio(
     return (await asyncio_detailed(
         id=id,
 client=client,
+idempotency_key=idempotency_key,
 
     )).parsed

@@ -33,9 +33,14 @@ def _get_kwargs(
     sort_order: ListMarketsSortOrder | Unset = ListMarketsSortOrder.DESC,
     include: ListMarketsInclude | Unset = UNSET,
     external_market_id: str | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+
 
     
 
@@ -96,6 +101,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -135,6 +141,20 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
         return response_403
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_422
 
     if response.status_code == 429:
         response_429 = ErrorBody.from_dict(response.json())
@@ -178,6 +198,7 @@ def sync_detailed(
     sort_order: ListMarketsSortOrder | Unset = ListMarketsSortOrder.DESC,
     include: ListMarketsInclude | Unset = UNSET,
     external_market_id: str | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ErrorBody | ListEnvelopeMarketListItem]:
     """ Markets of both exchanges, filtered, searched, sorted and paged.
@@ -195,6 +216,7 @@ def sync_detailed(
         sort_order (ListMarketsSortOrder | Unset):  Default: ListMarketsSortOrder.DESC.
         include (ListMarketsInclude | Unset):
         external_market_id (str | Unset):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -216,6 +238,7 @@ sort_by=sort_by,
 sort_order=sort_order,
 include=include,
 external_market_id=external_market_id,
+idempotency_key=idempotency_key,
 
     )
 
@@ -238,6 +261,7 @@ def sync(
     sort_order: ListMarketsSortOrder | Unset = ListMarketsSortOrder.DESC,
     include: ListMarketsInclude | Unset = UNSET,
     external_market_id: str | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> ErrorBody | ListEnvelopeMarketListItem | None:
     """ Markets of both exchanges, filtered, searched, sorted and paged.
@@ -255,6 +279,7 @@ def sync(
         sort_order (ListMarketsSortOrder | Unset):  Default: ListMarketsSortOrder.DESC.
         include (ListMarketsInclude | Unset):
         external_market_id (str | Unset):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -277,6 +302,7 @@ sort_by=sort_by,
 sort_order=sort_order,
 include=include,
 external_market_id=external_market_id,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -293,6 +319,7 @@ async def asyncio_detailed(
     sort_order: ListMarketsSortOrder | Unset = ListMarketsSortOrder.DESC,
     include: ListMarketsInclude | Unset = UNSET,
     external_market_id: str | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ErrorBody | ListEnvelopeMarketListItem]:
     """ Markets of both exchanges, filtered, searched, sorted and paged.
@@ -310,6 +337,7 @@ async def asyncio_detailed(
         sort_order (ListMarketsSortOrder | Unset):  Default: ListMarketsSortOrder.DESC.
         include (ListMarketsInclude | Unset):
         external_market_id (str | Unset):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -331,6 +359,7 @@ sort_by=sort_by,
 sort_order=sort_order,
 include=include,
 external_market_id=external_market_id,
+idempotency_key=idempotency_key,
 
     )
 
@@ -353,6 +382,7 @@ async def asyncio(
     sort_order: ListMarketsSortOrder | Unset = ListMarketsSortOrder.DESC,
     include: ListMarketsInclude | Unset = UNSET,
     external_market_id: str | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> ErrorBody | ListEnvelopeMarketListItem | None:
     """ Markets of both exchanges, filtered, searched, sorted and paged.
@@ -370,6 +400,7 @@ async def asyncio(
         sort_order (ListMarketsSortOrder | Unset):  Default: ListMarketsSortOrder.DESC.
         include (ListMarketsInclude | Unset):
         external_market_id (str | Unset):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -392,5 +423,6 @@ sort_by=sort_by,
 sort_order=sort_order,
 include=include,
 external_market_id=external_market_id,
+idempotency_key=idempotency_key,
 
     )).parsed

@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.data_envelope_market_detail import DataEnvelopeMarketDetail
 from ...models.error_body import ErrorBody
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -17,9 +18,14 @@ from typing import cast
 def _get_kwargs(
     *,
     url_query: str,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+
 
     
 
@@ -38,6 +44,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -85,6 +92,20 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
         response_429 = ErrorBody.from_dict(response.json())
 
@@ -118,6 +139,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     url_query: str,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[DataEnvelopeMarketDetail | ErrorBody]:
     """ The market a Polymarket or Kalshi URL names, as get returns it.
@@ -126,6 +148,7 @@ def sync_detailed(
 
     Args:
         url_query (str):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,6 +161,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         url_query=url_query,
+idempotency_key=idempotency_key,
 
     )
 
@@ -151,6 +175,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     url_query: str,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> DataEnvelopeMarketDetail | ErrorBody | None:
     """ The market a Polymarket or Kalshi URL names, as get returns it.
@@ -159,6 +184,7 @@ def sync(
 
     Args:
         url_query (str):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -172,6 +198,7 @@ def sync(
     return sync_detailed(
         client=client,
 url_query=url_query,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -179,6 +206,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     url_query: str,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[DataEnvelopeMarketDetail | ErrorBody]:
     """ The market a Polymarket or Kalshi URL names, as get returns it.
@@ -187,6 +215,7 @@ async def asyncio_detailed(
 
     Args:
         url_query (str):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -199,6 +228,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         url_query=url_query,
+idempotency_key=idempotency_key,
 
     )
 
@@ -212,6 +242,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     url_query: str,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> DataEnvelopeMarketDetail | ErrorBody | None:
     """ The market a Polymarket or Kalshi URL names, as get returns it.
@@ -220,6 +251,7 @@ async def asyncio(
 
     Args:
         url_query (str):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -233,5 +265,6 @@ async def asyncio(
     return (await asyncio_detailed(
         client=client,
 url_query=url_query,
+idempotency_key=idempotency_key,
 
     )).parsed

@@ -25,9 +25,14 @@ def _get_kwargs(
     sort_by: ListSpreadsSortBy | Unset = ListSpreadsSortBy.SPREAD,
     limit: int | Unset = 50,
     offset: int | Unset = 0,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+
 
     
 
@@ -64,6 +69,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -104,6 +110,20 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_403
 
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
         response_429 = ErrorBody.from_dict(response.json())
 
@@ -142,6 +162,7 @@ def sync_detailed(
     sort_by: ListSpreadsSortBy | Unset = ListSpreadsSortBy.SPREAD,
     limit: int | Unset = 50,
     offset: int | Unset = 0,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ErrorBody | ListEnvelopeSpreadItem]:
     """ Matched pairs of open markets with both exchanges' prices of the same outcome.
@@ -158,6 +179,7 @@ def sync_detailed(
         sort_by (ListSpreadsSortBy | Unset):  Default: ListSpreadsSortBy.SPREAD.
         limit (int | Unset):  Default: 50.
         offset (int | Unset):  Default: 0.
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -175,6 +197,7 @@ category=category,
 sort_by=sort_by,
 limit=limit,
 offset=offset,
+idempotency_key=idempotency_key,
 
     )
 
@@ -193,6 +216,7 @@ def sync(
     sort_by: ListSpreadsSortBy | Unset = ListSpreadsSortBy.SPREAD,
     limit: int | Unset = 50,
     offset: int | Unset = 0,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> ErrorBody | ListEnvelopeSpreadItem | None:
     """ Matched pairs of open markets with both exchanges' prices of the same outcome.
@@ -209,6 +233,7 @@ def sync(
         sort_by (ListSpreadsSortBy | Unset):  Default: ListSpreadsSortBy.SPREAD.
         limit (int | Unset):  Default: 50.
         offset (int | Unset):  Default: 0.
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -227,6 +252,7 @@ category=category,
 sort_by=sort_by,
 limit=limit,
 offset=offset,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -239,6 +265,7 @@ async def asyncio_detailed(
     sort_by: ListSpreadsSortBy | Unset = ListSpreadsSortBy.SPREAD,
     limit: int | Unset = 50,
     offset: int | Unset = 0,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ErrorBody | ListEnvelopeSpreadItem]:
     """ Matched pairs of open markets with both exchanges' prices of the same outcome.
@@ -255,6 +282,7 @@ async def asyncio_detailed(
         sort_by (ListSpreadsSortBy | Unset):  Default: ListSpreadsSortBy.SPREAD.
         limit (int | Unset):  Default: 50.
         offset (int | Unset):  Default: 0.
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -272,6 +300,7 @@ category=category,
 sort_by=sort_by,
 limit=limit,
 offset=offset,
+idempotency_key=idempotency_key,
 
     )
 
@@ -290,6 +319,7 @@ async def asyncio(
     sort_by: ListSpreadsSortBy | Unset = ListSpreadsSortBy.SPREAD,
     limit: int | Unset = 50,
     offset: int | Unset = 0,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> ErrorBody | ListEnvelopeSpreadItem | None:
     """ Matched pairs of open markets with both exchanges' prices of the same outcome.
@@ -306,6 +336,7 @@ async def asyncio(
         sort_by (ListSpreadsSortBy | Unset):  Default: ListSpreadsSortBy.SPREAD.
         limit (int | Unset):  Default: 50.
         offset (int | Unset):  Default: 0.
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -324,5 +355,6 @@ category=category,
 sort_by=sort_by,
 limit=limit,
 offset=offset,
+idempotency_key=idempotency_key,
 
     )).parsed
