@@ -2922,7 +2922,7 @@ export interface operations {
                 status?: components["schemas"]["MarketStatus"];
                 /** @description Only this category (case-insensitive). */
                 category?: components["schemas"]["Category"];
-                /** @description Words that every market found has in its question (prefixes of the last word count): at least one letter or digit, at most 12 words. */
+                /** @description Words that every market found has in its question, each matching the start of a word, case and accents ignored: at least one letter or digit, at most 12 words. A search of one token (no space) also finds the market whose exchange id (any case: `517311`, `KXELONMARS-99`) or Polymarket URL slug it is. */
                 search?: string;
                 /**
                  * @description The sort key (case-insensitive).
