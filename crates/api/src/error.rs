@@ -40,8 +40,11 @@ pub enum ApiError {
     InvalidJson {
         message: String,
     },
+    /// Explain found no market about the query; `candidates` are the closest markets, as the
+    /// JSON array `details.candidates` shows them.
     NoMatch {
         query: String,
+        candidates: Value,
     },
     PayloadTooLarge,
     InsufficientCredits {
@@ -172,7 +175,9 @@ impl ApiError {
             | ApiError::ServiceUnavailable { message } => message.clone(),
             ApiError::MissingQuery => "The 'query' parameter is required and must not be empty.".to_owned(),
             ApiError::UnsupportedMediaType => "Send the body as JSON with 'Content-Type: application/json'.".to_owned(),
-            ApiError::NoMatch { query } => format!("No market matches {query:?}."),
+            ApiError::NoMatch { query, .. } => format!(
+                "No market is about {query:?}: none covers enough of its words. details.candidates names the closest, if any; refine the query, or give a market URL or exchange id."
+            ),
             ApiError::PayloadTooLarge => "The request body is larger than 16 KiB.".to_owned(),
             ApiError::InsufficientCredits { required, remaining } => {
                 format!("This call costs {required} credits; {remaining} remain.")
@@ -201,6 +206,7 @@ impl ApiError {
             ApiError::InsufficientCredits { required, remaining } => {
                 Some(json!({ "required": required, "remaining": remaining }))
             }
+            ApiError::NoMatch { candidates, .. } => Some(json!({ "candidates": candidates })),
             ApiError::RateLimited {
                 limit,
                 retry_after_seconds,

@@ -14,7 +14,7 @@
 
 use chrono::{NaiveDate, Utc};
 use marketlens_catalog::LiveCatalog;
-use marketlens_catalog::explain::find_market;
+use marketlens_catalog::explain::{Pick, find_market};
 use marketlens_domain::Exchange;
 use marketlens_storage::Store;
 use marketlens_testkit::TestDatabase;
@@ -36,9 +36,11 @@ const DEMO_FILES: &[(Exchange, &str)] = &[
     (Exchange::Kalshi, "kalshi/events-nested-1.json"),
 ];
 
-/// The floors on the held-out split.
-const MIN_HELDOUT_ACCURACY: f64 = 0.0;
-const MIN_HELDOUT_REFUSALS: f64 = 0.0;
+/// The floors on the held-out split, a little under what it measured on 2026-11-26 (top-1
+/// accuracy 0.742, 23 of 31; correct refusals 1.000, 9 of 9). The ranking before issue 20
+/// measured 0.677 and 0.889 there, and fails the first.
+const MIN_HELDOUT_ACCURACY: f64 = 0.70;
+const MIN_HELDOUT_REFUSALS: f64 = 0.85;
 
 struct LabelledQuery {
     split: String,
@@ -117,9 +119,13 @@ async fn explain_picks_the_market_a_person_would() {
     let mut tune = Tally::default();
     let mut heldout = Tally::default();
     for labelled in &queries {
-        let picked = find_market(store.as_ref(), catalog.as_ref(), &labelled.query, today)
+        let picked = match find_market(store.as_ref(), catalog.as_ref(), &labelled.query, today)
             .await
-            .unwrap();
+            .unwrap()
+        {
+            Pick::Market(stored) => Some(stored),
+            Pick::NoMatch(_) => None,
+        };
         let picked_key = picked
             .as_ref()
             .map(|stored| format!("{}:{}", stored.market.exchange.platform(), stored.market.external_id));

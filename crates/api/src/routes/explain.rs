@@ -22,7 +22,7 @@ use crate::state::AppState;
 use crate::views::{
     ExplainData, ExplainEnvelope, ExplainMarket, ExplainMeta, ExplainSource, explain_outcomes, optional_time,
 };
-use marketlens_catalog::explain::{find_market, summary};
+use marketlens_catalog::explain::{Candidate, Pick, find_market, summary};
 use utoipa::IntoParams;
 use utoipa::openapi::path::{Parameter, ParameterIn};
 
@@ -113,14 +113,22 @@ async fn explain(
     received_at: ReceivedAt,
 ) -> Result<Charged<Json<ExplainEnvelope>>, ApiError> {
     charged(state, call, Operation::Explain, async {
-        let stored = find_market(
+        let stored = match find_market(
             state.store.as_ref(),
             state.catalog.as_ref(),
             &query,
             Utc::now().date_naive(),
         )
         .await?
-        .ok_or_else(|| ApiError::NoMatch { query: query.clone() })?;
+        {
+            Pick::Market(stored) => stored,
+            Pick::NoMatch(candidates) => {
+                return Err(ApiError::NoMatch {
+                    query: query.clone(),
+                    candidates: candidates_json(&candidates),
+                });
+            }
+        };
         let event = match stored.market.event_id() {
             Some(event_id) => state.catalog.get_event(event_id).await?,
             None => None,
@@ -193,6 +201,22 @@ async fn explain(
         }))
     })
     .await
+}
+
+/// `details.candidates` of a `NO_MATCH`: the closest markets, best first, each with the share
+/// of the query's word weight its question covers (rounded to three decimals).
+fn candidates_json(candidates: &[Candidate]) -> Value {
+    candidates
+        .iter()
+        .map(|candidate| {
+            json!({
+                "id": candidate.id.to_string(),
+                "exchange": candidate.exchange.as_str(),
+                "question": candidate.question,
+                "coverage": (candidate.coverage * 1000.0).round() / 1000.0,
+            })
+        })
+        .collect()
 }
 
 /// The body of `POST /api/v1/explain`: `{"query": "..."}`, bounded as the query parameter is.
