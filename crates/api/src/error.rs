@@ -369,7 +369,8 @@ pub struct ErrorObject {
     /// What went wrong, in words for people; may change between versions.
     message: String,
     /// What the mistake was: the parameter and what it allows, the credits required and
-    /// remaining, the rate limit and when it resets.
+    /// remaining, the rate limit and when it resets, the markets closest to a query explain
+    /// found no market for (`candidates`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     details: Option<Value>,

@@ -88,7 +88,9 @@ pub async fn market_by_exchange_id(
         && token
             .chars()
             .all(|character| character.is_ascii_alphanumeric() || matches!(character, '-' | '_' | '.'))
-        && token.chars().any(|character| character.is_ascii_digit() || character == '-');
+        && token
+            .chars()
+            .any(|character| character.is_ascii_digit() || character == '-');
     if !looks_like_id {
         return Ok(None);
     }
@@ -139,7 +141,13 @@ pub async fn find_market(
     }
     let weights = word_weights(catalog, &terms.words).await?;
     let total_weight: f64 = weights.iter().sum();
-    let searched = terms.words.iter().chain(&terms.numbers).cloned().collect::<Vec<_>>().join(" ");
+    let searched = terms
+        .words
+        .iter()
+        .chain(&terms.numbers)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ");
     let Some(search) = SearchWords::parse(&searched) else {
         return Ok(Pick::NoMatch(Vec::new()));
     };
@@ -149,7 +157,12 @@ pub async fn find_market(
         .into_iter()
         .map(|summary| {
             let held = covered(&terms.words, &summary.question);
-            let weight: f64 = held.iter().zip(&weights).filter(|(held, _)| **held).map(|(_, weight)| weight).sum();
+            let weight: f64 = held
+                .iter()
+                .zip(&weights)
+                .filter(|(held, _)| **held)
+                .map(|(_, weight)| weight)
+                .sum();
             (weight / total_weight, summary)
         })
         .filter(|(coverage, _)| *coverage > 0.0)
@@ -172,20 +185,22 @@ pub async fn find_market(
             ((score, coverage), summary)
         })
         .collect();
-    ranked.sort_by(|((left_score, left_coverage), left), ((right_score, right_coverage), right)| {
-        let left_passes = *left_coverage >= MIN_COVERAGE;
-        let right_passes = *right_coverage >= MIN_COVERAGE;
-        right_passes
-            .cmp(&left_passes)
-            .then(right_score.total_cmp(left_score))
-            .then(right_coverage.total_cmp(left_coverage))
-            .then_with(|| {
-                status_then_volume(
-                    (left.status, left.volume, &left.external_id),
-                    (right.status, right.volume, &right.external_id),
-                )
-            })
-    });
+    ranked.sort_by(
+        |((left_score, left_coverage), left), ((right_score, right_coverage), right)| {
+            let left_passes = *left_coverage >= MIN_COVERAGE;
+            let right_passes = *right_coverage >= MIN_COVERAGE;
+            right_passes
+                .cmp(&left_passes)
+                .then(right_score.total_cmp(left_score))
+                .then(right_coverage.total_cmp(left_coverage))
+                .then_with(|| {
+                    status_then_volume(
+                        (left.status, left.volume, &left.external_id),
+                        (right.status, right.volume, &right.external_id),
+                    )
+                })
+        },
+    );
     match ranked.first() {
         Some(((_, coverage), summary)) if *coverage >= MIN_COVERAGE => match catalog.get_market(summary.id).await? {
             Some(stored) => Ok(Pick::Market(stored)),
@@ -295,7 +310,7 @@ fn status_then_volume(left: (MarketStatus, f64, &str), right: (MarketStatus, f64
 }
 
 /// The summary of a market's data: leading outcome and price, volumes, end date, and how
-/// many recent news articles about it were found.
+/// many news articles about it from its own time were found.
 pub fn summary(stored: &StoredMarket, now: chrono::DateTime<chrono::Utc>, articles_found: usize) -> String {
     let market = &stored.market;
     let mut sentences = Vec::new();
@@ -346,9 +361,9 @@ pub fn summary(stored: &StoredMarket, now: chrono::DateTime<chrono::Utc>, articl
         (None, status) => format!("It is {}.", status.as_str().to_lowercase()),
     });
     sentences.push(match articles_found {
-        0 => "No recent news articles about this market were found.".to_owned(),
-        1 => "1 recent news article about it was found.".to_owned(),
-        found => format!("{found} recent news articles about it were found."),
+        0 => "No news articles about this market from its time were found.".to_owned(),
+        1 => "1 news article about it from the market's time was found.".to_owned(),
+        found => format!("{found} news articles about it from the market's time were found."),
     });
     sentences.join(" ")
 }
@@ -450,8 +465,8 @@ mod tests {
         assert_eq!(
             open_future,
             "On Kalshi, \"Will it snow?\" is led by No at 73%. Volume is $12,346 in total and $99 in the last \
-             24 hours, with $500 of liquidity. It ends on February 10, 2026. No recent news articles about this \
-             market were found."
+             24 hours, with $500 of liquidity. It ends on February 10, 2026. No news articles about this market \
+             from its time were found."
         );
         let open_past = summary(&stored(MarketStatus::Open, Some(5), 0.0), now, 0);
         assert!(
@@ -468,11 +483,11 @@ mod tests {
         assert!(summary(&stored(MarketStatus::Closed, None, 0.0), now, 0).contains("It is closed."));
         assert!(
             summary(&stored(MarketStatus::Open, None, 0.0), now, 1)
-                .ends_with("1 recent news article about it was found.")
+                .ends_with("1 news article about it from the market's time was found.")
         );
         assert!(
             summary(&stored(MarketStatus::Open, None, 0.0), now, 12)
-                .ends_with("12 recent news articles about it were found.")
+                .ends_with("12 news articles about it from the market's time were found.")
         );
     }
 
@@ -490,7 +505,10 @@ mod tests {
     #[test]
     fn coverage_reads_query_words_as_prefixes() {
         let query: Vec<String> = ["bitcoin", "100k", "dec"].map(String::from).to_vec();
-        assert_eq!(covered(&query, "Will Bitcoin reach $100k by December 31?"), [true, true, true]);
+        assert_eq!(
+            covered(&query, "Will Bitcoin reach $100k by December 31?"),
+            [true, true, true]
+        );
         assert_eq!(covered(&query, "Will Ethereum reach $10k?"), [false, false, false]);
     }
 }

@@ -4,7 +4,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use chrono::Utc;
-use marketlens_catalog::CatalogReader;
+use marketlens_catalog::{CatalogReader, MarketLife};
 use marketlens_domain::billing::{EXPLAIN_DATA_FETCH_CREDITS, Operation};
 use marketlens_domain::time::to_iso8601;
 use serde_json::{Value, json};
@@ -35,7 +35,7 @@ use utoipa::openapi::path::{Parameter, ParameterIn};
     params(ExplainParameters),
     responses(
         (status = 200, description = "The explanation (5 credits).", body = ExplainEnvelope, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
-        (status = 404, description = "No market matches the query (`NO_MATCH`); not charged.", body = ErrorBody),
+        (status = 404, description = "No market is about the query (`NO_MATCH`): none covers enough of its distinctive words; `error.details.candidates` names the three closest (`id`, `exchange`, `question`, `coverage`), best first. Not charged.", body = ErrorBody),
     ),
     security(("bearer" = []))
 )]
@@ -58,7 +58,7 @@ pub async fn get(
     request_body(content = ExplainRequest, content_type = "application/json"),
     responses(
         (status = 200, description = "The explanation (5 credits).", body = ExplainEnvelope, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
-        (status = 404, description = "No market matches the query (`NO_MATCH`); not charged.", body = ErrorBody),
+        (status = 404, description = "No market is about the query (`NO_MATCH`): none covers enough of its distinctive words; `error.details.candidates` names the three closest (`id`, `exchange`, `question`, `coverage`), best first. Not charged.", body = ErrorBody),
         (status = 413, description = "The body is larger than 16 KiB (`PAYLOAD_TOO_LARGE`).", body = ErrorBody),
         (status = 415, description = "The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`).", body = ErrorBody),
     ),
@@ -136,7 +136,9 @@ async fn explain(
         let market = &stored.market;
         let now = Utc::now();
         let event_title = event.as_ref().map(|event| event.event.title.as_str());
-        let news = state.news.about(&market.question, event_title, now);
+        let news = state
+            .news
+            .about(&market.question, event_title, MarketLife::of(market), now);
         let mut sources = vec![ExplainSource::MarketDb {
             name: format!("{} market data", market.exchange.display_name()),
             url: market.url.clone(),
@@ -233,7 +235,7 @@ impl utoipa::PartialSchema for ExplainRequest {
                     .min_length(Some(1))
                     .max_length(Some(crate::params::MAX_EXPLAIN_QUERY_LEN))
                     .description(Some(
-                        "A Polymarket or Kalshi market URL (parsed, never fetched) or free words.",
+                        "A Polymarket or Kalshi market URL (parsed, never fetched), a market's id on its exchange (a Polymarket id or slug, a Kalshi ticker, any case), or free words.",
                     )),
             )
             .required("query")
@@ -252,7 +254,7 @@ impl IntoParams for ExplainParameters {
     fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
         vec![query(
             "query",
-            "A Polymarket or Kalshi market URL (parsed, never fetched) or free words.",
+            "A Polymarket or Kalshi market URL (parsed, never fetched), a market's id on its exchange (a Polymarket id or slug, a Kalshi ticker, any case), or free words.",
             true,
             text(MAX_EXPLAIN_QUERY_LEN, true),
         )]

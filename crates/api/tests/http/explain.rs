@@ -79,7 +79,7 @@ async fn keyword_explain_returns_the_full_envelope_and_charges_five() {
         "$5,000,000",
         "$120,000",
         "January 2, 2027",
-        "No recent news",
+        "No news articles",
     ] {
         // The leading outcome is No at 58%.
         let expected = if expected == "Yes" { "No at 58%" } else { expected };
@@ -202,7 +202,11 @@ async fn no_match_names_the_closest_candidates() {
     let (status, nothing) = server.get("/api/v1/explain?query=zzqqxx%20wwvvuu", &key).await;
     assert_error(status, &nothing, 404, "NO_MATCH");
     assert_eq!(nothing["error"]["details"], json!({ "candidates": [] }));
-    assert_eq!(server.remaining_credits(account.id).await, 50, "a refusal costs nothing");
+    assert_eq!(
+        server.remaining_credits(account.id).await,
+        50,
+        "a refusal costs nothing"
+    );
     // Open before closed at equal coverage: the first candidate is an open market.
     let first = candidates[0]["id"].as_str().unwrap();
     let (status, market) = server.get(&format!("/api/v1/markets/{first}"), &key).await;
