@@ -129,7 +129,11 @@ async fn explain_picks_the_market_a_person_would() {
         let picked_key = picked
             .as_ref()
             .map(|stored| format!("{}:{}", stored.market.exchange.platform(), stored.market.external_id));
-        let tally = if labelled.split == "tune" { &mut tune } else { &mut heldout };
+        let tally = if labelled.split == "tune" {
+            &mut tune
+        } else {
+            &mut heldout
+        };
         let right = if labelled.expected.is_empty() {
             tally.refusable += 1;
             tally.refused += u32::from(picked.is_none());
@@ -147,7 +151,11 @@ async fn explain_picks_the_market_a_person_would() {
                 labelled.query,
                 picked.as_ref().map_or_else(
                     || "refused".to_owned(),
-                    |stored| format!("{} {:?}", picked_key.clone().unwrap_or_default(), stored.market.question)
+                    |stored| format!(
+                        "{} {:?}",
+                        picked_key.clone().unwrap_or_default(),
+                        stored.market.question
+                    )
                 ),
                 if labelled.expected.is_empty() {
                     "refuse".to_owned()
