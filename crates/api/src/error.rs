@@ -397,7 +397,10 @@ mod tests {
             ApiError::MissingQuery,
             ApiError::UnsupportedMediaType,
             ApiError::InvalidJson { message: String::new() },
-            ApiError::NoMatch { query: String::new() },
+            ApiError::NoMatch {
+                query: String::new(),
+                candidates: json!([]),
+            },
             ApiError::PayloadTooLarge,
             ApiError::InsufficientCredits {
                 required: 1,
