@@ -55,7 +55,8 @@ small = min(events, key=lambda event: (event["marketCount"] < 2, event["marketCo
 record("listEvents", "GET", "/api/v1/events?limit=2", api)
 record("getEvent", "GET", f"/api/v1/events/{small['id']}", api)
 
-query = "government shutdown"
+# A market the demo's news speaks of in its own time (February 2025), so the example shows key factors.
+query = "Israel withdraws from Gaza"
 explained = record("explainMarket", "GET", "/api/v1/explain?" + urllib.parse.urlencode({"query": query}), api)
 record("explainMarketByBody", "POST", "/api/v1/explain", api, body={"query": query})
 url = explained["data"]["market"]["url"]

@@ -40,8 +40,11 @@ pub enum ApiError {
     InvalidJson {
         message: String,
     },
+    /// Explain found no market about the query; `candidates` are the closest markets, as the
+    /// JSON array `details.candidates` shows them.
     NoMatch {
         query: String,
+        candidates: Value,
     },
     PayloadTooLarge,
     InsufficientCredits {
@@ -182,7 +185,9 @@ impl ApiError {
             | ApiError::ServiceUnavailable { message } => message.clone(),
             ApiError::MissingQuery => "The 'query' parameter is required and must not be empty.".to_owned(),
             ApiError::UnsupportedMediaType => "Send the body as JSON with 'Content-Type: application/json'.".to_owned(),
-            ApiError::NoMatch { query } => format!("No market matches {query:?}."),
+            ApiError::NoMatch { query, .. } => format!(
+                "No market is about {query:?}: none covers enough of its words. details.candidates names the closest, if any; refine the query, or give a market URL or exchange id."
+            ),
             ApiError::PayloadTooLarge => "The request body is larger than 16 KiB.".to_owned(),
             ApiError::InsufficientCredits { required, remaining } => {
                 format!("This call costs {required} credits; {remaining} remain.")
@@ -217,6 +222,7 @@ impl ApiError {
             ApiError::InsufficientCredits { required, remaining } => {
                 Some(json!({ "required": required, "remaining": remaining }))
             }
+            ApiError::NoMatch { candidates, .. } => Some(json!({ "candidates": candidates })),
             ApiError::RateLimited {
                 limit,
                 retry_after_seconds,
@@ -380,7 +386,8 @@ pub struct ErrorObject {
     /// What went wrong, in words for people; may change between versions.
     message: String,
     /// What the mistake was: the parameter and what it allows, the credits required and
-    /// remaining, the rate limit and when it resets.
+    /// remaining, the rate limit and when it resets, the markets closest to a query explain
+    /// found no market for (`candidates`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     details: Option<Value>,
@@ -407,7 +414,10 @@ mod tests {
             ApiError::MissingQuery,
             ApiError::UnsupportedMediaType,
             ApiError::InvalidJson { message: String::new() },
-            ApiError::NoMatch { query: String::new() },
+            ApiError::NoMatch {
+                query: String::new(),
+                candidates: json!([]),
+            },
             ApiError::PayloadTooLarge,
             ApiError::InsufficientCredits {
                 required: 1,

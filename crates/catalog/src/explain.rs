@@ -1,31 +1,65 @@
 //! Explain: find the one market a query names, and say what its data shows.
 //!
-//! A query is a market URL of either exchange (parsed, never fetched) or free words. Free
-//! words pick the best market by relevance first, then open before closed, then volume
-//! (`docs/contract/decisions.md#d8-ranking`). Relevance is the matcher's reading of the query
-//! (`marketlens_domain::matching::query`): the entities, thresholds and dates it names,
-//! so that "bitcoin above 100k december" finds the $100,000 December market and not the
-//! $150,000 one beside it; ties go to how many of the query's words begin a word of the
-//! question. A market must match at least half of those words, so that one shared word
-//! ("trump") does not pass for an answer.
+//! A query is a market URL of either exchange (parsed, never fetched), a market's own id on
+//! its exchange (a Polymarket id or slug, a Kalshi ticker, any case), or free words.
+//!
+//! Free words pick a market only when its question covers the query's distinctive words
+//! (`docs/contract/decisions.md#d8-ranking`). Each word of the query weighs its inverse
+//! document frequency over the catalogue's questions, so that "shutdown", which no question
+//! holds, outweighs "government", which one 2021 stimulus question holds; a market's coverage
+//! is the share of that weight its question holds, and below [`MIN_COVERAGE`] explain refuses
+//! and names the best candidates instead, so that a client can refine. Words are compared as
+//! prefixes after a light stemming ("deportations" finds "deport", "insolvency" finds
+//! "insolvent"); numbers ("150k", "2026") are no words to cover but thresholds and dates,
+//! which the matcher's reading of the query (`marketlens_domain::matching::query`) compares,
+//! so that "bitcoin 150k" finds the $150,000 market and not the $100,000 one beside it.
+//! Among the markets that pass, the matcher's score ranks first, then coverage, then open
+//! before closed, then volume.
 //!
 //! Key factors come from the news the service has gathered ([`crate::LiveNews`]);
-//! the summary says how many recent articles about the market were found.
+//! the summary says how many articles from the market's own time were found.
 
 use crate::CatalogReader;
 use chrono::NaiveDate;
-use marketlens_domain::MarketStatus;
-use marketlens_domain::market_url::{self, MarketUrl};
+use marketlens_domain::ids::market_id;
+use marketlens_domain::market_url::{self, MarketUrl, UrlKey};
 use marketlens_domain::matching::query::QueryFeatures;
 use marketlens_domain::text::{is_stopword, words};
-use marketlens_storage::{MarketSummary, SearchWords, Store, StoreError, StoredMarket};
+use marketlens_domain::{Exchange, MarketStatus};
+use marketlens_storage::{
+    MarketFilter, MarketQuery, MarketSort, MarketSummary, SearchWords, SortOrder, Store, StoreError, StoredMarket,
+};
 use std::cmp::Ordering;
 use std::sync::Arc;
+use uuid::Uuid;
 
 /// How many candidates the index proposes for free words before they are ranked.
-const CANDIDATES: u32 = 50;
+const CANDIDATES: u32 = 100;
 /// How many of the best-covered candidates the matcher's reading of the query then ranks.
 const SCORED: usize = 20;
+/// The share of the query's word weight a market's question must hold to be chosen.
+pub const MIN_COVERAGE: f64 = 0.45;
+/// How many candidates a refusal names.
+pub const REFUSAL_CANDIDATES: usize = 3;
+
+/// What explain found for a query.
+#[derive(Debug, Clone)]
+pub enum Pick {
+    Market(Arc<StoredMarket>),
+    /// No market is about the query: the best candidates, best first (at most
+    /// [`REFUSAL_CANDIDATES`], none when nothing shares a word with it).
+    NoMatch(Vec<Candidate>),
+}
+
+/// A market that shares words with a query but was not chosen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub id: Uuid,
+    pub exchange: Exchange,
+    pub question: String,
+    /// The share of the query's word weight its question holds, in `[0, 1]`.
+    pub coverage: f64,
+}
 
 /// The market a parsed exchange URL names: of the stored markets its most specific key finds
 /// (an event page names several), the open one with the highest volume.
@@ -39,73 +73,231 @@ pub async fn market_by_url(store: &dyn Store, url: &MarketUrl) -> Result<Option<
     }))
 }
 
-/// The market `query` names, if any. `today` resolves dates the query writes without a
-/// year ("december"). A URL is looked up in the store by its keys; free words are searched in
-/// the catalogue, and only the chosen market is read in full from the store.
+/// The market a bare exchange id names: a Polymarket market id or slug, a Kalshi market
+/// ticker (any case), or an event's slug or ticker (then its open market with the highest
+/// volume, as for an event's URL). Only a single token with a digit or a hyphen is tried, so
+/// that one free word ("bitcoin") costs no lookup.
+pub async fn market_by_exchange_id(
+    store: &dyn Store,
+    catalog: &dyn CatalogReader,
+    query: &str,
+) -> Result<Option<Arc<StoredMarket>>, StoreError> {
+    let token = query.trim();
+    let looks_like_id = !token.is_empty()
+        && token.len() <= 200
+        && token
+            .chars()
+            .all(|character| character.is_ascii_alphanumeric() || matches!(character, '-' | '_' | '.'))
+        && token
+            .chars()
+            .any(|character| character.is_ascii_digit() || character == '-');
+    if !looks_like_id {
+        return Ok(None);
+    }
+    let exact = [
+        market_id(Exchange::Kalshi, &token.to_ascii_uppercase()),
+        market_id(Exchange::Polymarket, token),
+    ];
+    for id in exact {
+        if let Some(stored) = catalog.get_market(id).await? {
+            return Ok(Some(stored));
+        }
+    }
+    let key = token.to_ascii_lowercase();
+    for exchange in Exchange::ALL {
+        let url = MarketUrl {
+            exchange,
+            keys: vec![UrlKey::Market(key.clone()), UrlKey::Event(key.clone())],
+        };
+        if let Some(stored) = market_by_url(store, &url).await? {
+            return Ok(Some(Arc::new(stored)));
+        }
+    }
+    Ok(None)
+}
+
+/// The market `query` names, or the candidates that came closest. `today` resolves dates
+/// the query writes without a year ("december"). A URL is looked up in the store by its keys,
+/// an exchange id by the market's id; free words are searched in the catalogue, and only the
+/// chosen market is read in full from the store.
 pub async fn find_market(
     store: &dyn Store,
     catalog: &dyn CatalogReader,
     query: &str,
     today: NaiveDate,
-) -> Result<Option<Arc<StoredMarket>>, StoreError> {
+) -> Result<Pick, StoreError> {
     if let Some(url) = market_url::parse(query) {
-        return Ok(market_by_url(store, &url).await?.map(Arc::new));
+        return Ok(match market_by_url(store, &url).await? {
+            Some(stored) => Pick::Market(Arc::new(stored)),
+            None => Pick::NoMatch(Vec::new()),
+        });
     }
-    let informative: Vec<String> = {
-        let all: Vec<String> = words(query).collect();
-        let kept: Vec<String> = all.iter().filter(|word| !is_stopword(word)).cloned().collect();
-        let mut kept = if kept.is_empty() { all } else { kept };
-        kept.sort();
-        kept.dedup();
-        kept
+    if let Some(stored) = market_by_exchange_id(store, catalog, query).await? {
+        return Ok(Pick::Market(stored));
+    }
+    let terms = QueryTerms::of(query);
+    if terms.words.is_empty() {
+        return Ok(Pick::NoMatch(Vec::new()));
+    }
+    let weights = word_weights(catalog, &terms.words).await?;
+    let total_weight: f64 = weights.iter().sum();
+    let searched = terms
+        .words
+        .iter()
+        .chain(&terms.numbers)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let Some(search) = SearchWords::parse(&searched) else {
+        return Ok(Pick::NoMatch(Vec::new()));
     };
-    let Some(search) = SearchWords::parse(&informative.join(" ")) else {
-        return Ok(None);
-    };
-    let required = informative.len().div_ceil(2);
-    let mut candidates: Vec<(usize, MarketSummary)> = catalog
+    let mut candidates: Vec<(f64, MarketSummary)> = catalog
         .search_any_words(&search, CANDIDATES)
         .await?
         .into_iter()
-        .map(|summary| (coverage(&informative, &summary.question), summary))
-        .filter(|(covered, _)| *covered >= required)
+        .map(|summary| {
+            let held = covered(&terms.words, &summary.question);
+            let weight: f64 = held
+                .iter()
+                .zip(&weights)
+                .filter(|(held, _)| **held)
+                .map(|(_, weight)| weight)
+                .sum();
+            (weight / total_weight, summary)
+        })
+        .filter(|(coverage, _)| *coverage > 0.0)
         .collect();
     // The matcher's reading costs more than word coverage: only the best-covered are read.
-    candidates.sort_by_key(|(covered, _)| std::cmp::Reverse(*covered));
+    candidates.sort_by(|(left_coverage, left), (right_coverage, right)| {
+        right_coverage.total_cmp(left_coverage).then_with(|| {
+            status_then_volume(
+                (left.status, left.volume, &left.external_id),
+                (right.status, right.volume, &right.external_id),
+            )
+        })
+    });
     candidates.truncate(SCORED);
     let features = QueryFeatures::parse(query, today);
-    let best = candidates
+    let mut ranked: Vec<((f64, f64), MarketSummary)> = candidates
         .into_iter()
-        .map(|(covered, summary)| {
+        .map(|(coverage, summary)| {
             let score = features.score_market(&summary.question, &summary.outcomes, summary.end_date);
-            ((score, covered), summary)
+            ((score, coverage), summary)
         })
-        .min_by(
-            |((left_score, left_covered), left), ((right_score, right_covered), right)| {
-                right_score
-                    .total_cmp(left_score)
-                    .then(right_covered.cmp(left_covered))
-                    .then_with(|| {
-                        status_then_volume(
-                            (left.status, left.volume, &left.external_id),
-                            (right.status, right.volume, &right.external_id),
-                        )
-                    })
-            },
-        );
-    match best {
-        Some((_, summary)) => catalog.get_market(summary.id).await,
-        None => Ok(None),
+        .collect();
+    ranked.sort_by(
+        |((left_score, left_coverage), left), ((right_score, right_coverage), right)| {
+            let left_passes = *left_coverage >= MIN_COVERAGE;
+            let right_passes = *right_coverage >= MIN_COVERAGE;
+            right_passes
+                .cmp(&left_passes)
+                .then(right_score.total_cmp(left_score))
+                .then(right_coverage.total_cmp(left_coverage))
+                .then_with(|| {
+                    status_then_volume(
+                        (left.status, left.volume, &left.external_id),
+                        (right.status, right.volume, &right.external_id),
+                    )
+                })
+        },
+    );
+    match ranked.first() {
+        Some(((_, coverage), summary)) if *coverage >= MIN_COVERAGE => match catalog.get_market(summary.id).await? {
+            Some(stored) => Ok(Pick::Market(stored)),
+            None => Ok(Pick::NoMatch(Vec::new())),
+        },
+        _ => Ok(Pick::NoMatch(
+            ranked
+                .into_iter()
+                .take(REFUSAL_CANDIDATES)
+                .map(|((_, coverage), summary)| Candidate {
+                    id: summary.id,
+                    exchange: summary.exchange,
+                    question: summary.question.into(),
+                    coverage,
+                })
+                .collect(),
+        )),
     }
 }
 
-/// How many of the query's words begin some word of the question.
-fn coverage(query_words: &[String], question: &str) -> usize {
+/// A query's words to cover, stemmed and without stopwords, and its numbers.
+struct QueryTerms {
+    words: Vec<String>,
+    numbers: Vec<String>,
+}
+
+impl QueryTerms {
+    fn of(query: &str) -> QueryTerms {
+        let mut terms = QueryTerms {
+            words: Vec::new(),
+            numbers: Vec::new(),
+        };
+        for word in words(query) {
+            if word.chars().any(|character| character.is_ascii_digit()) {
+                terms.numbers.push(word);
+            } else if word.len() >= 2 && !is_stopword(&word) {
+                terms.words.push(stem(&word));
+            }
+        }
+        for list in [&mut terms.words, &mut terms.numbers] {
+            list.sort();
+            list.dedup();
+        }
+        terms
+    }
+}
+
+/// Suffixes stripped from a query's word, so that it finds the question's other forms of it
+/// as a prefix. Crude, as the news index's inflections are: enough for "deportations" to find
+/// "deport", "sentencing" "sentenced", "approval" "approved", "raise" "raising",
+/// "qualification" "qualify".
+const SUFFIXES: &[&str] = &[
+    "ications", "ication", "ations", "ation", "ments", "ment", "ings", "ing", "ency", "ed", "es", "al", "e", "s",
+];
+
+fn stem(word: &str) -> String {
+    for suffix in SUFFIXES {
+        if let Some(stem) = word.strip_suffix(suffix) {
+            let shortest = if *suffix == "s" { 3 } else { 4 };
+            if stem.len() >= shortest {
+                return stem.to_owned();
+            }
+        }
+    }
+    word.to_owned()
+}
+
+/// Each word's inverse document frequency over the catalogue's questions (as prefixes, as
+/// search reads them): `ln(1 + (N - n + 0.5) / (n + 0.5))` of N markets, n of which hold the
+/// word. Read as the totals of the catalogue's own search, so any reader answers it.
+async fn word_weights(catalog: &dyn CatalogReader, terms: &[String]) -> Result<Vec<f64>, StoreError> {
+    let count = |search: Option<SearchWords>| MarketQuery {
+        filter: MarketFilter {
+            search,
+            ..MarketFilter::default()
+        },
+        sort: MarketSort::Volume,
+        order: SortOrder::Desc,
+        limit: 1,
+        offset: 0,
+    };
+    let markets = catalog.list_markets(&count(None)).await?.total as f64;
+    let mut weights = Vec::with_capacity(terms.len());
+    for term in terms {
+        let holding = catalog.list_markets(&count(SearchWords::parse(term))).await?.total as f64;
+        weights.push((1.0 + (markets - holding + 0.5) / (holding + 0.5)).ln());
+    }
+    Ok(weights)
+}
+
+/// For each of the query's words, whether it begins some word of the question.
+fn covered(query_words: &[String], question: &str) -> Vec<bool> {
     let question_words: Vec<String> = words(question).collect();
     query_words
         .iter()
-        .filter(|query_word| question_words.iter().any(|word| word.starts_with(query_word.as_str())))
-        .count()
+        .map(|query_word| question_words.iter().any(|word| word.starts_with(query_word.as_str())))
+        .collect()
 }
 
 /// Open before closed, then higher volume, then external id: a total order, so the pick is
@@ -118,7 +310,7 @@ fn status_then_volume(left: (MarketStatus, f64, &str), right: (MarketStatus, f64
 }
 
 /// The summary of a market's data: leading outcome and price, volumes, end date, and how
-/// many recent news articles about it were found.
+/// many news articles about it from its own time were found.
 pub fn summary(stored: &StoredMarket, now: chrono::DateTime<chrono::Utc>, articles_found: usize) -> String {
     let market = &stored.market;
     let mut sentences = Vec::new();
@@ -169,9 +361,9 @@ pub fn summary(stored: &StoredMarket, now: chrono::DateTime<chrono::Utc>, articl
         (None, status) => format!("It is {}.", status.as_str().to_lowercase()),
     });
     sentences.push(match articles_found {
-        0 => "No recent news articles about this market were found.".to_owned(),
-        1 => "1 recent news article about it was found.".to_owned(),
-        found => format!("{found} recent news articles about it were found."),
+        0 => "No news articles about this market from its time were found.".to_owned(),
+        1 => "1 news article about it from the market's time was found.".to_owned(),
+        found => format!("{found} news articles about it from the market's time were found."),
     });
     sentences.join(" ")
 }
@@ -273,8 +465,8 @@ mod tests {
         assert_eq!(
             open_future,
             "On Kalshi, \"Will it snow?\" is led by No at 73%. Volume is $12,346 in total and $99 in the last \
-             24 hours, with $500 of liquidity. It ends on February 10, 2026. No recent news articles about this \
-             market were found."
+             24 hours, with $500 of liquidity. It ends on February 10, 2026. No news articles about this market \
+             from its time were found."
         );
         let open_past = summary(&stored(MarketStatus::Open, Some(5), 0.0), now, 0);
         assert!(
@@ -291,18 +483,32 @@ mod tests {
         assert!(summary(&stored(MarketStatus::Closed, None, 0.0), now, 0).contains("It is closed."));
         assert!(
             summary(&stored(MarketStatus::Open, None, 0.0), now, 1)
-                .ends_with("1 recent news article about it was found.")
+                .ends_with("1 news article about it from the market's time was found.")
         );
         assert!(
             summary(&stored(MarketStatus::Open, None, 0.0), now, 12)
-                .ends_with("12 recent news articles about it were found.")
+                .ends_with("12 news articles about it from the market's time were found.")
         );
     }
 
     #[test]
-    fn coverage_counts_prefix_matches() {
+    fn query_words_are_stemmed_and_numbers_kept_apart() {
+        let terms = QueryTerms::of("Trump's deportations in 2025: bitcoin 150k, the Fed's approval");
+        assert_eq!(terms.words, ["approv", "bitcoin", "deport", "fed", "trump"]);
+        assert_eq!(terms.numbers, ["150k", "2025"]);
+        assert_eq!(stem("cuts"), "cut");
+        assert_eq!(stem("final"), "final");
+        assert_eq!(stem("raise"), "rais");
+        assert_eq!(stem("insolvency"), "insolv");
+    }
+
+    #[test]
+    fn coverage_reads_query_words_as_prefixes() {
         let query: Vec<String> = ["bitcoin", "100k", "dec"].map(String::from).to_vec();
-        assert_eq!(coverage(&query, "Will Bitcoin reach $100k by December 31?"), 3);
-        assert_eq!(coverage(&query, "Will Ethereum reach $10k?"), 0);
+        assert_eq!(
+            covered(&query, "Will Bitcoin reach $100k by December 31?"),
+            [true, true, true]
+        );
+        assert_eq!(covered(&query, "Will Ethereum reach $10k?"), [false, false, false]);
     }
 }

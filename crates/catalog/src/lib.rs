@@ -29,6 +29,7 @@ mod reader;
 mod snapshot;
 
 pub use live::{CatalogSettings, CatalogStatus, LiveCatalog};
+pub use marketlens_news::MarketLife;
 pub use news::{LiveNews, MarketNews};
 pub use reader::{CatalogReader, StoreReader};
 pub use snapshot::{Snapshot, Spread, SpreadQuery, SpreadSort};

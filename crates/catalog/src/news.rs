@@ -12,7 +12,7 @@ use chrono::TimeDelta;
 use marketlens_domain::article::Article;
 use marketlens_domain::time::Timestamp;
 use marketlens_news::{
-    FactorSource, IndexedArticle, KeyFactor, MAX_KEY_FACTORS, NewsIndex, NewsQuery, Recency, key_factors,
+    FactorSource, IndexedArticle, KeyFactor, MAX_KEY_FACTORS, MarketLife, NewsIndex, NewsQuery, Recency, key_factors,
 };
 use marketlens_storage::{Store, StoreError, StoredArticle};
 use std::collections::HashMap;
@@ -30,7 +30,7 @@ const REBUILD_EVERY: Duration = Duration::from_secs(3_600);
 /// What explain learns about a market from the news.
 #[derive(Debug, Clone, Default)]
 pub struct MarketNews {
-    /// Every recent article about the market.
+    /// Every article about the market from its own time within the news window.
     pub articles_found: usize,
     /// At most five key factors, most relevant and recent first.
     pub key_factors: Vec<KeyFactor>,
@@ -187,15 +187,15 @@ impl LiveNews {
             .len()
     }
 
-    /// The recent news about a market, at `now`.
-    pub fn about(&self, question: &str, event_title: Option<&str>, now: Timestamp) -> MarketNews {
+    /// The news about a market from its own `life`, within the news window at `now`.
+    pub fn about(&self, question: &str, event_title: Option<&str>, life: MarketLife, now: Timestamp) -> MarketNews {
         let query = NewsQuery::for_market(question, event_title);
         let held = self.held.read().unwrap_or_else(|poisoned| poisoned.into_inner());
         let recency = Recency {
             now,
             max_age: self.window,
         };
-        let found = held.index.search(&query, recency, FACTOR_CANDIDATES);
+        let found = held.index.search(&query, recency, life, FACTOR_CANDIDATES);
         let candidates: Vec<(i64, Arc<Article>)> = found
             .best
             .iter()

@@ -22,7 +22,8 @@ use marketlens_domain::article::Article;
 use marketlens_domain::time::{Timestamp, from_epoch_millis};
 use marketlens_news::sentences::sentences;
 use marketlens_news::{
-    FactorSource, FeedError, IndexedArticle, MAX_KEY_FACTORS, NewsIndex, NewsQuery, Recency, key_factors, parse_feed,
+    FactorSource, FeedError, IndexedArticle, MAX_KEY_FACTORS, MarketLife, NewsIndex, NewsQuery, Recency, key_factors,
+    parse_feed,
 };
 
 const ARTICLES: usize = 100_000;
@@ -187,7 +188,7 @@ fn main() {
     for (question, event_title) in &questions {
         let started = Instant::now();
         let query = NewsQuery::for_market(question, event_title.as_deref());
-        let found = index.search(&query, recency, RANKED_FOR_FACTORS);
+        let found = index.search(&query, recency, MarketLife::ANY, RANKED_FOR_FACTORS);
         let sources: Vec<FactorSource> = found
             .best
             .iter()

@@ -22,7 +22,10 @@
 //! Articles that pass are scored with BM25 over the query's words, the headline counting
 //! [`TITLE_WEIGHT`] times (a simple BM25F), and the score halves every
 //! [`RECENCY_HALF_LIFE_DAYS`] days of age, so the order is most relevant and most recent
-//! first. Only articles dated within the recency window are considered.
+//! first. Only articles dated within the recency window and within the market's own life
+//! ([`MarketLife`]: from shortly before it opened to shortly after it ended) are considered,
+//! so that a 2012 trade does not speak for a 2026 Super Bowl market, nor a 2023 bank run for a
+//! 2025 Bitcoin price.
 //!
 //! BM25 is written here rather than taken from a crate: the crates that exist (`bm25`,
 //! `tantivy`) either score whole collections through their own tokenizers or are full
@@ -39,6 +42,7 @@
 use std::collections::HashMap;
 
 use chrono::TimeDelta;
+use marketlens_domain::Market;
 use marketlens_domain::text::words;
 use marketlens_domain::time::Timestamp;
 
@@ -57,6 +61,12 @@ pub const SUBJECT_SHARE: f64 = 0.5;
 pub const LEDE_CHARS: usize = 300;
 /// Age at which an article's score is halved.
 pub const RECENCY_HALF_LIFE_DAYS: f64 = 7.0;
+/// How long before a market opened an article still counts for it: a market is often listed
+/// days after the news that prompted it ("Will X be sentenced?" after the verdict).
+pub const LIFE_LEAD_DAYS: i64 = 7;
+/// How long after a market ended or resolved an article still counts for it: the reports of
+/// its outcome, which come within a day or two.
+pub const LIFE_TAIL_DAYS: i64 = 2;
 
 /// An article as the index reads it.
 #[derive(Debug, Clone, Copy)]
@@ -92,6 +102,48 @@ pub struct Found {
 pub struct Recency {
     pub now: Timestamp,
     pub max_age: TimeDelta,
+}
+
+/// When a market lived, as its news is read: an article counts for it only if dated from
+/// [`LIFE_LEAD_DAYS`] before it opened to [`LIFE_TAIL_DAYS`] after it ended. An end not
+/// known, or not yet come, bounds nothing; nor does an unknown opening.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct MarketLife {
+    /// When the market opened: the earlier of its start and its creation on the exchange.
+    pub opened: Option<Timestamp>,
+    /// When it resolved, if the exchange says; otherwise its end date.
+    pub ended: Option<Timestamp>,
+}
+
+impl MarketLife {
+    /// No bounds: every article of the recency window counts.
+    pub const ANY: MarketLife = MarketLife {
+        opened: None,
+        ended: None,
+    };
+
+    pub fn of(market: &Market) -> MarketLife {
+        let opened = [market.start_date, market.created_at].into_iter().flatten().min();
+        let resolved_at = market.resolution.as_ref().and_then(|resolution| resolution.resolved_at);
+        MarketLife {
+            opened,
+            ended: resolved_at.or(market.end_date),
+        }
+    }
+
+    /// The articles' dates that count, in epoch milliseconds: the recency window narrowed to
+    /// the market's life (empty when they do not meet).
+    fn bounds_millis(&self, recency: Recency) -> (i64, i64) {
+        let mut start = recency.now - recency.max_age;
+        let mut end = recency.now;
+        if let Some(opened) = self.opened {
+            start = start.max(opened - TimeDelta::days(LIFE_LEAD_DAYS));
+        }
+        if let Some(ended) = self.ended {
+            end = end.min(ended + TimeDelta::days(LIFE_TAIL_DAYS));
+        }
+        (start.timestamp_millis(), end.timestamp_millis())
+    }
 }
 
 /// The opening sentences of `summary`: the first, and the next ones while they fit in
@@ -237,10 +289,11 @@ impl NewsIndex {
         removed
     }
 
-    /// The recent articles about `query`'s subject: how many, and the best `limit`.
-    pub fn search(&self, query: &NewsQuery, recency: Recency, limit: usize) -> Found {
-        let window_start = (recency.now - recency.max_age).timestamp_millis();
-        let window_end = recency.now.timestamp_millis();
+    /// The recent articles about `query`'s subject from the market's `life`: how many, and
+    /// the best `limit`. Age is counted from the end of that time: the newest articles of a
+    /// market that ended long ago rank first among its own.
+    pub fn search(&self, query: &NewsQuery, recency: Recency, life: MarketLife, limit: usize) -> Found {
+        let (window_start, window_end) = life.bounds_millis(recency);
         let is_recent = |document: &Document| (window_start..=window_end).contains(&document.dated_at_millis);
 
         // Each entity as its spellings' term ids (a spelling with an unknown word can match
@@ -440,8 +493,12 @@ mod tests {
     }
 
     fn found(index: &NewsIndex, question: &str, now_day: i64) -> Vec<i64> {
+        found_during(index, question, now_day, MarketLife::ANY)
+    }
+
+    fn found_during(index: &NewsIndex, question: &str, now_day: i64, life: MarketLife) -> Vec<i64> {
         index
-            .search(&NewsQuery::for_market(question, None), recent(now_day), 10)
+            .search(&NewsQuery::for_market(question, None), recent(now_day), life, 10)
             .best
             .iter()
             .map(|ranked| ranked.id)
@@ -510,6 +567,80 @@ mod tests {
         assert_eq!(found(&index, "Will Bitcoin reach $150,000?", 14), [6, 1, 5]);
         // Nothing from the future.
         assert!(found(&index, "Will Bitcoin reach $150,000?", 0).is_empty());
+    }
+
+    #[test]
+    fn only_articles_of_the_market_s_own_time_count() {
+        let index = corpus();
+        let question = "Will Bitcoin reach $150,000?";
+        // Opened on day 9: day 1's article is too early even with the lead; day 10's counts.
+        let opened_day_9 = MarketLife {
+            opened: Some(day(9)),
+            ended: None,
+        };
+        assert_eq!(found_during(&index, question, 14, opened_day_9), [6, 1]);
+        // A lead of a week: opened on day 8, day 1's article is just in.
+        let opened_day_8 = MarketLife {
+            opened: Some(day(8)),
+            ended: None,
+        };
+        assert_eq!(found_during(&index, question, 14, opened_day_8), [6, 1, 5]);
+        // Ended on day 7: the tail reaches day 9, so only day 1's article counts.
+        let ended_day_7 = MarketLife {
+            opened: None,
+            ended: Some(day(7)),
+        };
+        assert_eq!(found_during(&index, question, 14, ended_day_7), [5]);
+        // A market that ended before the window began has no news in it.
+        let long_ago = MarketLife {
+            opened: Some(day(-400)),
+            ended: Some(day(-300)),
+        };
+        assert!(found_during(&index, question, 14, long_ago).is_empty());
+    }
+
+    #[test]
+    fn a_market_s_life_runs_from_its_opening_to_its_resolution_or_end() {
+        use marketlens_domain::market::{Resolution, Rules, UrlKeys};
+        use marketlens_domain::{Category, Exchange, MarketStatus};
+        let mut market = Market {
+            exchange: Exchange::Polymarket,
+            external_id: "1".into(),
+            event_external_id: None,
+            question: "Will it snow?".into(),
+            description: String::new(),
+            status: MarketStatus::Open,
+            category: Category::Other,
+            liquidity: 0.0,
+            volume: 0.0,
+            volume_24h: 0.0,
+            start_date: Some(day(3)),
+            end_date: Some(day(30)),
+            created_at: Some(day(2)),
+            source_updated_at: None,
+            outcomes: Vec::new(),
+            url_keys: UrlKeys::default(),
+            url: String::new(),
+            image_url: String::new(),
+            rules: Rules::default(),
+            resolution: None,
+        };
+        assert_eq!(
+            MarketLife::of(&market),
+            MarketLife {
+                opened: Some(day(2)),
+                ended: Some(day(30))
+            }
+        );
+        market.status = MarketStatus::Resolved;
+        market.resolution = Some(Resolution {
+            outcome: Some("No".into()),
+            resolved_at: Some(day(20)),
+        });
+        assert_eq!(MarketLife::of(&market).ended, Some(day(20)));
+        market.start_date = None;
+        market.created_at = None;
+        assert_eq!(MarketLife::of(&market).opened, None);
     }
 
     #[test]

@@ -34,6 +34,6 @@ pub mod sentences;
 pub use dedup::{Deduplicator, Repeat, deduplicate};
 pub use default_feeds::{DEFAULT_FEEDS, DefaultFeed};
 pub use feed::{FeedError, ParsedFeed, Skipped, parse_feed};
-pub use index::{Found, IndexedArticle, NewsIndex, RankedArticle, Recency};
+pub use index::{Found, IndexedArticle, MarketLife, NewsIndex, RankedArticle, Recency};
 pub use key_factors::{FactorSource, KeyFactor, MAX_KEY_FACTORS, key_factors};
 pub use query::{Entity, NewsQuery};

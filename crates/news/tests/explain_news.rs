@@ -11,8 +11,8 @@ use marketlens_domain::article::Article;
 use marketlens_domain::text::words;
 use marketlens_domain::time::{Timestamp, from_epoch_millis};
 use marketlens_news::{
-    FactorSource, FeedError, IndexedArticle, KeyFactor, MAX_KEY_FACTORS, NewsIndex, NewsQuery, Recency, deduplicate,
-    key_factors, parse_feed,
+    FactorSource, FeedError, IndexedArticle, KeyFactor, MAX_KEY_FACTORS, MarketLife, NewsIndex, NewsQuery, Recency,
+    deduplicate, key_factors, parse_feed,
 };
 
 struct News {
@@ -45,19 +45,31 @@ fn at(iso: &str) -> Timestamp {
     chrono::DateTime::parse_from_rfc3339(iso).unwrap().to_utc()
 }
 
-/// The key factors for a market at `now`, with the articles they came from.
+/// The key factors for a market at `now`, with the articles they came from: the articles of
+/// the last 14 days, whatever the market's life (content alone decides).
 fn explain<'a>(
     news: &'a News,
     question: &str,
     event_title: Option<&str>,
     now: Timestamp,
 ) -> Vec<(KeyFactor, &'a Article)> {
-    let query = NewsQuery::for_market(question, event_title);
     let recency = Recency {
         now,
         max_age: TimeDelta::days(14),
     };
-    let found = news.index.search(&query, recency, 20);
+    explain_during(news, question, event_title, recency, MarketLife::ANY)
+}
+
+/// The key factors for a market that lived `life`, with the articles they came from.
+fn explain_during<'a>(
+    news: &'a News,
+    question: &str,
+    event_title: Option<&str>,
+    recency: Recency,
+    life: MarketLife,
+) -> Vec<(KeyFactor, &'a Article)> {
+    let query = NewsQuery::for_market(question, event_title);
+    let found = news.index.search(&query, recency, life, 20);
     assert!(found.total >= found.best.len());
     let sources: Vec<FactorSource> = found
         .best
@@ -169,4 +181,37 @@ fn a_market_without_news_gets_no_factors() {
         )
         .is_empty()
     );
+}
+
+#[test]
+fn only_news_of_the_market_s_own_time_counts() {
+    let news = news();
+    // As the demo serves it: every recorded article is within its century-long window.
+    let demo = Recency {
+        now: at("2026-04-09T00:00:00Z"),
+        max_age: TimeDelta::days(36_525),
+    };
+    let patriots = "Will the New England Patriots win Super Bowl 2026?";
+    let patriots_life = MarketLife {
+        opened: Some(at("2025-04-30T10:43:15Z")),
+        ended: Some(at("2026-02-08T12:00:00Z")),
+    };
+    // A 2012 trade names the Patriots, but is no news of the 2025-26 season.
+    assert!(!explain_during(&news, patriots, None, demo, MarketLife::ANY).is_empty());
+    assert!(explain_during(&news, patriots, None, demo, patriots_life).is_empty());
+
+    let bitcoin = "Will Bitcoin reach $150,000 by December 31, 2025?";
+    let bitcoin_life = MarketLife {
+        opened: Some(at("2024-12-30T20:44:03Z")),
+        ended: Some(at("2025-12-31T12:00:00Z")),
+    };
+    let any_time = explain_during(&news, bitcoin, None, demo, MarketLife::ANY);
+    assert!(any_time.iter().any(|(_, article)| article.url.contains("coindesk.com")));
+    // Of its time there is only the March 2025 crypto reserve story, which is not about the
+    // price: no key factor rather than a 2023 bank run.
+    let its_time = explain_during(&news, bitcoin, None, demo, bitcoin_life);
+    for (_, article) in &its_time {
+        let published = article.published_at.unwrap();
+        assert!(published.format("%Y").to_string() == "2025", "{}", article.url);
+    }
 }

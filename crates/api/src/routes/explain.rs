@@ -5,7 +5,7 @@ use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use chrono::Utc;
-use marketlens_catalog::CatalogReader;
+use marketlens_catalog::{CatalogReader, MarketLife};
 use marketlens_domain::billing::{EXPLAIN_DATA_FETCH_CREDITS, Operation};
 use marketlens_domain::time::to_iso8601;
 use serde_json::{Value, json};
@@ -23,7 +23,7 @@ use crate::state::AppState;
 use crate::views::{
     ExplainData, ExplainEnvelope, ExplainMarket, ExplainMeta, ExplainSource, explain_outcomes, optional_time,
 };
-use marketlens_catalog::explain::{find_market, summary};
+use marketlens_catalog::explain::{Candidate, Pick, find_market, summary};
 use utoipa::IntoParams;
 use utoipa::openapi::path::{Parameter, ParameterIn};
 
@@ -36,7 +36,7 @@ use utoipa::openapi::path::{Parameter, ParameterIn};
     params(ExplainParameters),
     responses(
         (status = 200, description = "The explanation (5 credits).", body = ExplainEnvelope, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
-        (status = 404, description = "No market matches the query (`NO_MATCH`); not charged.", body = ErrorBody),
+        (status = 404, description = "No market is about the query (`NO_MATCH`): none covers enough of its distinctive words; `error.details.candidates` names the three closest (`id`, `exchange`, `question`, `coverage`), best first. Not charged.", body = ErrorBody),
     ),
     security(("bearer" = []))
 )]
@@ -59,7 +59,7 @@ pub async fn get(
     request_body(content = ExplainRequest, content_type = "application/json"),
     responses(
         (status = 200, description = "The explanation (5 credits).", body = ExplainEnvelope, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
-        (status = 404, description = "No market matches the query (`NO_MATCH`); not charged.", body = ErrorBody),
+        (status = 404, description = "No market is about the query (`NO_MATCH`): none covers enough of its distinctive words; `error.details.candidates` names the three closest (`id`, `exchange`, `question`, `coverage`), best first. Not charged.", body = ErrorBody),
         (status = 413, description = "The body is larger than 16 KiB (`PAYLOAD_TOO_LARGE`).", body = ErrorBody),
         (status = 415, description = "The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`).", body = ErrorBody),
     ),
@@ -114,14 +114,22 @@ async fn explain(
     received_at: ReceivedAt,
 ) -> Result<Charged<Response>, ApiError> {
     charged(state, call, Operation::Explain, async {
-        let stored = find_market(
+        let stored = match find_market(
             state.store.as_ref(),
             state.catalog.as_ref(),
             &query,
             Utc::now().date_naive(),
         )
         .await?
-        .ok_or_else(|| ApiError::NoMatch { query: query.clone() })?;
+        {
+            Pick::Market(stored) => stored,
+            Pick::NoMatch(candidates) => {
+                return Err(ApiError::NoMatch {
+                    query: query.clone(),
+                    candidates: candidates_json(&candidates),
+                });
+            }
+        };
         let event = match stored.market.event_id() {
             Some(event_id) => state.catalog.get_event(event_id).await?,
             None => None,
@@ -129,7 +137,9 @@ async fn explain(
         let market = &stored.market;
         let now = Utc::now();
         let event_title = event.as_ref().map(|event| event.event.title.as_str());
-        let news = state.news.about(&market.question, event_title, now);
+        let news = state
+            .news
+            .about(&market.question, event_title, MarketLife::of(market), now);
         let mut sources = vec![ExplainSource::MarketDb {
             name: format!("{} market data", market.exchange.display_name()),
             url: market.url.clone(),
@@ -196,6 +206,22 @@ async fn explain(
     .await
 }
 
+/// `details.candidates` of a `NO_MATCH`: the closest markets, best first, each with the share
+/// of the query's word weight its question covers (rounded to three decimals).
+fn candidates_json(candidates: &[Candidate]) -> Value {
+    candidates
+        .iter()
+        .map(|candidate| {
+            json!({
+                "id": candidate.id.to_string(),
+                "exchange": candidate.exchange.as_str(),
+                "question": candidate.question,
+                "coverage": (candidate.coverage * 1000.0).round() / 1000.0,
+            })
+        })
+        .collect()
+}
+
 /// The body of `POST /api/v1/explain`: `{"query": "..."}`, bounded as the query parameter is.
 pub struct ExplainRequest;
 
@@ -210,7 +236,7 @@ impl utoipa::PartialSchema for ExplainRequest {
                     .min_length(Some(1))
                     .max_length(Some(crate::params::MAX_EXPLAIN_QUERY_LEN))
                     .description(Some(
-                        "A Polymarket or Kalshi market URL (parsed, never fetched) or free words.",
+                        "A Polymarket or Kalshi market URL (parsed, never fetched), a market's id on its exchange (a Polymarket id or slug, a Kalshi ticker, any case), or free words.",
                     )),
             )
             .required("query")
@@ -229,7 +255,7 @@ impl IntoParams for ExplainParameters {
     fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
         vec![query(
             "query",
-            "A Polymarket or Kalshi market URL (parsed, never fetched) or free words.",
+            "A Polymarket or Kalshi market URL (parsed, never fetched), a market's id on its exchange (a Polymarket id or slug, a Kalshi ticker, any case), or free words.",
             true,
             text(MAX_EXPLAIN_QUERY_LEN, true),
         )]

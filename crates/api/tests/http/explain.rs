@@ -79,7 +79,7 @@ async fn keyword_explain_returns_the_full_envelope_and_charges_five() {
         "$5,000,000",
         "$120,000",
         "January 2, 2027",
-        "No recent news",
+        "No news articles",
     ] {
         // The leading outcome is No at 58%.
         let expected = if expected == "Yes" { "No at 58%" } else { expected };
@@ -152,6 +152,66 @@ async fn urls_are_looked_up_by_slug_or_ticker_never_fetched() {
             .await;
         assert_error(status, &body, 404, "NO_MATCH");
     }
+}
+
+#[tokio::test]
+async fn a_bare_exchange_id_finds_its_market() {
+    let server = TestServer::start().await;
+    let key = server.key().await;
+    let cases = [
+        ("501", Exchange::Polymarket, "501"),
+        ("market-503", Exchange::Polymarket, "503"),
+        ("KXNEWPOPE-70-PPAR", Exchange::Kalshi, "KXNEWPOPE-70-PPAR"),
+        ("kxnewpope-70-lant", Exchange::Kalshi, "KXNEWPOPE-70-LANT"),
+        ("KXBTC-26DEC31-T150000", Exchange::Kalshi, "KXBTC-26DEC31-T150000"),
+    ];
+    for (query, exchange, external_id) in cases {
+        let (status, body) = server
+            .get(&format!("/api/v1/explain?query={}", urlencode(query)), &key)
+            .await;
+        assert_eq!(status, 200, "{query}: {body}");
+        assert_eq!(
+            body["data"]["meta"]["marketId"],
+            market_id(exchange, external_id).to_string(),
+            "{query}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn no_match_names_the_closest_candidates() {
+    let server = TestServer::start().await;
+    let (account, key) = server.account("pro", 50).await;
+    // Only "bitcoin" is in the catalogue; the rarer words, in no question, outweigh it.
+    let (status, body) = server
+        .get("/api/v1/explain?query=bitcoin%20mining%20difficulty%20hashrate", &key)
+        .await;
+    assert_error(status, &body, 404, "NO_MATCH");
+    let candidates = body["error"]["details"]["candidates"].as_array().unwrap();
+    assert_eq!(candidates.len(), 3, "{body}");
+    for candidate in candidates {
+        assert_eq!(
+            field_names(candidate),
+            BTreeSet::from(["id", "exchange", "question", "coverage"])
+        );
+        assert!(candidate["question"].as_str().unwrap().contains("Bitcoin"), "{body}");
+        let coverage = candidate["coverage"].as_f64().unwrap();
+        assert!(coverage > 0.0 && coverage < 0.5, "{body}");
+    }
+    // Nothing shares a word: no candidates.
+    let (status, nothing) = server.get("/api/v1/explain?query=zzqqxx%20wwvvuu", &key).await;
+    assert_error(status, &nothing, 404, "NO_MATCH");
+    assert_eq!(nothing["error"]["details"], json!({ "candidates": [] }));
+    assert_eq!(
+        server.remaining_credits(account.id).await,
+        50,
+        "a refusal costs nothing"
+    );
+    // Open before closed at equal coverage: the first candidate is an open market.
+    let first = candidates[0]["id"].as_str().unwrap();
+    let (status, market) = server.get(&format!("/api/v1/markets/{first}"), &key).await;
+    assert_eq!(status, 200);
+    assert_eq!(market["data"]["status"], "OPEN");
 }
 
 fn urlencode(text: &str) -> String {

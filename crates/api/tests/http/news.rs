@@ -133,7 +133,7 @@ async fn key_factors_come_only_from_recent_articles_about_the_market() {
     let summary = data["summary"].as_str().unwrap();
     // The miners' story is about Bitcoin but not about its price reaching a level.
     assert!(
-        summary.ends_with("1 recent news article about it was found."),
+        summary.ends_with("1 news article about it from the market's time was found."),
         "{summary}"
     );
 }
@@ -157,13 +157,13 @@ async fn a_market_without_news_gets_no_factors_and_a_summary_that_says_so() {
         data["summary"]
             .as_str()
             .unwrap()
-            .ends_with("No recent news articles about this market were found."),
+            .ends_with("No news articles about this market from its time were found."),
         "{body}"
     );
 }
 
 #[tokio::test]
-async fn news_of_another_market_is_its_own() {
+async fn a_resolved_market_gets_no_news_from_after_its_time() {
     let server = TestServer::start().await;
     server.add_news(&news()).await;
     let key = server.key().await;
@@ -173,11 +173,17 @@ async fn news_of_another_market_is_its_own() {
     assert_eq!(status, 200, "{body}");
     let data = &body["data"];
     assert_eq!(data["market"]["question"], "Will the Fed cut rates in March 2026?");
-    let urls: Vec<&str> = news_sources(data)
-        .iter()
-        .map(|source| source["url"].as_str().unwrap())
-        .collect();
-    assert_eq!(urls, ["https://news.example/fed-minutes"], "{body}");
+    // The market resolved on December 2, 2025: today's minutes, about its subject, are news
+    // of another time.
+    assert_eq!(data["market"]["status"], "closed");
+    assert!(news_sources(data).is_empty(), "{body}");
+    assert!(
+        data["summary"]
+            .as_str()
+            .unwrap()
+            .ends_with("No news articles about this market from its time were found."),
+        "{body}"
+    );
 }
 
 #[tokio::test]
@@ -215,7 +221,7 @@ async fn at_most_five_distinct_factors_however_much_news() {
     assert_eq!(factors.len(), 5, "{body}");
     let summary = body["data"]["summary"].as_str().unwrap();
     assert!(
-        summary.contains(" recent news articles about it were found."),
+        summary.contains(" news articles about it from the market's time were found."),
         "{summary}"
     );
     assert!(news_sources(&body["data"]).len() <= 5);

@@ -62,7 +62,7 @@ pub async fn run(
         key.as_str()
     );
     println!(
-        "  curl -s -H 'Authorization: Bearer {}' '{base}/api/v1/explain?query=government%20shutdown'",
+        "  curl -s -H 'Authorization: Bearer {}' '{base}/api/v1/explain?query=Israel%20withdraws%20from%20Gaza'",
         key.as_str()
     );
     println!(

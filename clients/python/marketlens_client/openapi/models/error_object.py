@@ -32,7 +32,8 @@ class ErrorObject:
             message (str): What went wrong, in words for people; may change between versions.
             details (ErrorObjectDetailsType0 | None | Unset): What the mistake was: the parameter and what it allows, the
                 credits required and
-                remaining, the rate limit and when it resets.
+                remaining, the rate limit and when it resets, the markets closest to a query explain
+                found no market for (`candidates`).
      """
 
     code: ErrorCode

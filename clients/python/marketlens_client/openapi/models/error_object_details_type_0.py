@@ -21,7 +21,8 @@ T = TypeVar("T", bound="ErrorObjectDetailsType0")
 @_attrs_define
 class ErrorObjectDetailsType0:
     """ What the mistake was: the parameter and what it allows, the credits required and
-    remaining, the rate limit and when it resets.
+    remaining, the rate limit and when it resets, the markets closest to a query explain
+    found no market for (`candidates`).
 
      """
 

@@ -23,7 +23,8 @@ class ExplainRequest:
     """ What to explain: the body of `POST /api/v1/explain`.
 
         Attributes:
-            query (str): A Polymarket or Kalshi market URL (parsed, never fetched) or free words.
+            query (str): A Polymarket or Kalshi market URL (parsed, never fetched), a market's id on its exchange (a
+                Polymarket id or slug, a Kalshi ticker, any case), or free words.
      """
 
     query: str
