@@ -628,7 +628,8 @@ export interface components {
             message: string;
             /**
              * @description What the mistake was: the parameter and what it allows, the credits required and
-             *     remaining, the rate limit and when it resets.
+             *     remaining, the rate limit and when it resets, the markets closest to a query explain
+             *     found no market for (`candidates`).
              */
             details?: Record<string, never> | null;
         };
@@ -821,7 +822,7 @@ export interface components {
         };
         /** @description What to explain: the body of `POST /api/v1/explain`. */
         ExplainRequest: {
-            /** @description A Polymarket or Kalshi market URL (parsed, never fetched) or free words. */
+            /** @description A Polymarket or Kalshi market URL (parsed, never fetched), a market's id on its exchange (a Polymarket id or slug, a Kalshi ticker, any case), or free words. */
             query: string;
         };
         /** @description A source of an explanation: the market data (`market-db`) or a news article (`news-feed`). */
@@ -1298,26 +1299,26 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-26T23:31:40.620Z",
+                     *           "createdAt": "2026-11-27T00:19:21.620Z",
                      *           "credits": {
                      *             "purchased": 10000,
                      *             "remaining": 9982,
                      *             "used": 18
                      *           },
-                     *           "id": "c8a12beb-de50-4ba6-bb1c-f0f813e5991d",
+                     *           "id": "b88f2c30-3d4d-4e15-a27e-268820dc2e31",
                      *           "label": "demo",
                      *           "status": "active",
                      *           "tier": "pro",
                      *           "walletAddress": ""
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-26T23:31:41.703Z",
+                     *           "createdAt": "2026-11-27T00:19:22.724Z",
                      *           "credits": {
                      *             "purchased": 5000,
                      *             "remaining": 5000,
                      *             "used": 0
                      *           },
-                     *           "id": "0b8b99eb-d13c-4656-b52a-52527f5db3c8",
+                     *           "id": "88a6e6d8-60e9-4c07-97e1-52facdcfa7cc",
                      *           "label": "Research desk",
                      *           "status": "active",
                      *           "tier": "starter",
@@ -1397,22 +1398,22 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "account": {
-                     *           "createdAt": "2026-11-26T23:31:41.703Z",
+                     *           "createdAt": "2026-11-27T00:19:22.724Z",
                      *           "credits": {
                      *             "purchased": 5000,
                      *             "remaining": 5000,
                      *             "used": 0
                      *           },
-                     *           "id": "0b8b99eb-d13c-4656-b52a-52527f5db3c8",
+                     *           "id": "88a6e6d8-60e9-4c07-97e1-52facdcfa7cc",
                      *           "label": "Research desk",
                      *           "status": "active",
                      *           "tier": "starter",
                      *           "walletAddress": ""
                      *         },
                      *         "key": {
-                     *           "apiKey": "pm_live_5eb68d306a91fa975c57c66cebdc9197292ba42b",
-                     *           "display": "pm_live_5eb6...a42b",
-                     *           "id": "96e9aed7-95da-48b1-91a7-32d4798f98ae"
+                     *           "apiKey": "pm_live_a4969640c7340cb4d5a32257ead8d32d73b207b4",
+                     *           "display": "pm_live_a496...07b4",
+                     *           "id": "5d026c7d-406b-4c97-9d4c-3da0cd6ed5c2"
                      *         }
                      *       }
                      *     }
@@ -1483,7 +1484,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0b8b99eb-d13c-4656-b52a-52527f5db3c8
+                 * @example 88a6e6d8-60e9-4c07-97e1-52facdcfa7cc
                  */
                 id: string;
             };
@@ -1500,13 +1501,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-26T23:31:41.703Z",
+                     *         "createdAt": "2026-11-27T00:19:22.724Z",
                      *         "credits": {
                      *           "purchased": 5000,
                      *           "remaining": 5000,
                      *           "used": 0
                      *         },
-                     *         "id": "0b8b99eb-d13c-4656-b52a-52527f5db3c8",
+                     *         "id": "88a6e6d8-60e9-4c07-97e1-52facdcfa7cc",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "starter",
@@ -1571,7 +1572,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0b8b99eb-d13c-4656-b52a-52527f5db3c8
+                 * @example 88a6e6d8-60e9-4c07-97e1-52facdcfa7cc
                  */
                 id: string;
             };
@@ -1597,13 +1598,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-26T23:31:41.703Z",
+                     *         "createdAt": "2026-11-27T00:19:22.724Z",
                      *         "credits": {
                      *           "purchased": 5000,
                      *           "remaining": 5000,
                      *           "used": 0
                      *         },
-                     *         "id": "0b8b99eb-d13c-4656-b52a-52527f5db3c8",
+                     *         "id": "88a6e6d8-60e9-4c07-97e1-52facdcfa7cc",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "pro",
@@ -1686,7 +1687,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0b8b99eb-d13c-4656-b52a-52527f5db3c8
+                 * @example 88a6e6d8-60e9-4c07-97e1-52facdcfa7cc
                  */
                 id: string;
             };
@@ -1712,13 +1713,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-26T23:31:41.703Z",
+                     *         "createdAt": "2026-11-27T00:19:22.724Z",
                      *         "credits": {
                      *           "purchased": 7500,
                      *           "remaining": 7500,
                      *           "used": 0
                      *         },
-                     *         "id": "0b8b99eb-d13c-4656-b52a-52527f5db3c8",
+                     *         "id": "88a6e6d8-60e9-4c07-97e1-52facdcfa7cc",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "pro",
@@ -1801,7 +1802,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0b8b99eb-d13c-4656-b52a-52527f5db3c8
+                 * @example 88a6e6d8-60e9-4c07-97e1-52facdcfa7cc
                  */
                 id: string;
             };
@@ -1819,17 +1820,17 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "accountId": "0b8b99eb-d13c-4656-b52a-52527f5db3c8",
-                     *           "createdAt": "2026-11-26T23:31:41.703Z",
-                     *           "display": "pm_live_5eb6...a42b",
-                     *           "id": "96e9aed7-95da-48b1-91a7-32d4798f98ae",
+                     *           "accountId": "88a6e6d8-60e9-4c07-97e1-52facdcfa7cc",
+                     *           "createdAt": "2026-11-27T00:19:22.724Z",
+                     *           "display": "pm_live_a496...07b4",
+                     *           "id": "5d026c7d-406b-4c97-9d4c-3da0cd6ed5c2",
                      *           "revokedAt": null
                      *         },
                      *         {
-                     *           "accountId": "0b8b99eb-d13c-4656-b52a-52527f5db3c8",
-                     *           "createdAt": "2026-11-26T23:31:41.723Z",
-                     *           "display": "pm_live_acbf...b330",
-                     *           "id": "9d882c7a-c16d-476f-8d4b-9a17b28482c9",
+                     *           "accountId": "88a6e6d8-60e9-4c07-97e1-52facdcfa7cc",
+                     *           "createdAt": "2026-11-27T00:19:22.737Z",
+                     *           "display": "pm_live_fe3d...b88c",
+                     *           "id": "3f76969b-93b3-496d-8878-312d46f34bf3",
                      *           "revokedAt": null
                      *         }
                      *       ]
@@ -1892,7 +1893,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0b8b99eb-d13c-4656-b52a-52527f5db3c8
+                 * @example 88a6e6d8-60e9-4c07-97e1-52facdcfa7cc
                  */
                 id: string;
             };
@@ -1909,9 +1910,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "apiKey": "pm_live_acbf3e4eac9c3766a652f4210e01c6e7b650b330",
-                     *         "display": "pm_live_acbf...b330",
-                     *         "id": "9d882c7a-c16d-476f-8d4b-9a17b28482c9"
+                     *         "apiKey": "pm_live_fe3d041633c3af51bc93c53e964e0faa12e9b88c",
+                     *         "display": "pm_live_fe3d...b88c",
+                     *         "id": "3f76969b-93b3-496d-8878-312d46f34bf3"
                      *       }
                      *     }
                      */
@@ -1977,7 +1978,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0b8b99eb-d13c-4656-b52a-52527f5db3c8
+                 * @example 88a6e6d8-60e9-4c07-97e1-52facdcfa7cc
                  */
                 id: string;
             };
@@ -1996,7 +1997,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "apiKeyId": null,
-                     *           "createdAt": "2026-11-26T23:31:41.703Z",
+                     *           "createdAt": "2026-11-27T00:19:22.724Z",
                      *           "credits": 5000,
                      *           "id": 12,
                      *           "kind": "credit",
@@ -2005,7 +2006,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "apiKeyId": null,
-                     *           "createdAt": "2026-11-26T23:31:41.721Z",
+                     *           "createdAt": "2026-11-27T00:19:22.735Z",
                      *           "credits": 2500,
                      *           "id": 13,
                      *           "kind": "credit",
@@ -2073,7 +2074,7 @@ export interface operations {
             path: {
                 /**
                  * @description The key's id.
-                 * @example 9d882c7a-c16d-476f-8d4b-9a17b28482c9
+                 * @example 3f76969b-93b3-496d-8878-312d46f34bf3
                  */
                 id: string;
             };
@@ -2090,11 +2091,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "accountId": "0b8b99eb-d13c-4656-b52a-52527f5db3c8",
-                     *         "createdAt": "2026-11-26T23:31:41.723Z",
-                     *         "display": "pm_live_acbf...b330",
-                     *         "id": "9d882c7a-c16d-476f-8d4b-9a17b28482c9",
-                     *         "revokedAt": "2026-11-26T23:31:41.726Z"
+                     *         "accountId": "88a6e6d8-60e9-4c07-97e1-52facdcfa7cc",
+                     *         "createdAt": "2026-11-27T00:19:22.737Z",
+                     *         "display": "pm_live_fe3d...b88c",
+                     *         "id": "3f76969b-93b3-496d-8878-312d46f34bf3",
+                     *         "revokedAt": "2026-11-27T00:19:22.744Z"
                      *       }
                      *     }
                      */
@@ -2172,7 +2173,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "apiKey": "pm_live_4650...2b9e",
+                     *         "apiKey": "pm_live_6728...3dda",
                      *         "credits": {
                      *           "purchased": 10000,
                      *           "remaining": 9982,
@@ -2181,11 +2182,11 @@ export interface operations {
                      *         "rateLimit": {
                      *           "currentUsage": 11,
                      *           "requestsPerMinute": 1200,
-                     *           "resetsAt": "2026-11-26T23:32:00.000Z"
+                     *           "resetsAt": "2026-11-27T00:20:00.000Z"
                      *         },
                      *         "tier": "pro",
                      *         "user": {
-                     *           "id": "c8a12beb-de50-4ba6-bb1c-f0f813e5991d",
+                     *           "id": "b88f2c30-3d4d-4e15-a27e-268820dc2e31",
                      *           "walletAddress": ""
                      *         }
                      *       }
@@ -2544,8 +2545,8 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description A Polymarket or Kalshi market URL (parsed, never fetched) or free words.
-                 * @example government shutdown
+                 * @description A Polymarket or Kalshi market URL (parsed, never fetched), a market's id on its exchange (a Polymarket id or slug, a Kalshi ticker, any case), or free words.
+                 * @example Israel withdraws from Gaza
                  */
                 query: string;
             };
@@ -2578,50 +2579,59 @@ export interface operations {
                      * @example {
                      *       "creditsUsed": 5,
                      *       "data": {
-                     *         "keyFactors": [],
+                     *         "keyFactors": [
+                     *           "Egypt to host Gaza summit as Israel withdraws troops from Netzarim Corridor"
+                     *         ],
                      *         "market": {
-                     *           "createdAt": "2021-02-18T22:40:02.303Z",
-                     *           "endDate": "2021-03-15T00:00:00.000Z",
-                     *           "image": "https://polymarket-upload.s3.us-east-2.amazonaws.com/new-government-stimulus-checks-by-march-15-2021-e41fe7b0-5cbd-44da-8a38-64e168c12e68.png",
-                     *           "liquidity": 1687.74,
+                     *           "createdAt": "2024-12-31T18:14:10.747Z",
+                     *           "endDate": "2025-12-31T12:00:00.000Z",
+                     *           "image": "https://polymarket-upload.s3.us-east-2.amazonaws.com/israel-withdraws-from-gaza-in-2024-OAOdK6uvC37v.jpg",
+                     *           "liquidity": 8765.9245,
                      *           "outcomes": [
                      *             {
-                     *               "id": "36286230-fd74-5cc1-8915-10c9003677f7",
+                     *               "id": "5e7ca6ea-e35d-555e-9040-ac6d7d845d45",
                      *               "name": "Yes",
-                     *               "price": 0.9999998302013204
+                     *               "price": 0.22
                      *             },
                      *             {
-                     *               "id": "5f9365eb-3882-57d1-8a5a-f57d3aad1c44",
+                     *               "id": "8b8a7032-c4be-5a99-aaec-8f6d4006af13",
                      *               "name": "No",
-                     *               "price": 1.6979867959935286e-7
+                     *               "price": 0.78
                      *             }
                      *           ],
                      *           "platform": "polymarket",
                      *           "provider": "Polymarket",
-                     *           "question": "New government stimulus checks by March 15, 2021?",
-                     *           "status": "closed",
-                     *           "title": "New government stimulus checks by March 15, 2021?",
-                     *           "url": "https://polymarket.com/event/new-government-stimulus-checks-by-march-15-2021",
-                     *           "volume": 57127.28,
-                     *           "volume24h": 0
+                     *           "question": "Israel withdraws from Gaza in 2025?",
+                     *           "status": "open",
+                     *           "title": "Israel withdraws from Gaza in 2025?",
+                     *           "url": "https://polymarket.com/event/israel-withdraws-from-gaza-in-2025",
+                     *           "volume": 811272.094054,
+                     *           "volume24h": 6227.278439
                      *         },
                      *         "meta": {
                      *           "creditsUsed": 1,
-                     *           "marketId": "8e8bcd27-8a76-5fd8-a382-c5a3e75247a6",
+                     *           "marketId": "1da53f40-350f-55c0-878b-baf50c61881f",
                      *           "platform": "polymarket",
-                     *           "query": "government shutdown",
-                     *           "timestamp": "2026-11-26T23:31:41.670Z"
+                     *           "query": "Israel withdraws from Gaza",
+                     *           "timestamp": "2026-11-27T00:19:22.692Z"
                      *         },
                      *         "sources": [
                      *           {
                      *             "name": "Polymarket market data",
                      *             "type": "market-db",
-                     *             "url": "https://polymarket.com/event/new-government-stimulus-checks-by-march-15-2021"
+                     *             "url": "https://polymarket.com/event/israel-withdraws-from-gaza-in-2025"
+                     *           },
+                     *           {
+                     *             "publishedAt": "2025-02-09T11:13:44.000Z",
+                     *             "publisher": "NPR Topics: News",
+                     *             "title": "Egypt to host Gaza summit as Israel withdraws troops from Netzarim Corridor",
+                     *             "type": "news-feed",
+                     *             "url": "https://www.npr.org/2025/02/09/g-s1-47467/egypt-emergency-arab-summit"
                      *           }
                      *         ],
-                     *         "summary": "On Polymarket, \"New government stimulus checks by March 15, 2021?\" is led by Yes at 100%. Volume is $57,127 in total and $0 in the last 24 hours, with $1,688 of liquidity. It is resolved; its end date was March 15, 2021. No recent news articles about this market were found."
+                     *         "summary": "On Polymarket, \"Israel withdraws from Gaza in 2025?\" is led by No at 78%. Volume is $811,272 in total and $6,227 in the last 24 hours, with $8,766 of liquidity. Its end date, December 31, 2025, has passed, but Polymarket still lists it as open. 1 news article about it from the market's time was found."
                      *       },
-                     *       "processingTimeMs": 2.343,
+                     *       "processingTimeMs": 4.472,
                      *       "success": true
                      *     }
                      */
@@ -2664,7 +2674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No market matches the query (`NO_MATCH`); not charged. */
+            /** @description No market is about the query (`NO_MATCH`): none covers enough of its distinctive words; `error.details.candidates` names the three closest (`id`, `exchange`, `question`, `coverage`), best first. Not charged. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2725,7 +2735,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "query": "government shutdown"
+                 *       "query": "Israel withdraws from Gaza"
                  *     }
                  */
                 "application/json": components["schemas"]["ExplainRequest"];
@@ -2752,50 +2762,59 @@ export interface operations {
                      * @example {
                      *       "creditsUsed": 5,
                      *       "data": {
-                     *         "keyFactors": [],
+                     *         "keyFactors": [
+                     *           "Egypt to host Gaza summit as Israel withdraws troops from Netzarim Corridor"
+                     *         ],
                      *         "market": {
-                     *           "createdAt": "2021-02-18T22:40:02.303Z",
-                     *           "endDate": "2021-03-15T00:00:00.000Z",
-                     *           "image": "https://polymarket-upload.s3.us-east-2.amazonaws.com/new-government-stimulus-checks-by-march-15-2021-e41fe7b0-5cbd-44da-8a38-64e168c12e68.png",
-                     *           "liquidity": 1687.74,
+                     *           "createdAt": "2024-12-31T18:14:10.747Z",
+                     *           "endDate": "2025-12-31T12:00:00.000Z",
+                     *           "image": "https://polymarket-upload.s3.us-east-2.amazonaws.com/israel-withdraws-from-gaza-in-2024-OAOdK6uvC37v.jpg",
+                     *           "liquidity": 8765.9245,
                      *           "outcomes": [
                      *             {
-                     *               "id": "36286230-fd74-5cc1-8915-10c9003677f7",
+                     *               "id": "5e7ca6ea-e35d-555e-9040-ac6d7d845d45",
                      *               "name": "Yes",
-                     *               "price": 0.9999998302013204
+                     *               "price": 0.22
                      *             },
                      *             {
-                     *               "id": "5f9365eb-3882-57d1-8a5a-f57d3aad1c44",
+                     *               "id": "8b8a7032-c4be-5a99-aaec-8f6d4006af13",
                      *               "name": "No",
-                     *               "price": 1.6979867959935286e-7
+                     *               "price": 0.78
                      *             }
                      *           ],
                      *           "platform": "polymarket",
                      *           "provider": "Polymarket",
-                     *           "question": "New government stimulus checks by March 15, 2021?",
-                     *           "status": "closed",
-                     *           "title": "New government stimulus checks by March 15, 2021?",
-                     *           "url": "https://polymarket.com/event/new-government-stimulus-checks-by-march-15-2021",
-                     *           "volume": 57127.28,
-                     *           "volume24h": 0
+                     *           "question": "Israel withdraws from Gaza in 2025?",
+                     *           "status": "open",
+                     *           "title": "Israel withdraws from Gaza in 2025?",
+                     *           "url": "https://polymarket.com/event/israel-withdraws-from-gaza-in-2025",
+                     *           "volume": 811272.094054,
+                     *           "volume24h": 6227.278439
                      *         },
                      *         "meta": {
                      *           "creditsUsed": 1,
-                     *           "marketId": "8e8bcd27-8a76-5fd8-a382-c5a3e75247a6",
+                     *           "marketId": "1da53f40-350f-55c0-878b-baf50c61881f",
                      *           "platform": "polymarket",
-                     *           "query": "government shutdown",
-                     *           "timestamp": "2026-11-26T23:31:41.673Z"
+                     *           "query": "Israel withdraws from Gaza",
+                     *           "timestamp": "2026-11-27T00:19:22.698Z"
                      *         },
                      *         "sources": [
                      *           {
                      *             "name": "Polymarket market data",
                      *             "type": "market-db",
-                     *             "url": "https://polymarket.com/event/new-government-stimulus-checks-by-march-15-2021"
+                     *             "url": "https://polymarket.com/event/israel-withdraws-from-gaza-in-2025"
+                     *           },
+                     *           {
+                     *             "publishedAt": "2025-02-09T11:13:44.000Z",
+                     *             "publisher": "NPR Topics: News",
+                     *             "title": "Egypt to host Gaza summit as Israel withdraws troops from Netzarim Corridor",
+                     *             "type": "news-feed",
+                     *             "url": "https://www.npr.org/2025/02/09/g-s1-47467/egypt-emergency-arab-summit"
                      *           }
                      *         ],
-                     *         "summary": "On Polymarket, \"New government stimulus checks by March 15, 2021?\" is led by Yes at 100%. Volume is $57,127 in total and $0 in the last 24 hours, with $1,688 of liquidity. It is resolved; its end date was March 15, 2021. No recent news articles about this market were found."
+                     *         "summary": "On Polymarket, \"Israel withdraws from Gaza in 2025?\" is led by No at 78%. Volume is $811,272 in total and $6,227 in the last 24 hours, with $8,766 of liquidity. Its end date, December 31, 2025, has passed, but Polymarket still lists it as open. 1 news article about it from the market's time was found."
                      *       },
-                     *       "processingTimeMs": 1.279,
+                     *       "processingTimeMs": 2.711,
                      *       "success": true
                      *     }
                      */
@@ -2838,7 +2857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No market matches the query (`NO_MATCH`); not charged. */
+            /** @description No market is about the query (`NO_MATCH`): none covers enough of its distinctive words; `error.details.candidates` names the three closest (`id`, `exchange`, `question`, `coverage`), best first. Not charged. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3079,7 +3098,7 @@ export interface operations {
             query: {
                 /**
                  * @description A Polymarket or Kalshi market or event URL (parsed, never fetched).
-                 * @example https://polymarket.com/event/new-government-stimulus-checks-by-march-15-2021
+                 * @example https://polymarket.com/event/israel-withdraws-from-gaza-in-2025
                  */
                 url: string;
             };
@@ -3111,45 +3130,46 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "category": "Politics",
-                     *         "createdAt": "2021-02-18T22:40:02.303Z",
-                     *         "description": "This market concerns whether or not legislation will be signed into law by March 15, 2021, 12:00pm EST which includes direct government stimulus payments to US citizens. This market will resolve to “Yes” if any such legislation becomes law prior to the resolution date according to the official Congress website, regardless of if the stimulus checks have been paid out yet. This market will resolve to “No” if no such legislation becomes law prior to the resolution date. If the stimulus payment is only available to a certain subset of US citizens, this market will still resolve to \"Yes\". In the event of ambiguity in terms of the market outcome, the market will be resolved at the sole discretion of the Markets Integrity Committee (MIC). The resolution source will be congress.gov/bill, the official website of Congress.",
-                     *         "endDate": "2021-03-15T00:00:00.000Z",
-                     *         "eventId": "6032f951-5e26-5bc7-b621-398d16b4900c",
+                     *         "category": "World",
+                     *         "createdAt": "2024-12-31T18:14:10.747Z",
+                     *         "description": "This market will resolve to \"Yes\" if Israel announces it has ceased all ground operations within and has withdrawn all ground forces from Gaza between January 1 and December 31, 2025, 11:59 PM ET. Otherwise, this market will resolve to \"No\".\n\nFor this market to resolve to \"Yes\" it is sufficient that Israel announces its ground forces have withdrawn into or behind intended buffer zones, even if that zone is established on internationally recognized Palestinian territory.\n\nThe primary resolution source for this market will be information from the Israeli government, however a consensus of credible reporting will also be used.",
+                     *         "endDate": "2025-12-31T12:00:00.000Z",
+                     *         "eventId": "9accdce9-3120-5fb1-ab52-4df409129237",
                      *         "exchangeId": "POLYMARKET",
-                     *         "externalMarketId": "91600",
-                     *         "id": "8e8bcd27-8a76-5fd8-a382-c5a3e75247a6",
-                     *         "lastSyncedAt": "2026-02-08T20:49:00.000Z",
-                     *         "liquidity": 1687.74,
+                     *         "externalMarketId": "516948",
+                     *         "id": "1da53f40-350f-55c0-878b-baf50c61881f",
+                     *         "lastSyncedAt": "2025-06-24T23:59:00.000Z",
+                     *         "liquidity": 8765.9245,
                      *         "matchedMarkets": [],
                      *         "outcomes": [
                      *           {
-                     *             "id": "36286230-fd74-5cc1-8915-10c9003677f7",
+                     *             "bestAskPrice": 0.23,
+                     *             "bestBidPrice": 0.21,
+                     *             "id": "5e7ca6ea-e35d-555e-9040-ac6d7d845d45",
                      *             "name": "Yes",
-                     *             "price": 0.9999998302013204
+                     *             "price": 0.22
                      *           },
                      *           {
-                     *             "id": "5f9365eb-3882-57d1-8a5a-f57d3aad1c44",
+                     *             "bestAskPrice": 0.79,
+                     *             "bestBidPrice": 0.77,
+                     *             "id": "8b8a7032-c4be-5a99-aaec-8f6d4006af13",
                      *             "name": "No",
-                     *             "price": 1.6979867959935286e-7
+                     *             "price": 0.78
                      *           }
                      *         ],
-                     *         "question": "New government stimulus checks by March 15, 2021?",
-                     *         "resolution": {
-                     *           "outcome": "Yes",
-                     *           "resolvedAt": "2021-03-14T21:30:31.000Z"
-                     *         },
+                     *         "question": "Israel withdraws from Gaza in 2025?",
+                     *         "resolution": null,
                      *         "rules": {
-                     *           "primary": "This market concerns whether or not legislation will be signed into law by March 15, 2021, 12:00pm EST which includes direct government stimulus payments to US citizens. This market will resolve to “Yes” if any such legislation becomes law prior to the resolution date according to the official Congress website, regardless of if the stimulus checks have been paid out yet. This market will resolve to “No” if no such legislation becomes law prior to the resolution date. If the stimulus payment is only available to a certain subset of US citizens, this market will still resolve to \"Yes\". In the event of ambiguity in terms of the market outcome, the market will be resolved at the sole discretion of the Markets Integrity Committee (MIC). The resolution source will be congress.gov/bill, the official website of Congress.",
+                     *           "primary": "This market will resolve to \"Yes\" if Israel announces it has ceased all ground operations within and has withdrawn all ground forces from Gaza between January 1 and December 31, 2025, 11:59 PM ET. Otherwise, this market will resolve to \"No\".\n\nFor this market to resolve to \"Yes\" it is sufficient that Israel announces its ground forces have withdrawn into or behind intended buffer zones, even if that zone is established on internationally recognized Palestinian territory.\n\nThe primary resolution source for this market will be information from the Israeli government, however a consensus of credible reporting will also be used.",
                      *           "secondary": null,
-                     *           "source": "congress.gov/bill"
+                     *           "source": null
                      *         },
-                     *         "startDate": null,
-                     *         "status": "RESOLVED",
-                     *         "updatedAt": "2024-04-22T23:47:27.437Z",
-                     *         "url": "https://polymarket.com/event/new-government-stimulus-checks-by-march-15-2021",
-                     *         "volume": 57127.28,
-                     *         "volume24h": 0
+                     *         "startDate": "2024-12-31T18:56:39.466Z",
+                     *         "status": "OPEN",
+                     *         "updatedAt": "2025-06-24T23:58:23.032Z",
+                     *         "url": "https://polymarket.com/event/israel-withdraws-from-gaza-in-2025",
+                     *         "volume": 811272.094054,
+                     *         "volume24h": 6227.278439
                      *       }
                      *     }
                      */
@@ -3794,8 +3814,8 @@ export interface operations {
                 content: {
                     /**
                      * @example # TYPE marketlens_store_markets gauge
-                     *     marketlens_store_markets{exchange="POLYMARKET"} 1233
                      *     marketlens_store_markets{exchange="KALSHI"} 775
+                     *     marketlens_store_markets{exchange="POLYMARKET"} 1233
                      */
                     "text/plain": string;
                 };
