@@ -236,8 +236,28 @@ async fn run_once(state: &AppState, request: Request, next: Next) -> Result<Resp
                 now,
                 lease_until: now + lease_time,
             };
-            match state.store.claim_idempotency_key(&new_claim).await? {
-                ClaimOutcome::Claimed => return Ok(run_claimed(state, claim, request, next).await),
+            // The claim runs in a task of its own, holding the guard that releases it: a
+            // request dropped mid-claim (its client gave up) must not leave a claim that
+            // nothing releases, which would hold the key, and make its retries wait and be
+            // 409, until the lease ends.
+            let mut release = Release {
+                store: state.store.clone(),
+                waiters: state.idempotency_waiters.clone(),
+                claim: Some(claim.clone()),
+            };
+            let claiming = tokio::spawn(async move {
+                let outcome = release.store.claim_idempotency_key(&new_claim).await;
+                if let Ok(ClaimOutcome::Taken(_)) = outcome {
+                    release.claim = None;
+                }
+                (outcome, release)
+            });
+            let (outcome, release) = claiming.await.map_err(|error| {
+                tracing::error!(%error, "an idempotency key's claim failed");
+                ApiError::Internal
+            })?;
+            match outcome? {
+                ClaimOutcome::Claimed => return Ok(run_claimed(claim, release, request, next).await),
                 ClaimOutcome::Taken(record) => record,
             }
         } else {
@@ -270,15 +290,10 @@ async fn run_once(state: &AppState, request: Request, next: Next) -> Result<Resp
     }
 }
 
-/// Runs the request that holds the key. Unless its charge kept the answer, the claim is
-/// released, also when the request is dropped mid-way (the client went away), so that a
-/// retry runs afresh.
-async fn run_claimed(state: &AppState, claim: IdempotencyClaim, mut request: Request, next: Next) -> Response {
-    let mut release = Release {
-        store: state.store.clone(),
-        waiters: state.idempotency_waiters.clone(),
-        claim: Some(claim.clone()),
-    };
+/// Runs the request that holds the key, `release` holding its claim. Unless its charge kept
+/// the answer, the claim is released, also when the request is dropped mid-way (the client
+/// went away), so that a retry runs afresh.
+async fn run_claimed(claim: IdempotencyClaim, mut release: Release, mut request: Request, next: Next) -> Response {
     request.extensions_mut().insert(Held(claim));
     let response = next.run(request).await;
     if response.extensions().get::<AnswerKept>().is_some() {

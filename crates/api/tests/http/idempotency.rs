@@ -434,3 +434,29 @@ async fn a_repeat_waits_for_the_running_call_and_gives_up_at_the_request_timeout
     assert_eq!(server.remaining_credits(account.id).await, 90);
     assert_eq!(charges(&server, account.id).await, 2);
 }
+
+/// A client that gives up at any moment, even while its key is being claimed, leaves the key
+/// either kept (charged) or free: its retry at once gets an answer, never a wait for a claim
+/// that nothing releases (until its lease ends), and every key is charged once.
+#[tokio::test]
+async fn a_call_given_up_at_any_moment_leaves_its_key_kept_or_free() {
+    let server = TestServer::start().await;
+    let (account, key) = server.account("enterprise", 10_000).await;
+    let calls = 150;
+    for call in 0..calls {
+        let idempotency_key = format!("given-up-{call}");
+        let request = || {
+            with_key(
+                server.request(Method::GET, "/api/v1/markets?limit=2", Some(&key)),
+                &idempotency_key,
+            )
+        };
+        // From 0.1 ms to 15 ms: before, during and after the claim, the work and the charge.
+        let impatient = request().timeout(Duration::from_micros(100 * (call + 1)));
+        let _ = impatient.send().await;
+        let retry = send(request().timeout(Duration::from_secs(5))).await;
+        assert_eq!(retry.status, 200, "call {call}: {}", retry.body);
+    }
+    assert_eq!(charges(&server, account.id).await, calls as usize);
+    assert_eq!(server.remaining_credits(account.id).await, 10_000 - calls as i64);
+}

@@ -19,6 +19,8 @@ use uuid::Uuid;
 
 use crate::{free_port, marketlens, terminate};
 
+mod retries;
+
 /// A `marketlens serve` process; killed (SIGKILL) when dropped.
 struct Node {
     child: Child,
@@ -121,8 +123,17 @@ impl Cluster {
     }
 
     /// Asserts the books of the account: `purchased - used = remaining`, the ledger's sums equal
-    /// to both, one ledger line per charged call; returns (remaining, used).
+    /// to both, one ledger line per charged call (every call costing 1); returns (remaining, used).
     async fn assert_books_balance(&self, account_id: Uuid) -> (i64, i64) {
+        let books = self.books(account_id).await;
+        assert_eq!(books.charges as i64, books.used, "one line per charged call");
+        (books.remaining, books.used)
+    }
+
+    /// The books of the account, asserting that they balance: `purchased - used = remaining`,
+    /// the ledger's credits and charges equal to `purchased` and `used`, and only the initial
+    /// credit line besides the charges.
+    async fn books(&self, account_id: Uuid) -> Books {
         let account = self.store.get_account(account_id).await.unwrap().unwrap();
         let totals = self.store.ledger_totals(account_id).await.unwrap();
         assert_eq!(
@@ -131,13 +142,21 @@ impl Cluster {
         );
         assert_eq!(totals.credited, account.credits_purchased);
         assert_eq!(totals.charged, account.credits_used);
-        assert_eq!(
-            totals.lines as i64,
-            account.credits_used + 1,
-            "one line per charged call"
-        );
-        (account.credits_remaining, account.credits_used)
+        Books {
+            purchased: account.credits_purchased,
+            used: account.credits_used,
+            remaining: account.credits_remaining,
+            charges: totals.lines - 1,
+        }
     }
+}
+
+/// An account's credits and its ledger's charge lines.
+struct Books {
+    purchased: i64,
+    used: i64,
+    remaining: i64,
+    charges: u64,
 }
 
 fn market(external_id: &str) -> Market {
