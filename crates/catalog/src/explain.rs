@@ -251,7 +251,9 @@ impl QueryTerms {
 /// Suffixes stripped from a query's word, so that it finds the question's other forms of it
 /// as a prefix. Crude, as the news index's inflections are: enough for "deportations" to find
 /// "deport", "sentencing" "sentenced", "approval" "approved", "raise" "raising",
-/// "qualification" "qualify".
+/// "qualification" "qualify". Stripping only, by hand, rather than Snowball's English stemmer
+/// (rust-stemmers): a stem here must stay a prefix of the word, because the questions are
+/// searched unstemmed, by prefix; Snowball rewrites endings ("policy" becomes "polici").
 const SUFFIXES: &[&str] = &[
     "ications", "ication", "ations", "ation", "ments", "ment", "ings", "ing", "ency", "ed", "es", "al", "e", "s",
 ];
