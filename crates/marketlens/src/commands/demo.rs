@@ -56,19 +56,14 @@ pub async fn run(
     println!();
     println!("API key (new for this run): {}", key.as_str());
     println!();
-    println!("Try:");
+    println!("Try (paste the export first; the curl lines read the key from $KEY):");
+    println!("  export KEY={}", key.as_str());
+    println!("  curl -s -H \"Authorization: Bearer $KEY\" '{base}/api/v1/markets?limit=3&sortBy=volume'");
     println!(
-        "  curl -s -H 'Authorization: Bearer {}' '{base}/api/v1/markets?limit=3&sortBy=volume'",
-        key.as_str()
+        "  curl -s -H \"Authorization: Bearer $KEY\" '{base}/api/v1/explain?query=Israel%20withdraws%20from%20Gaza'"
     );
-    println!(
-        "  curl -s -H 'Authorization: Bearer {}' '{base}/api/v1/explain?query=Israel%20withdraws%20from%20Gaza'",
-        key.as_str()
-    );
-    println!(
-        "  curl -s -H 'Authorization: Bearer {}' '{base}/api/v1/account'",
-        key.as_str()
-    );
+    println!("  curl -s -H \"Authorization: Bearer $KEY\" '{base}/api/v1/account'");
+    println!("The reference, with a \"try it\" form for every call: {base}/docs");
     println!();
     println!("Another port: marketlens demo --bind 127.0.0.1:PORT (or MARKETLENS_BIND). Stop with Ctrl-C.");
     println!();

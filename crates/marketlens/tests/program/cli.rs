@@ -389,10 +389,15 @@ async fn demo_loads_real_data_prints_a_working_key_and_stops_gracefully() {
     let server = Server(child);
     let (mut key, mut account_curl, mut summary, mut another_port) =
         (String::new(), String::new(), String::new(), String::new());
+    // The commands the banner prints, to be pasted as they are.
+    let mut commands = Vec::new();
     for line in lines.by_ref() {
         let line = line.unwrap();
         if line.starts_with("Marketlens demo:") {
             summary = line.clone();
+        }
+        if line.starts_with("  export ") || line.starts_with("  curl ") {
+            commands.push(line.trim().to_owned());
         }
         if let Some(found) = line.strip_prefix("API key (new for this run): ") {
             key = found.trim().to_owned();
@@ -442,6 +447,17 @@ async fn demo_loads_real_data_prints_a_working_key_and_stops_gracefully() {
         .await
         .unwrap();
     assert!(markets["pagination"]["total"].as_u64().unwrap() > 1000, "{markets}");
+
+    // Pasted into a shell as printed, the export and the curl lines answer successfully.
+    assert_eq!(commands.first(), Some(&format!("export KEY={key}")), "{commands:?}");
+    assert!(commands.len() >= 4, "{commands:?}");
+    for curl in &commands[1..] {
+        let script = format!("{}\n{curl} --fail-with-body", commands[0]);
+        let output = std::process::Command::new("sh").args(["-c", &script]).output().unwrap();
+        let body: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+        // --fail-with-body: curl fails on a 4xx or 5xx; every call answers a JSON object.
+        assert!(output.status.success() && body.is_object(), "{curl}: {body}");
+    }
 
     // SIGTERM: the server finishes and exits cleanly.
     terminate(server.0.id());
