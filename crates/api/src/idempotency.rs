@@ -315,8 +315,11 @@ struct Release {
 
 impl Release {
     async fn now(&mut self) {
-        if let Some(claim) = self.claim.take() {
-            release(self.store.as_ref(), &self.waiters, &claim).await;
+        // The claim stays in the guard until the release is done: a request dropped while it
+        // runs leaves `drop` to release it again in the background (releasing twice is harmless).
+        if let Some(claim) = &self.claim {
+            release(self.store.as_ref(), &self.waiters, claim).await;
+            self.claim = None;
         }
     }
 }

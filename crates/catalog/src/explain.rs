@@ -41,6 +41,8 @@ const SCORED: usize = 20;
 pub const MIN_COVERAGE: f64 = 0.45;
 /// How many candidates a refusal names.
 pub const REFUSAL_CANDIDATES: usize = 3;
+/// The most words of a query that are weighed and covered (a list's `search` takes as many).
+const MAX_WEIGHED_WORDS: usize = 12;
 
 /// What explain found for a query.
 #[derive(Debug, Clone)]
@@ -75,7 +77,8 @@ pub async fn market_by_url(store: &dyn Store, url: &MarketUrl) -> Result<Option<
 
 /// The market a bare exchange id names: a Polymarket market id or slug, a Kalshi market
 /// ticker (any case), or an event's slug or ticker (then its open market with the highest
-/// volume, as for an event's URL). Only a single token with a digit or a hyphen is tried, so
+/// volume, as for an event's URL). Only a single token with a digit or a hyphen, and not a number
+/// of four digits or fewer, is tried, so
 /// that one free word ("bitcoin") costs no lookup.
 pub async fn market_by_exchange_id(
     store: &dyn Store,
@@ -90,7 +93,9 @@ pub async fn market_by_exchange_id(
             .all(|character| character.is_ascii_alphanumeric() || matches!(character, '-' | '_' | '.'))
         && token
             .chars()
-            .any(|character| character.is_ascii_digit() || character == '-');
+            .any(|character| character.is_ascii_digit() || character == '-')
+        // A number of four digits or fewer is a year or a count ("2025"), not a market's id.
+        && !(token.len() <= 4 && token.chars().all(|character| character.is_ascii_digit()));
     if !looks_like_id {
         return Ok(None);
     }
@@ -244,6 +249,15 @@ impl QueryTerms {
             list.sort();
             list.dedup();
         }
+        // Each word to cover costs a count over the catalogue: the longest (the most telling)
+        // are kept, as many as a search may have.
+        if terms.words.len() > MAX_WEIGHED_WORDS {
+            terms
+                .words
+                .sort_by(|left, right| right.len().cmp(&left.len()).then_with(|| left.cmp(right)));
+            terms.words.truncate(MAX_WEIGHED_WORDS);
+            terms.words.sort();
+        }
         terms
     }
 }
@@ -287,7 +301,9 @@ async fn word_weights(catalog: &dyn CatalogReader, terms: &[String]) -> Result<V
     let markets = catalog.list_markets(&count(None)).await?.total as f64;
     let mut weights = Vec::with_capacity(terms.len());
     for term in terms {
-        let holding = catalog.list_markets(&count(SearchWords::parse(term))).await?.total as f64;
+        // Each count reads the snapshot of its own moment: a word cannot be in more markets
+        // than there are, or its weight would turn negative.
+        let holding = (catalog.list_markets(&count(SearchWords::parse(term))).await?.total as f64).min(markets);
         weights.push((1.0 + (markets - holding + 0.5) / (holding + 0.5)).ln());
     }
     Ok(weights)
@@ -502,6 +518,17 @@ mod tests {
         assert_eq!(stem("final"), "final");
         assert_eq!(stem("raise"), "rais");
         assert_eq!(stem("insolvency"), "insolv");
+    }
+
+    #[test]
+    fn at_most_twelve_words_are_weighed_the_longest() {
+        let query = "aa bb cc dd ee ff gg hh ii jj kk llll mmmm nnnn oooooooo ppppp qqqqqq rrrrrrr";
+        let terms = QueryTerms::of(query);
+        assert_eq!(terms.words.len(), MAX_WEIGHED_WORDS);
+        for long in ["llll", "mmmm", "nnnn", "oooooooo", "ppppp", "qqqqqq", "rrrrrrr"] {
+            assert!(terms.words.contains(&long.to_owned()), "{long} kept: {:?}", terms.words);
+        }
+        assert!(terms.words.windows(2).all(|pair| pair[0] < pair[1]), "kept in order");
     }
 
     #[test]

@@ -136,11 +136,18 @@ impl MarketLife {
     fn bounds_millis(&self, recency: Recency) -> (i64, i64) {
         let mut start = recency.now - recency.max_age;
         let mut end = recency.now;
-        if let Some(opened) = self.opened {
-            start = start.max(opened - TimeDelta::days(LIFE_LEAD_DAYS));
+        // A date so far out that the margin overflows bounds nothing.
+        if let Some(lead) = self
+            .opened
+            .and_then(|opened| opened.checked_sub_signed(TimeDelta::days(LIFE_LEAD_DAYS)))
+        {
+            start = start.max(lead);
         }
-        if let Some(ended) = self.ended {
-            end = end.min(ended + TimeDelta::days(LIFE_TAIL_DAYS));
+        if let Some(tail) = self
+            .ended
+            .and_then(|ended| ended.checked_add_signed(TimeDelta::days(LIFE_TAIL_DAYS)))
+        {
+            end = end.min(tail);
         }
         (start.timestamp_millis(), end.timestamp_millis())
     }
