@@ -77,8 +77,8 @@ pub async fn market_by_url(store: &dyn Store, url: &MarketUrl) -> Result<Option<
 
 /// The market a bare exchange id names: a Polymarket market id or slug, a Kalshi market
 /// ticker (any case), or an event's slug or ticker (then its open market with the highest
-/// volume, as for an event's URL). Only a single token with a digit or a hyphen, and not a number
-/// of four digits or fewer, is tried, so
+/// volume, as for an event's URL). Only a single token with a digit or a hyphen, and not a year,
+/// is tried, so
 /// that one free word ("bitcoin") costs no lookup.
 pub async fn market_by_exchange_id(
     store: &dyn Store,
@@ -94,8 +94,8 @@ pub async fn market_by_exchange_id(
         && token
             .chars()
             .any(|character| character.is_ascii_digit() || character == '-')
-        // A number of four digits or fewer is a year or a count ("2025"), not a market's id.
-        && !(token.len() <= 4 && token.chars().all(|character| character.is_ascii_digit()));
+        // A year ("2025") is what the query is about, not a market's id.
+        && !token.parse::<u32>().is_ok_and(|number| (1900..2100).contains(&number) && token.len() == 4);
     if !looks_like_id {
         return Ok(None);
     }
