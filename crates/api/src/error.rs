@@ -72,6 +72,14 @@ pub enum ApiError {
     ServiceUnavailable {
         message: String,
     },
+    /// The server has no source of order books and trades for the market: none configured, or
+    /// (the demo) no recording of it.
+    DepthUnavailable {
+        message: String,
+    },
+    /// The exchange did not answer a depth request usably (down, slow, or a body we cannot
+    /// read).
+    ExchangeUnavailable,
     /// The `Idempotency-Key` was used with another request (see [`crate::idempotency`]).
     IdempotencyKeyReused,
     /// The request holding the `Idempotency-Key` still ran when the repeat stopped waiting.
@@ -81,7 +89,7 @@ pub enum ApiError {
 
 impl ApiError {
     /// Every error code, as the OpenAPI document lists them.
-    pub const CODES: [&'static str; 19] = [
+    pub const CODES: [&'static str; 21] = [
         "MISSING_API_KEY",
         "INVALID_API_KEY",
         "INVALID_ADMIN_TOKEN",
@@ -98,6 +106,8 @@ impl ApiError {
         "METHOD_NOT_ALLOWED",
         "INVALID_REQUEST",
         "SERVICE_UNAVAILABLE",
+        "DEPTH_UNAVAILABLE",
+        "EXCHANGE_UNAVAILABLE",
         "IDEMPOTENCY_KEY_REUSED",
         "IDEMPOTENCY_KEY_IN_PROGRESS",
         "INTERNAL_ERROR",
@@ -137,7 +147,8 @@ impl ApiError {
             }
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::InvalidRequest { status, .. } => *status,
-            ApiError::ServiceUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::ServiceUnavailable { .. } | ApiError::DepthUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::ExchangeUnavailable => StatusCode::BAD_GATEWAY,
             ApiError::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::IdempotencyKeyInProgress => StatusCode::CONFLICT,
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -162,6 +173,8 @@ impl ApiError {
             ApiError::MethodNotAllowed => "METHOD_NOT_ALLOWED",
             ApiError::InvalidRequest { .. } => "INVALID_REQUEST",
             ApiError::ServiceUnavailable { .. } => "SERVICE_UNAVAILABLE",
+            ApiError::DepthUnavailable { .. } => "DEPTH_UNAVAILABLE",
+            ApiError::ExchangeUnavailable => "EXCHANGE_UNAVAILABLE",
             ApiError::IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
             ApiError::IdempotencyKeyInProgress => "IDEMPOTENCY_KEY_IN_PROGRESS",
             ApiError::Internal => "INTERNAL_ERROR",
@@ -182,7 +195,11 @@ impl ApiError {
             | ApiError::NotFound { message }
             | ApiError::InvalidJson { message }
             | ApiError::InvalidRequest { message, .. }
-            | ApiError::ServiceUnavailable { message } => message.clone(),
+            | ApiError::ServiceUnavailable { message }
+            | ApiError::DepthUnavailable { message } => message.clone(),
+            ApiError::ExchangeUnavailable => {
+                "The exchange did not answer usably; try again shortly. Not charged.".to_owned()
+            }
             ApiError::MissingQuery => "The 'query' parameter is required and must not be empty.".to_owned(),
             ApiError::UnsupportedMediaType => "Send the body as JSON with 'Content-Type: application/json'.".to_owned(),
             ApiError::NoMatch { query, .. } => format!(
@@ -319,6 +336,24 @@ impl From<StoreError> for ApiError {
             other => {
                 tracing::error!(error = %other, "storage error");
                 ApiError::Internal
+            }
+        }
+    }
+}
+
+impl From<marketlens_domain::depth::DepthError> for ApiError {
+    fn from(error: marketlens_domain::depth::DepthError) -> Self {
+        use marketlens_domain::depth::DepthError;
+        match error {
+            DepthError::NotAvailable => ApiError::DepthUnavailable {
+                message: "This server has no order books or trades for this market.".to_owned(),
+            },
+            DepthError::Upstream(reason) => {
+                tracing::warn!(%reason, "an exchange's depth request failed");
+                ApiError::ExchangeUnavailable
+            }
+            DepthError::BadCursor => {
+                ApiError::invalid_parameter("cursor", "cursor must be a nextCursor this server returned.", json!({}))
             }
         }
     }

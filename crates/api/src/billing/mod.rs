@@ -104,12 +104,28 @@ where
     T: IntoResponse,
     Work: Future<Output = Result<T, ApiError>>,
 {
+    charged_per_item(state, call, operation, 1, work).await
+}
+
+/// [`charged`] for a call that serves `items` items and costs its operation's cost for each
+/// (`GET /api/v1/orderbooks`): all of them or, if the work fails, nothing.
+pub async fn charged_per_item<T, Work>(
+    state: &AppState,
+    call: &Call,
+    operation: Operation,
+    items: i64,
+    work: Work,
+) -> Result<Charged<Response>, ApiError>
+where
+    T: IntoResponse,
+    Work: Future<Output = Result<T, ApiError>>,
+{
     let Call {
         caller,
         request_id,
         idempotency,
     } = call;
-    let cost = operation.cost();
+    let cost = operation.cost().saturating_mul(items);
     ensure_balance_covers(state, caller, cost).await?;
     let timeout = state.settings.request_timeout;
     let output = tokio::time::timeout(timeout, work).await.unwrap_or_else(|_| {
@@ -139,6 +155,7 @@ where
         account_id: caller.account.id,
         api_key_id: caller.key.id,
         operation,
+        credits: cost,
         request_id: request_id.0.clone(),
         now: Utc::now(),
         keep: keep.clone(),

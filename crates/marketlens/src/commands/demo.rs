@@ -2,6 +2,8 @@
 
 use anyhow::Context;
 use chrono::Utc;
+use marketlens_domain::Exchange;
+use marketlens_domain::ids::market_id;
 use marketlens_storage::{NewAccount, Store};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -9,6 +11,7 @@ use tokio::net::TcpListener;
 
 use crate::commands::{keys, serve};
 use crate::config::{self, ServerConfig};
+use marketlens_sync::depth::RecordedDepth;
 use marketlens_sync::{import, matching};
 
 use crate::fixtures::demo;
@@ -63,12 +66,17 @@ pub async fn run(
         "  curl -s -H \"Authorization: Bearer $KEY\" '{base}/api/v1/explain?query=Israel%20withdraws%20from%20Gaza'"
     );
     println!("  curl -s -H \"Authorization: Bearer $KEY\" '{base}/api/v1/account'");
+    // A market with a recorded order book (demo-data/depth/SOURCES.md).
+    let recorded_book = market_id(Exchange::Kalshi, "KXELONMARS-99");
+    println!("  curl -s -H \"Authorization: Bearer $KEY\" '{base}/api/v1/markets/{recorded_book}/orderbook'");
     println!("The reference, with a \"try it\" form for every call: {base}/docs");
     println!();
     println!("Another port: marketlens demo --bind 127.0.0.1:PORT (or MARKETLENS_BIND). Stop with Ctrl-C.");
     println!();
-    // The demo serves the recorded data as it is: no background sync.
-    serve::serve(store, config, None, listener).await?;
+    // The demo serves the recorded data as it is: no background sync, and the recorded books
+    // and trades of the markets `demo-data/depth/recordings.json` names.
+    let depth = RecordedDepth::new(demo::DEPTH_MANIFEST, demo::depth_file).context("the demo's depth recordings")?;
+    serve::serve(store, config, None, Some(Arc::new(depth)), listener).await?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -450,13 +450,18 @@ async fn demo_loads_real_data_prints_a_working_key_and_stops_gracefully() {
 
     // Pasted into a shell as printed, the export and the curl lines answer successfully.
     assert_eq!(commands.first(), Some(&format!("export KEY={key}")), "{commands:?}");
-    assert!(commands.len() >= 4, "{commands:?}");
+    assert!(commands.len() >= 5, "{commands:?}");
     for curl in &commands[1..] {
         let script = format!("{}\n{curl} --fail-with-body", commands[0]);
         let output = std::process::Command::new("sh").args(["-c", &script]).output().unwrap();
         let body: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
         // --fail-with-body: curl fails on a 4xx or 5xx; every call answers a JSON object.
         assert!(output.status.success() && body.is_object(), "{curl}: {body}");
+        if curl.contains("/orderbook") {
+            // The demo serves the recorded book, and says so.
+            assert_eq!(body["data"]["source"], "recording", "{body}");
+            assert_eq!(body["data"]["stale"], true, "{body}");
+        }
     }
 
     // SIGTERM: the server finishes and exits cleanly.
