@@ -204,17 +204,20 @@ fn every_recording_in_the_manifest_reads() {
     }
 }
 
+/// Levels as (price in ten-thousandths, size).
+type Levels = Vec<(u32, u32)>;
+
 /// Levels on Kalshi's deci-cent grid, prices from 1 to `below - 1` ten-thousandths.
-fn bids_below(below: u32) -> impl Strategy<Value = Vec<(u32, u32)>> {
+fn bids_below(below: u32) -> impl Strategy<Value = Levels> {
     prop::collection::vec((1u32..below, 1u32..100_000), 0..12)
 }
 
-fn bids() -> impl Strategy<Value = Vec<(u32, u32)>> {
+fn bids() -> impl Strategy<Value = Levels> {
     bids_below(10_000)
 }
 
 /// YES and NO bids that do not cross: every YES bid plus every NO bid is below 1.
-fn uncrossed() -> impl Strategy<Value = (Vec<(u32, u32)>, Vec<(u32, u32)>)> {
+fn uncrossed() -> impl Strategy<Value = (Levels, Levels)> {
     (2u32..9_999).prop_flat_map(|split| (bids_below(split), bids_below(10_000 - split + 1)))
 }
 

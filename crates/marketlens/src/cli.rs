@@ -45,7 +45,7 @@ pub enum Command {
     /// Load the bundled recorded exchange data if the store is empty, make a demo key, and serve.
     Demo(ServeArgs),
     /// Serve the API, and keep the store fresh from the exchanges unless --no-sync.
-    Serve(ServeCommandArgs),
+    Serve(Box<ServeCommandArgs>),
     /// Sync from the exchanges' APIs once, with progress, then report.
     Sync(SyncCommandArgs),
     /// Load saved exchange API responses (Polymarket Gamma or Kalshi v2, /events or /markets).
