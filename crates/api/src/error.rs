@@ -473,6 +473,8 @@ mod tests {
                 message: String::new(),
             },
             ApiError::ServiceUnavailable { message: String::new() },
+            ApiError::DepthUnavailable { message: String::new() },
+            ApiError::ExchangeUnavailable,
             ApiError::IdempotencyKeyReused,
             ApiError::IdempotencyKeyInProgress,
             ApiError::Internal,

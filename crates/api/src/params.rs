@@ -65,6 +65,8 @@ pub const SPREADS_DEFAULT_LIMIT: u64 = 50;
 pub const SPREADS_MAX_LIMIT: u64 = 200;
 /// The most market ids one `GET /api/v1/orderbooks` takes.
 pub const ORDER_BOOKS_MAX_IDS: usize = 50;
+/// The longest `ids` accepted: 50 UUIDs with their commas, and room for spaces.
+pub const MAX_IDS_LEN: usize = ORDER_BOOKS_MAX_IDS * 40;
 pub const TRADES_DEFAULT_LIMIT: u64 = 50;
 pub const TRADES_MAX_LIMIT: u64 = 100;
 /// The longest trades `cursor` accepted (the exchanges' tokens are far shorter).
@@ -407,8 +409,16 @@ pub fn order_books(query: Option<&str>) -> Result<Vec<String>, ApiError> {
             json!({ "maximum": ORDER_BOOKS_MAX_IDS }),
         )
     };
+    let text = parameters.text("ids").ok_or_else(required)?;
+    if text.len() > MAX_IDS_LEN {
+        return Err(ApiError::invalid_parameter(
+            "ids",
+            format!("ids is longer than {MAX_IDS_LEN} characters: at most {ORDER_BOOKS_MAX_IDS} ids are taken."),
+            json!({ "maximumLength": MAX_IDS_LEN, "maximum": ORDER_BOOKS_MAX_IDS }),
+        ));
+    }
     let mut ids: Vec<String> = Vec::new();
-    for id in parameters.text("ids").ok_or_else(required)?.split(',').map(str::trim) {
+    for id in text.split(',').map(str::trim) {
         if !id.is_empty() && !ids.iter().any(|seen| seen == id) {
             ids.push(id.to_owned());
         }

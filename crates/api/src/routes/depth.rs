@@ -23,7 +23,9 @@ use uuid::Uuid;
 
 use crate::billing::{Call, Charged, charged, charged_per_item};
 use crate::error::{ApiError, ErrorBody};
-use crate::params::{self, MAX_CURSOR_LEN, ORDER_BOOKS_MAX_IDS, PathId, TRADES_DEFAULT_LIMIT, TRADES_MAX_LIMIT};
+use crate::params::{
+    self, MAX_CURSOR_LEN, MAX_IDS_LEN, ORDER_BOOKS_MAX_IDS, PathId, TRADES_DEFAULT_LIMIT, TRADES_MAX_LIMIT,
+};
 use crate::schemas::parameters::{limit, query, text};
 use crate::state::AppState;
 use crate::views::{
@@ -262,7 +264,7 @@ impl IntoParams for OrderBooksParameters {
                 "Market ids (UUIDs), separated by commas: at most {ORDER_BOOKS_MAX_IDS} different ones. A repeated id is served once."
             ),
             true,
-            text(ORDER_BOOKS_MAX_IDS * 37 + 100, true),
+            text(MAX_IDS_LEN, true),
         )]
     }
 }

@@ -5,6 +5,7 @@
 use chrono::Utc;
 use marketlens_api::ApiSettings;
 use marketlens_domain::Exchange;
+use marketlens_domain::depth::DepthSource;
 use marketlens_domain::ids::market_id;
 use marketlens_replay::{Fault, ReplayData, ReplayServer};
 use marketlens_sync::SyncSettings;
@@ -16,11 +17,11 @@ use std::time::Duration;
 
 use crate::{TestServer, assert_error};
 
-const ELON: &str = "KXELONMARS-99";
-const DUKE: &str = "KXMARMAD-26-DUKE";
-const ARIZ: &str = "KXMARMAD-26-ARIZ";
+pub(crate) const ELON: &str = "KXELONMARS-99";
+pub(crate) const DUKE: &str = "KXMARMAD-26-DUKE";
+pub(crate) const ARIZ: &str = "KXMARMAD-26-ARIZ";
 const FLA: &str = "KXMARMAD-26-FLA";
-const OPRAH: &str = "559687";
+pub(crate) const OPRAH: &str = "559687";
 
 fn demo_data(file: &str) -> Vec<u8> {
     let path = format!("{}/../../demo-data/{file}", env!("CARGO_MANIFEST_DIR"));
@@ -29,7 +30,7 @@ fn demo_data(file: &str) -> Vec<u8> {
 
 /// Stores the markets of the demo that have depth recordings, as `demo` stores them (only
 /// those records of their files, to stay fast).
-async fn store_depth_markets(server: &TestServer) {
+pub(crate) async fn store_depth_markets(server: &TestServer) {
     let keep = |records: Vec<Value>, key: &str, ids: &[&str]| -> Vec<Value> {
         records
             .into_iter()
@@ -63,8 +64,8 @@ async fn store_depth_markets(server: &TestServer) {
     server.refresh_catalog().await;
 }
 
-/// A server whose depth comes from the replay server's exchange endpoints.
-async fn rest_server(replay: &ReplayServer, cache: Duration) -> TestServer {
+/// Depth from the replay server's exchange endpoints, shared for `cache`.
+pub(crate) fn rest_source(replay: &ReplayServer, cache: Duration) -> Arc<dyn DepthSource> {
     let sync = SyncSettings {
         polymarket: marketlens_sync::ExchangeSettings {
             base_url: replay.polymarket_url(),
@@ -83,8 +84,12 @@ async fn rest_server(replay: &ReplayServer, cache: Duration) -> TestServer {
         request_timeout: Duration::from_secs(5),
         requests_per_second: 1000,
     };
-    let source = RestDepth::new(&sync, &depth).unwrap();
-    let server = TestServer::start_with_depth(ApiSettings::default(), Arc::new(source)).await;
+    Arc::new(RestDepth::new(&sync, &depth).unwrap())
+}
+
+/// A server whose depth comes from the replay server's exchange endpoints.
+async fn rest_server(replay: &ReplayServer, cache: Duration) -> TestServer {
+    let server = TestServer::start_with_depth(ApiSettings::default(), rest_source(replay, cache)).await;
     store_depth_markets(&server).await;
     server
 }
@@ -98,7 +103,7 @@ async fn recording_server() -> TestServer {
     server
 }
 
-fn id(exchange: Exchange, external_id: &str) -> uuid::Uuid {
+pub(crate) fn id(exchange: Exchange, external_id: &str) -> uuid::Uuid {
     market_id(exchange, external_id)
 }
 
