@@ -205,7 +205,9 @@ impl DepthSource for RestDepth {
     async fn book(&self, market: &DepthMarket) -> Result<OrderBook, DepthError> {
         let book = self
             .books
-            .try_get_with(market.id, async { self.fetch_book(market).await.map(Arc::new) })
+            .try_get_with(market.id, async {
+                counted(market.exchange, "book", self.fetch_book(market).await).map(Arc::new)
+            })
             .await
             .map_err(unshared)?;
         Ok(OrderBook::clone(&book))
@@ -216,7 +218,7 @@ impl DepthSource for RestDepth {
         let page = self
             .trades
             .try_get_with(key, async {
-                self.fetch_trades(market, after, limit).await.map(Arc::new)
+                counted(market.exchange, "trades", self.fetch_trades(market, after, limit).await).map(Arc::new)
             })
             .await
             .map_err(unshared)?;
@@ -245,6 +247,19 @@ fn read<T>(result: Result<T, DepthPayloadError>) -> Reading<T> {
         Err(error) if error.garbled => Reading::Garbled(error.to_string()),
         Err(error) => Reading::Refused(error.to_string()),
     }
+}
+
+/// Counts one shared fetch in `marketlens_depth_fetches_total`: beside the requests' own count,
+/// it shows how many callers each upstream fetch served.
+fn counted<T>(exchange: Exchange, what: &'static str, result: Result<T, DepthError>) -> Result<T, DepthError> {
+    metrics::counter!(
+        "marketlens_depth_fetches_total",
+        "exchange" => exchange.as_str(),
+        "what" => what,
+        "outcome" => if result.is_ok() { "success" } else { "failure" }
+    )
+    .increment(1);
+    result
 }
 
 fn upstream(error: FetchError) -> DepthError {
