@@ -47,9 +47,6 @@ impl Default for DepthSettings {
     }
 }
 
-/// The largest trades page served.
-pub const MAX_TRADES_LIMIT: u32 = 100;
-
 /// Trades named by the market's outcomes; a trade of an outcome the market does not have is
 /// left out.
 fn named_trades(market: &DepthMarket, readings: Vec<TradeReading>) -> Vec<Trade> {
