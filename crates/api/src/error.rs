@@ -72,8 +72,7 @@ pub enum ApiError {
     ServiceUnavailable {
         message: String,
     },
-    /// The server has no source of order books and trades for the market: none configured, or
-    /// (the demo) no recording of it.
+    /// The server has no source of order books and trades (`serve --no-depth`).
     DepthUnavailable {
         message: String,
     },
@@ -345,9 +344,7 @@ impl From<marketlens_domain::depth::DepthError> for ApiError {
     fn from(error: marketlens_domain::depth::DepthError) -> Self {
         use marketlens_domain::depth::DepthError;
         match error {
-            DepthError::NotAvailable => ApiError::DepthUnavailable {
-                message: "This server has no order books or trades for this market.".to_owned(),
-            },
+            DepthError::NotAvailable => ApiError::not_found("This server has no order book or trades for this market."),
             DepthError::Upstream(reason) => {
                 tracing::warn!(%reason, "an exchange's depth request failed");
                 ApiError::ExchangeUnavailable

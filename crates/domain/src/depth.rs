@@ -226,7 +226,8 @@ pub struct DepthMarket {
 /// Why depth could not be had.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DepthError {
-    /// This source has nothing for the market (a recording of other markets).
+    /// This source has nothing for the market (the demo's recordings are of a few markets; a
+    /// Polymarket market may have no CLOB tokens).
     #[error("no depth for this market")]
     NotAvailable,
     /// The exchange did not answer, or not usably; the reason is fit to log.

@@ -12,7 +12,7 @@ use axum::response::Response;
 use chrono::Utc;
 use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::Operation;
-use marketlens_domain::depth::{DepthMarket, DepthSource, OrderBook, TradePage};
+use marketlens_domain::depth::{DepthError, DepthMarket, DepthSource, OrderBook, TradePage};
 use marketlens_domain::time::Timestamp;
 use std::sync::Arc;
 use utoipa::IntoParams;
@@ -50,9 +50,9 @@ const BYTES_PER_TRADE: usize = 200;
     params(("id" = uuid::Uuid, Path, description = "The market's id (a UUID).")),
     responses(
         (status = 200, description = "The market's order book (1 credit).", body = DataEnvelope<OrderBookView>, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
-        (status = 404, description = "No market has this id (`NOT_FOUND`); not charged.", body = ErrorBody),
+        (status = 404, description = "No market has this id, or the server has no depth for it (the demo serves recordings of a few markets) (`NOT_FOUND`); not charged.", body = ErrorBody),
         (status = 502, description = "The exchange did not answer usably (`EXCHANGE_UNAVAILABLE`); not charged.", body = ErrorBody),
-        (status = 503, description = "The server has no depth source for this market (`DEPTH_UNAVAILABLE`), the store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged.", body = ErrorBody),
+        (status = 503, description = "The server has no depth source (`DEPTH_UNAVAILABLE`), the store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged.", body = ErrorBody),
     ),
     security(("bearer" = []))
 )]
@@ -85,9 +85,9 @@ pub async fn order_book(
     params(OrderBooksParameters),
     responses(
         (status = 200, description = "The markets' order books (1 credit per book).", body = OrderBooksEnvelope, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
-        (status = 404, description = "An id names no market (`NOT_FOUND`; the message lists them); not charged.", body = ErrorBody),
+        (status = 404, description = "An id names no market (`NOT_FOUND`; the message lists them), or the server has no book for one (`NOT_FOUND`, naming it); not charged.", body = ErrorBody),
         (status = 502, description = "An exchange did not answer usably (`EXCHANGE_UNAVAILABLE`); not charged.", body = ErrorBody),
-        (status = 503, description = "The server has no depth source for one of the markets (`DEPTH_UNAVAILABLE`), the store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged.", body = ErrorBody),
+        (status = 503, description = "The server has no depth source (`DEPTH_UNAVAILABLE`), the store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged.", body = ErrorBody),
     ),
     security(("bearer" = []))
 )]
@@ -112,7 +112,15 @@ pub async fn order_books(
         if !unknown.is_empty() {
             return Err(ApiError::not_found(format!("No market has id {}.", unknown.join(", "))));
         }
-        let fetched = futures::future::try_join_all(markets.iter().map(|market| depth.book(market))).await?;
+        let fetched = futures::future::try_join_all(markets.iter().map(|market| async {
+            depth.book(market).await.map_err(|error| match error {
+                DepthError::NotAvailable => {
+                    ApiError::not_found(format!("This server has no order book for market {}.", market.id))
+                }
+                other => ApiError::from(other),
+            })
+        }))
+        .await?;
         let now = Utc::now();
         let views: Vec<OrderBookView> = markets
             .iter()
@@ -135,9 +143,9 @@ pub async fn order_books(
     params(("id" = uuid::Uuid, Path, description = "The market's id (a UUID)."), TradesParameters),
     responses(
         (status = 200, description = "A page of the market's trades (1 credit).", body = TradesEnvelope, headers(("X-Credits-Used" = i64, description = "Credits this call charged."), ("X-Credits-Remaining" = i64, description = "The account's balance after this call."))),
-        (status = 404, description = "No market has this id (`NOT_FOUND`); not charged.", body = ErrorBody),
+        (status = 404, description = "No market has this id, or the server has no depth for it (the demo serves recordings of a few markets) (`NOT_FOUND`); not charged.", body = ErrorBody),
         (status = 502, description = "The exchange did not answer usably (`EXCHANGE_UNAVAILABLE`); not charged.", body = ErrorBody),
-        (status = 503, description = "The server has no depth source for this market (`DEPTH_UNAVAILABLE`), the store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged.", body = ErrorBody),
+        (status = 503, description = "The server has no depth source (`DEPTH_UNAVAILABLE`), the store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged.", body = ErrorBody),
     ),
     security(("bearer" = []))
 )]

@@ -497,7 +497,7 @@ async fn the_demo_serves_its_recordings_as_recordings() {
     assert_eq!(body["data"]["source"], "recording");
     assert!(body["data"].get("recordedFrom").is_none(), "{body}");
 
-    // A market without a recording has no depth in the demo.
+    // A market without a recording has no depth in the demo: 404, uncharged.
     let (account, key) = server.account("pro", 10).await;
     let other = id(Exchange::Polymarket, "559679");
     let (status, body) = server.get(&format!("/api/v1/markets/{other}/orderbook"), &key).await;
@@ -508,6 +508,19 @@ async fn the_demo_serves_its_recordings_as_recordings() {
             &key,
         )
         .await;
-    assert_error(status, &body, 503, "DEPTH_UNAVAILABLE");
+    assert_error(status, &body, 404, "NOT_FOUND");
+    // A market of the seeded catalogue: stored, never recorded.
+    let without = crate::seed::market(&crate::seed::SPECS[0]).id();
+    let (status, body) = server
+        .get(
+            &format!("/api/v1/orderbooks?ids={},{without}", id(Exchange::Kalshi, ELON)),
+            &key,
+        )
+        .await;
+    let error = assert_error(status, &body, 404, "NOT_FOUND");
+    assert!(
+        error["message"].as_str().unwrap().contains(&without.to_string()),
+        "{error}"
+    );
     assert_eq!(server.remaining_credits(account.id).await, 10);
 }

@@ -1,7 +1,7 @@
 //! The demo's depth: recorded books and trades (`demo-data/depth/recordings.json`), each served
 //! for the demo market the manifest names, as [`BookSource::Recording`] with its recording
 //! time and the market it was really recorded on. A market without a recording has no depth
-//! (`DepthError::NotAvailable`).
+//! (`DepthError::NotAvailable`, which the API answers 404).
 
 use async_trait::async_trait;
 use marketlens_domain::Exchange;
