@@ -3959,7 +3959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No market has this id (`NOT_FOUND`); not charged. */
+            /** @description No market has this id, or the server has no depth for it (the demo serves recordings of a few markets) (`NOT_FOUND`); not charged. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4004,7 +4004,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server has no depth source for this market (`DEPTH_UNAVAILABLE`), the store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged. */
+            /** @description The server has no depth source (`DEPTH_UNAVAILABLE`), the store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4128,7 +4128,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No market has this id (`NOT_FOUND`); not charged. */
+            /** @description No market has this id, or the server has no depth for it (the demo serves recordings of a few markets) (`NOT_FOUND`); not charged. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4173,7 +4173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server has no depth source for this market (`DEPTH_UNAVAILABLE`), the store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged. */
+            /** @description The server has no depth source (`DEPTH_UNAVAILABLE`), the store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4443,7 +4443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description An id names no market (`NOT_FOUND`; the message lists them); not charged. */
+            /** @description An id names no market (`NOT_FOUND`; the message lists them), or the server has no book for one (`NOT_FOUND`, naming it); not charged. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4488,7 +4488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The server has no depth source for one of the markets (`DEPTH_UNAVAILABLE`), the store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged. */
+            /** @description The server has no depth source (`DEPTH_UNAVAILABLE`), the store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
