@@ -76,6 +76,14 @@ for cache in 2000 0; do
   run "rest, cache ${cache} ms: Polymarket book" "$base/api/v1/markets/$polymarket/orderbook"
   run "rest, cache ${cache} ms: 4 books in one call" "$base/api/v1/orderbooks?ids=$kalshi,$polymarket,$duke,$ariz"
   run "rest, cache ${cache} ms: Kalshi trades (limit 50)" "$base/api/v1/markets/$kalshi/trades"
+  # How many upstream fetches all those calls made (each shared by the callers waiting on it).
+  curl -sf "$base/metrics" | python3 -c '
+import re, sys
+text = sys.stdin.read()
+fetches = sum(float(n) for n in re.findall(r"^marketlens_depth_fetches_total\{[^}]*\} ([\d.e+]+)$", text, re.M))
+calls = sum(float(n) for n in re.findall(r"^marketlens_http_requests_total\{[^}]*route=\"/api/v1/(?:markets/\{id\}/(?:orderbook|trades)|orderbooks)\"[^}]*\} ([\d.e+]+)$", text, re.M))
+print("  upstream fetches: %d for %d calls" % (fetches, calls))
+'
   kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
 done
 
