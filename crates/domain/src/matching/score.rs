@@ -173,7 +173,11 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
 /// "the first round" against the whole election).
 fn compare_forms(left: &Features, right: &Features) -> Agreement {
     let other_span = matches!((left.form.span, right.form.span), (Some(left), Some(right)) if left != right);
-    if left.form.form() != right.form.form() || left.form.stages != right.form.stages || other_span {
+    if left.form.form() != right.form.form()
+        || left.form.stages != right.form.stages
+        || other_span
+        || left.form.other_action(&right.form)
+    {
         Agreement::Conflict
     } else if left.form.form == right.form.form {
         Agreement::Agree
@@ -199,6 +203,12 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
     let agreement = match (left_subjects.is_empty(), right_subjects.is_empty()) {
         (true, true) => (Agreement::NotStated, 0.5),
         (true, false) | (false, true) => (Agreement::Unknown, 0.4),
+        // Kalshi's choice is who or what resolves Yes ("Which boroughs will Mamdani win? —
+        // Queens"): a market that names subjects but not the choice asks about something else
+        // (the whole city).
+        (false, false) if choice_unnamed(left, right_subjects) || choice_unnamed(right, left_subjects) => {
+            (Agreement::Conflict, 0.0)
+        }
         (false, false) => {
             let left_unmatched = Unmatched::of(left_subjects, right_subjects);
             let right_unmatched = Unmatched::of(right_subjects, left_subjects);
@@ -237,6 +247,16 @@ fn without_unnamed_opponent(features: &Features, other: &Features) -> Vec<Entity
         subjects.retain(|subject| !subject.corresponds_to(opponent));
     }
     subjects
+}
+
+/// Whether `features` is a Kalshi choice that none of `other_subjects` names.
+fn choice_unnamed(features: &Features, other_subjects: &[Entity]) -> bool {
+    features.primary_is_choice
+        && features
+            .entities
+            .primary
+            .as_ref()
+            .is_some_and(|choice| !other_subjects.iter().any(|other| other.corresponds_to(choice)))
 }
 
 /// Whether `other` asks that the opponent in `features`' game wins.

@@ -99,12 +99,64 @@ pub enum Span {
     Quarterly,
 }
 
+/// The event a question's main verb names. Two questions about the same person, place and
+/// year whose verbs name different events resolve apart: winning an election is not dropping
+/// out of it, visiting Greenland is not acquiring it, endorsing a candidate is not meeting
+/// one. Read only where a verb of one of these classes is written; a question with none
+/// states no action, and is compared on its other fields alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// Wins, is elected, is champion.
+    Win,
+    /// Drops out, withdraws, suspends a campaign: leaves a race before it is decided.
+    Withdraw,
+    /// Visits, enters or travels to a place.
+    Visit,
+    /// Acquires, buys, annexes or takes control of something.
+    Acquire,
+    /// Endorses someone.
+    Endorse,
+    /// Meets or talks with someone.
+    Meet,
+    /// Signs a law, an order or a deal.
+    Sign,
+    /// Leaves an office: resigns, steps down, is removed.
+    Leave,
+    /// Is indicted, charged or arrested.
+    Charged,
+    /// Is impeached.
+    Impeached,
+    /// Is pardoned.
+    Pardoned,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            Action::Win => "win",
+            Action::Withdraw => "drop out",
+            Action::Visit => "visit",
+            Action::Acquire => "acquire",
+            Action::Endorse => "endorse",
+            Action::Meet => "meet",
+            Action::Sign => "sign",
+            Action::Leave => "leave office",
+            Action::Charged => "be charged",
+            Action::Impeached => "be impeached",
+            Action::Pardoned => "be pardoned",
+        };
+        formatter.write_str(name)
+    }
+}
+
 /// A question's form and stages.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Reading {
     pub form: Option<Form>,
     pub stages: Vec<Stage>,
     pub span: Option<Span>,
+    /// The event the first verb of an [`Action`] class names, if any.
+    pub action: Option<Action>,
 }
 
 impl Reading {
@@ -121,7 +173,15 @@ impl Reading {
         if let Some(span) = self.span {
             description.push_str(&format!(", {span:?} figure").to_lowercase());
         }
+        if let Some(action) = self.action {
+            description.push_str(&format!(", action: {action}"));
+        }
         description
+    }
+
+    /// Whether both state an action and the actions differ ("win" against "drop out").
+    pub fn other_action(&self, other: &Reading) -> bool {
+        matches!((self.action, other.action), (Some(left), Some(right)) if left != right)
     }
 }
 
@@ -169,6 +229,64 @@ const FORMS: &[(&[&str], Form)] = &[
     (&["end", "in", "a", "tie"], Form::Draw),
     (&["ends", "in", "a", "draw"], Form::Draw),
     (&["ends", "in", "a", "tie"], Form::Draw),
+];
+
+/// Verb phrases and the action they name. Inflections are listed: matching is by word.
+const ACTIONS: &[(&[&str], Action)] = &[
+    (&["win"], Action::Win),
+    (&["wins"], Action::Win),
+    (&["won"], Action::Win),
+    (&["winner"], Action::Win),
+    (&["elected"], Action::Win),
+    (&["drop", "out"], Action::Withdraw),
+    (&["drops", "out"], Action::Withdraw),
+    (&["dropped", "out"], Action::Withdraw),
+    (&["withdraw"], Action::Withdraw),
+    (&["withdraws"], Action::Withdraw),
+    (&["suspend", "his", "campaign"], Action::Withdraw),
+    (&["suspend", "her", "campaign"], Action::Withdraw),
+    (&["exit", "the", "race"], Action::Withdraw),
+    (&["visit"], Action::Visit),
+    (&["visits"], Action::Visit),
+    (&["enter"], Action::Visit),
+    (&["enters"], Action::Visit),
+    (&["travel", "to"], Action::Visit),
+    (&["travels", "to"], Action::Visit),
+    (&["acquire"], Action::Acquire),
+    (&["acquires"], Action::Acquire),
+    (&["acquired"], Action::Acquire),
+    (&["buy"], Action::Acquire),
+    (&["buys"], Action::Acquire),
+    (&["purchase"], Action::Acquire),
+    (&["annex"], Action::Acquire),
+    (&["annexes"], Action::Acquire),
+    (&["take", "control"], Action::Acquire),
+    (&["takes", "control"], Action::Acquire),
+    (&["endorse"], Action::Endorse),
+    (&["endorses"], Action::Endorse),
+    (&["endorsed"], Action::Endorse),
+    (&["meet"], Action::Meet),
+    (&["meets"], Action::Meet),
+    (&["meet", "with"], Action::Meet),
+    (&["talk", "to"], Action::Meet),
+    (&["talk", "with"], Action::Meet),
+    (&["sign"], Action::Sign),
+    (&["signs"], Action::Sign),
+    (&["signed"], Action::Sign),
+    (&["resign"], Action::Leave),
+    (&["resigns"], Action::Leave),
+    (&["step", "down"], Action::Leave),
+    (&["steps", "down"], Action::Leave),
+    (&["leave", "office"], Action::Leave),
+    (&["leaves", "office"], Action::Leave),
+    (&["removed", "from", "office"], Action::Leave),
+    (&["indicted"], Action::Charged),
+    (&["charged"], Action::Charged),
+    (&["arrested"], Action::Charged),
+    (&["impeached"], Action::Impeached),
+    (&["pardon"], Action::Pardoned),
+    (&["pardons"], Action::Pardoned),
+    (&["pardoned"], Action::Pardoned),
 ];
 
 /// Stage phrases.
@@ -243,6 +361,9 @@ pub fn extract(tokens: &[Token]) -> Reading {
                 Marker::Span(phrase, span) if reading.span.is_none() && phrase_at(at, phrase) => {
                     reading.span = Some(span);
                 }
+                Marker::Action(phrase, action) if reading.action.is_none() && phrase_at(at, phrase) => {
+                    reading.action = Some(action);
+                }
                 _ => {}
             }
         }
@@ -255,17 +376,19 @@ pub fn extract(tokens: &[Token]) -> Reading {
     reading
 }
 
-/// One phrase of [`FORMS`], [`STAGES`] or [`SPANS`].
+/// One phrase of [`FORMS`], [`STAGES`], [`SPANS`] or [`ACTIONS`].
 #[derive(Clone, Copy)]
 enum Marker {
     Form(&'static [&'static str], Form),
     Stage(&'static [&'static str], Stage),
     Span(&'static [&'static str], Span),
+    Action(&'static [&'static str], Action),
 }
 
 impl Marker {
     fn phrase(self) -> &'static [&'static str] {
-        let (Marker::Form(phrase, _) | Marker::Stage(phrase, _) | Marker::Span(phrase, _)) = self;
+        let (Marker::Form(phrase, _) | Marker::Stage(phrase, _) | Marker::Span(phrase, _) | Marker::Action(phrase, _)) =
+            self;
         phrase
     }
 }
@@ -277,7 +400,8 @@ static PHRASES_BY_FIRST_WORD: LazyLock<HashMap<&'static str, Vec<Marker>>> = Laz
         .iter()
         .map(|(phrase, form)| Marker::Form(phrase, *form))
         .chain(STAGES.iter().map(|(phrase, stage)| Marker::Stage(phrase, *stage)))
-        .chain(SPANS.iter().map(|(phrase, span)| Marker::Span(phrase, *span)));
+        .chain(SPANS.iter().map(|(phrase, span)| Marker::Span(phrase, *span)))
+        .chain(ACTIONS.iter().map(|(phrase, action)| Marker::Action(phrase, *action)));
     for marker in markers {
         by_first_word.entry(marker.phrase()[0]).or_default().push(marker);
     }

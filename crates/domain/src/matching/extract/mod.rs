@@ -36,6 +36,10 @@ pub struct Features {
     /// The other side of the game, when the question asks whether one side of a named game
     /// wins ("Fulham vs Brighton Winner? — Fulham": Brighton).
     pub opponent: Option<Entity>,
+    /// Whether `entities.primary` is Kalshi's choice after the dash ("Which boroughs will
+    /// Mamdani win? — Queens"): the one name whose fate resolves Yes, which a market on the
+    /// same question must name too.
+    pub primary_is_choice: bool,
     pub end_date: Option<NaiveDate>,
     /// Remaining informative words as (hash, weight), sorted by hash.
     pub wording: Vec<(u64, f32)>,
@@ -69,6 +73,7 @@ impl Features {
         // Winner? — Kansas City"): the choice is the subject that resolves Yes, and the other
         // side of the game its opponent. A choice of "Tie" asks for a draw, not a winner.
         let mut opponent = None;
+        let mut primary_is_choice = false;
         if let Some((title, choice)) = question.rsplit_once(" \u{2014} ") {
             if matches!(choice.trim().to_lowercase().as_str(), "tie" | "draw") {
                 form.form = Some(form::Form::Draw);
@@ -85,6 +90,7 @@ impl Features {
                         .cloned();
                 }
                 entities.primary = Some(chosen);
+                primary_is_choice = true;
             }
         }
         // The league settles a team name several teams share ("Kings"); read only then.
@@ -128,6 +134,7 @@ impl Features {
             form,
             named_outcomes,
             opponent,
+            primary_is_choice,
             end_date,
             wording,
         }

@@ -91,12 +91,16 @@ impl Quantity {
         let bounds_agree = match (self.bound, other.bound) {
             (Bound::Unstated, Bound::Unstated) => true,
             (Bound::Unstated, bound) | (bound, Bound::Unstated) => {
-                let strict = if self.bound == Bound::Unstated {
+                let inclusive = if self.bound == Bound::Unstated {
                     other.inclusive
                 } else {
                     self.inclusive
-                } == Some(false);
-                bound != Bound::Between && !strict
+                };
+                // A bare count is exact where the other writes an open end: "cut rates 8
+                // times" is not "8+ cuts", "hike by 25bps" not "by 25+ bps". Only an open end
+                // the words state ("+", "or more", "at least", "≥", "above") counts; a verb
+                // of reaching leaves it open to either reading.
+                bound != Bound::Between && inclusive.is_none()
             }
             (left, right) => left == right,
         };
