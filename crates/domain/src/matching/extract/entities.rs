@@ -151,6 +151,99 @@ pub fn drop_club_words(entity: &mut Entity) {
     }
 }
 
+/// Nationality adjectives and the place they name: "the Bolivian presidential election" is
+/// Bolivia's, "the Irish Presidential Election" Ireland's. The exchanges write one or the
+/// other ("Bolivia presidential election" / "Bolivian presidential election"), so a name that
+/// is only an adjective of nationality is read as its country. (Adjectives of the United
+/// States are not here: "American" names teams and companies more often than the country.)
+const DEMONYMS: &[(&str, &str)] = &[
+    ("afghan", "afghanistan"),
+    ("albanian", "albania"),
+    ("algerian", "algeria"),
+    ("argentine", "argentina"),
+    ("argentinian", "argentina"),
+    ("armenian", "armenia"),
+    ("australian", "australia"),
+    ("austrian", "austria"),
+    ("belarusian", "belarus"),
+    ("belgian", "belgium"),
+    ("bolivian", "bolivia"),
+    ("brazilian", "brazil"),
+    ("british", "united kingdom"),
+    ("bulgarian", "bulgaria"),
+    ("canadian", "canada"),
+    ("chilean", "chile"),
+    ("chinese", "china"),
+    ("colombian", "colombia"),
+    ("croatian", "croatia"),
+    ("czech", "czech republic"),
+    ("danish", "denmark"),
+    ("dutch", "netherlands"),
+    ("ecuadorian", "ecuador"),
+    ("egyptian", "egypt"),
+    ("estonian", "estonia"),
+    ("finnish", "finland"),
+    ("french", "france"),
+    ("georgian", "georgia"),
+    ("german", "germany"),
+    ("greek", "greece"),
+    ("honduran", "honduras"),
+    ("hungarian", "hungary"),
+    ("icelandic", "iceland"),
+    ("indian", "india"),
+    ("indonesian", "indonesia"),
+    ("iranian", "iran"),
+    ("iraqi", "iraq"),
+    ("irish", "ireland"),
+    ("israeli", "israel"),
+    ("italian", "italy"),
+    ("japanese", "japan"),
+    ("kenyan", "kenya"),
+    ("latvian", "latvia"),
+    ("lebanese", "lebanon"),
+    ("lithuanian", "lithuania"),
+    ("malawian", "malawi"),
+    ("mexican", "mexico"),
+    ("moldovan", "moldova"),
+    ("nigerian", "nigeria"),
+    ("norwegian", "norway"),
+    ("pakistani", "pakistan"),
+    ("peruvian", "peru"),
+    ("philippine", "philippines"),
+    ("polish", "poland"),
+    ("portuguese", "portugal"),
+    ("romanian", "romania"),
+    ("russian", "russia"),
+    ("saudi", "saudi arabia"),
+    ("scottish", "scotland"),
+    ("serbian", "serbia"),
+    ("slovak", "slovakia"),
+    ("slovenian", "slovenia"),
+    ("korean", "korea"),
+    ("spanish", "spain"),
+    ("swedish", "sweden"),
+    ("swiss", "switzerland"),
+    ("syrian", "syria"),
+    ("taiwanese", "taiwan"),
+    ("thai", "thailand"),
+    ("turkish", "turkey"),
+    ("ukrainian", "ukraine"),
+    ("venezuelan", "venezuela"),
+    ("vietnamese", "vietnam"),
+    ("welsh", "wales"),
+];
+
+/// Reads a name that is only a nationality adjective ("Bolivian") as its country
+/// ("bolivia"), so that the two exchanges' ways of naming one country's election meet.
+pub fn demonym_to_country(entity: &mut Entity) {
+    if entity.kind != EntityKind::Name || entity.words.len() != 1 {
+        return;
+    }
+    if let Some((_adjective, country)) = DEMONYMS.iter().find(|(adjective, _country)| *adjective == entity.words[0]) {
+        entity.words = country.split(' ').map(str::to_owned).collect();
+    }
+}
+
 /// Whether a single letter stands between two longer words ("donald j trump").
 fn has_middle_initial(words: &[String]) -> bool {
     words
@@ -278,6 +371,20 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("champions league", "champions league", Alias::Context),
     ("europa league", "europa league", Alias::Context),
     ("world series", "world series", Alias::Context),
+    ("pro baseball championship", "world series", Alias::Context),
+    ("pro baseball champion", "world series", Alias::Context),
+    ("f1 drivers championship", "f1 drivers championship", Alias::Context),
+    ("formula 1 drivers championship", "f1 drivers championship", Alias::Context),
+    ("drivers championship", "f1 drivers championship", Alias::Context),
+    ("drivers champion", "f1 drivers championship", Alias::Context),
+    ("f1 constructors championship", "f1 constructors championship", Alias::Context),
+    (
+        "formula 1 constructors championship",
+        "f1 constructors championship",
+        Alias::Context,
+    ),
+    ("constructors championship", "f1 constructors championship", Alias::Context),
+    ("constructors champion", "f1 constructors championship", Alias::Context),
     (
         "college basketball national championship",
         "ncaa basketball championship",

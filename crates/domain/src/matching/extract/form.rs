@@ -223,7 +223,10 @@ const FORMS: &[(&[&str], Form)] = &[
     (&["declare", "a", "run"], Form::Run),
     (&["announce", "candidacy"], Form::Run),
     (&["first", "to"], Form::First),
-    (&["the", "next"], Form::Next),
+    // "Be the next Mayor", not "win the next election".
+    (&["be", "the", "next"], Form::Next),
+    (&["become", "the", "next"], Form::Next),
+    (&["as", "the", "next"], Form::Next),
     (&["successor"], Form::Next),
     (&["end", "in", "a", "draw"], Form::Draw),
     (&["end", "in", "a", "tie"], Form::Draw),

@@ -108,6 +108,7 @@ impl Features {
             .chain(opponent.as_mut())
         {
             entities::drop_club_words(entity);
+            entities::demonym_to_country(entity);
             teams::canonicalize(entity, league);
         }
         let named_outcomes = (!side::is_yes_no(outcomes) && outcomes.len() == 2).then(|| {
