@@ -173,7 +173,8 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
 /// "the first round" against the whole election).
 fn compare_forms(left: &Features, right: &Features) -> Agreement {
     let other_span = matches!((left.form.span, right.form.span), (Some(left), Some(right)) if left != right);
-    if left.form.form() != right.form.form()
+    let other_form = left.form.form() != right.form.form() && !left.form.succession_by_election(&right.form);
+    if other_form
         || left.form.stages != right.form.stages
         || other_span
         || left.form.other_action(&right.form)
@@ -425,6 +426,7 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
     let days = |from: chrono::NaiveDate, to: chrono::NaiveDate| (to - from).num_days();
     let left_date = left.timing.resolution_date();
     let right_date = right.timing.resolution_date();
+    let decided_by_a_contest = !left.entities.contexts.is_empty() || !right.entities.contexts.is_empty();
     match (left_date, right_date) {
         (Some(left_date), Some(right_date)) => {
             // The state on a day ("above $100k on December 31") is not an event within a
@@ -443,8 +445,8 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
                 (Agreement::Conflict, 0.0)
             }
         }
-        (Some(date), None) => date_against_rest(date, right),
-        (None, Some(date)) => date_against_rest(date, left),
+        (Some(date), None) => date_against_rest(date, right, decided_by_a_contest),
+        (None, Some(date)) => date_against_rest(date, left, decided_by_a_contest),
         (None, None) => {
             let left_years = &left.timing.years;
             let right_years = &right.timing.years;
@@ -496,7 +498,7 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
 }
 
 /// One question names a date; the other names only years, a dateless period, or nothing.
-fn date_against_rest(date: chrono::NaiveDate, other: &Features) -> (Agreement, f64) {
+fn date_against_rest(date: chrono::NaiveDate, other: &Features, decided_by_a_contest: bool) -> (Agreement, f64) {
     let last_day = date.pred_opt().unwrap_or(date);
     if !other.timing.years.is_empty() {
         return if other.timing.years.contains(&last_day.year()) {
@@ -512,6 +514,12 @@ fn date_against_rest(date: chrono::NaiveDate, other: &Features) -> (Agreement, f
     match other.end_date {
         Some(end_date) if (end_date - last_day).num_days().abs() <= END_DATE_TOLERANCE_DAYS => {
             (Agreement::Partial, 0.8)
+        }
+        // A contest is decided on its own day, and a market on it closes then: one closing
+        // inside the stated year ("the Irish presidential election", ending in November)
+        // against "in 2025" is the same contest, decided inside that year.
+        Some(end_date) if decided_by_a_contest && end_date < last_day && end_date.year() == last_day.year() => {
+            (Agreement::Partial, 0.7)
         }
         Some(end_date) if end_date < last_day => (Agreement::Conflict, 0.0),
         Some(_) => (Agreement::Unknown, 0.5),

@@ -157,6 +157,9 @@ pub struct Reading {
     pub span: Option<Span>,
     /// The event the first verb of an [`Action`] class names, if any.
     pub action: Option<Action>,
+    /// Whether the question names an election ("election", "elected"): winning one is how
+    /// an elected office gets its next holder.
+    pub names_an_election: bool,
 }
 
 impl Reading {
@@ -182,6 +185,15 @@ impl Reading {
     /// Whether both state an action and the actions differ ("win" against "drop out").
     pub fn other_action(&self, other: &Reading) -> bool {
         matches!((self.action, other.action), (Some(left), Some(right)) if left != right)
+    }
+
+    /// Whether one asks who is the next holder of an office and the other who wins the
+    /// election that fills it ("be the next Mayor of Bucharest" / "win the Bucharest mayoral
+    /// election"): one question, as long as the office is filled by that election.
+    pub fn succession_by_election(&self, other: &Reading) -> bool {
+        let wins_an_election =
+            |reading: &Reading| reading.form() == Form::Happen && reading.action == Some(Action::Win) && reading.names_an_election;
+        (self.form() == Form::Next && wins_an_election(other)) || (other.form() == Form::Next && wins_an_election(self))
     }
 }
 
@@ -347,6 +359,9 @@ pub fn extract(tokens: &[Token]) -> Reading {
     let phrase_at =
         |at: usize, phrase: &[&str]| words.len() >= at + phrase.len() && words[at..at + phrase.len()] == *phrase;
     let mut reading = Reading::default();
+    reading.names_an_election = words
+        .iter()
+        .any(|word| matches!(*word, "election" | "elections" | "elected"));
     for (at, word) in words.iter().enumerate() {
         // Only phrases that start with this word: this runs for every market.
         let Some(starting_here) = PHRASES_BY_FIRST_WORD.get(word) else {
