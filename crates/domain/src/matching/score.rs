@@ -851,4 +851,72 @@ mod tests {
         assert_eq!(judgement.orientation, Orientation::Flipped);
         assert_eq!(judge(&yes_no, &polymarket).orientation, Orientation::Flipped);
     }
+
+    #[test]
+    fn a_different_main_event_refuses() {
+        let win = features("Will Curtis Sliwa win the 2025 NYC mayoral election?", (2025, 11, 4));
+        let drop_out = features("Will Curtis Sliwa drop out of the NYC Mayoral race?", (2025, 11, 4));
+        assert_eq!(judge(&win, &drop_out).refused_by, Some(Field::Form));
+        let acquire = features("Will Trump acquire Greenland in 2025?", (2025, 12, 31));
+        let visit = features("Will Donald Trump visit Greenland in 2025?", (2025, 12, 31));
+        assert_eq!(judge(&acquire, &visit).refused_by, Some(Field::Form));
+        let reason = Comparison::new(&acquire, &visit, SERVING_THRESHOLD).to_string();
+        assert!(reason.contains("action: acquire") && reason.contains("action: visit"), "{reason}");
+    }
+
+    #[test]
+    fn kalshis_choice_must_be_named_by_the_other_market() {
+        let city = features("Will Zohran Mamdani win the 2025 NYC mayoral election?", (2025, 11, 4));
+        let borough = features(
+            "Which boroughs will Zohran Mamdani win in NYC Mayoral Race? — Queens",
+            (2025, 11, 4),
+        );
+        assert_eq!(judge(&city, &borough).refused_by, Some(Field::Subject));
+        assert_eq!(judge(&borough, &city).refused_by, Some(Field::Subject));
+        let queens = features("Will Zohran Mamdani win Queens in the NYC mayoral race?", (2025, 11, 4));
+        assert_ne!(judge(&queens, &borough).refused_by, Some(Field::Subject));
+    }
+
+    #[test]
+    fn one_countrys_election_in_either_words_agrees() {
+        let polymarket = features(
+            "Will Samuel Doria Medina win the 2025 Bolivia presidential election?",
+            (2025, 8, 17),
+        );
+        let kalshi = features(
+            "Who will win the Bolivian presidential election? — Samuel Doria Medina",
+            (2025, 8, 18),
+        );
+        let judgement = judge(&polymarket, &kalshi);
+        assert_eq!(judgement.refused_by, None, "{judgement:?}");
+        assert_eq!(judgement.subject.0, Agreement::Agree);
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
+    }
+
+    #[test]
+    fn a_contest_decided_inside_the_stated_year_agrees_on_the_date() {
+        let polymarket = features("Will Barry Andrews win the Irish Presidential Election?", (2025, 11, 11));
+        let kalshi = features(
+            "Who will be elected President of Ireland in 2025? — Barry Andrews",
+            (2025, 11, 12),
+        );
+        let judgement = judge(&polymarket, &kalshi);
+        assert_eq!(judgement.date.0, Agreement::Partial, "{judgement:?}");
+        assert_eq!(judgement.refused_by, None, "{judgement:?}");
+        // Without a contest, a market closing before the year ends leaves the rest of the year
+        // out: still another window.
+        let open = features("Will Bitcoin reach $150,000?", (2025, 6, 30));
+        let year = features("Will Bitcoin reach $150,000 in 2025?", (2025, 12, 31));
+        assert_eq!(judge(&open, &year).date.0, Agreement::Conflict);
+    }
+
+    #[test]
+    fn the_next_mayor_is_who_wins_the_mayoral_election() {
+        let polymarket = features("Will Gabriela Firea be the next Mayor of Bucharest?", (2025, 12, 31));
+        let kalshi = features(
+            "Who will win the Bucharest mayoral election? — Gabriela Firea",
+            (2025, 12, 31),
+        );
+        assert_eq!(judge(&polymarket, &kalshi).refused_by, None);
+    }
 }

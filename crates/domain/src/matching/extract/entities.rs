@@ -967,4 +967,37 @@ mod tests {
         };
         assert!(trump.corresponds_to(&donald));
     }
+
+    #[test]
+    fn a_nationality_adjective_is_its_country() {
+        let mut bolivian = Entity {
+            kind: EntityKind::Name,
+            words: vec!["bolivian".to_owned()],
+        };
+        demonym_to_country(&mut bolivian);
+        assert_eq!(bolivian.key(), "bolivia");
+        let mut irish = Entity {
+            kind: EntityKind::Name,
+            words: vec!["irish".to_owned()],
+        };
+        demonym_to_country(&mut irish);
+        assert_eq!(irish.key(), "ireland");
+        // Only a name that is the adjective alone: "French Open" is a tournament.
+        let mut french_open = Entity {
+            kind: EntityKind::Name,
+            words: vec!["french".to_owned(), "open".to_owned()],
+        };
+        demonym_to_country(&mut french_open);
+        assert_eq!(french_open.key(), "french open");
+    }
+
+    #[test]
+    fn kalshis_trademark_free_contests_are_the_leagues() {
+        let world_series = extract(&mut tokenize("Will the Arizona win the Pro Baseball Championship?"));
+        assert_eq!(world_series.contexts, ["world series"]);
+        let constructors = extract(&mut tokenize("Will the Williams Mercedes win the F1 Constructors Champion??"));
+        assert_eq!(constructors.contexts, ["f1 constructors championship"]);
+        let drivers = extract(&mut tokenize("Will Max Verstappen be the 2025 Drivers Champion?"));
+        assert_eq!(drivers.contexts, ["f1 drivers championship"]);
+    }
 }

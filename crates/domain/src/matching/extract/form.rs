@@ -522,4 +522,38 @@ mod tests {
         );
         assert_eq!(read("Set 1 Winner: Anisimova vs Pegula").stages, [Stage::PartOfGame]);
     }
+
+    #[test]
+    fn reads_the_event_the_main_verb_names() {
+        let win = read("Will Curtis Sliwa win the 2025 NYC mayoral election?");
+        let drop_out = read("Will Curtis Sliwa drop out of the NYC Mayoral race?");
+        assert_eq!(win.action, Some(Action::Win));
+        assert_eq!(drop_out.action, Some(Action::Withdraw));
+        assert!(win.other_action(&drop_out));
+        let acquire = read("Will Trump acquire Greenland in 2025?");
+        let visit = read("Will Donald Trump visit Greenland in 2025?");
+        assert!(acquire.other_action(&visit));
+        // Two verbs of one event agree; a question with no such verb states no action.
+        assert!(!read("Will Reza Pahlavi enter Iran before September?").other_action(&read("Will Reza Pahlavi visit Iran before Sep 1, 2025?")));
+        assert!(!acquire.other_action(&read("Will Trump buy at least part of Greenland?")));
+        assert_eq!(read("Khamenei out as Supreme Leader of Iran in 2025?").action, None);
+        assert!(!read("US government shutdown in 2025?").other_action(&visit));
+    }
+
+    #[test]
+    fn the_next_holder_of_an_elected_office_is_who_wins_its_election() {
+        let next_mayor = read("Will Gabriela Firea be the next Mayor of Bucharest?");
+        assert_eq!(next_mayor.form(), Form::Next);
+        let election = read("Who will win the Bucharest mayoral election? — Gabriela Firea");
+        assert!(next_mayor.succession_by_election(&election));
+        assert!(election.succession_by_election(&next_mayor));
+        // "The next" election is not a succession.
+        assert_eq!(
+            read("Who will win the next Malawian presidential election? — Lazarus Chakwera").form(),
+            Form::Happen
+        );
+        // A succession with no election is not one: the holder leaving is another question.
+        let out = read("Khamenei out as Supreme Leader of Iran in 2025?");
+        assert!(!read("Will Mojtaba Khamenei be the next Supreme Leader of Iran?").succession_by_election(&out));
+    }
 }

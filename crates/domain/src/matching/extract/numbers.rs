@@ -524,6 +524,29 @@ mod tests {
     }
 
     #[test]
+    fn a_bare_count_is_exact_against_a_stated_open_end() {
+        // "8 times" is exactly 8; "8+" is 8 or more: nine cuts resolve them apart.
+        let times = one("Will the Fed cut rates 8 times?");
+        assert_eq!(times.bound, Bound::Unstated);
+        assert_eq!(times.boundary_with(&one("Will 8+ Fed rate cuts happen in 2025?")), None);
+        assert_eq!(
+            one("Will the Federal Reserve Hike rates by 25bps at their October 2025 meeting?")
+                .boundary_with(&one("Fed increases interest rates by 25+ bps after October 2025 meeting?")),
+            None
+        );
+        assert_eq!(times.boundary_with(&one("at least 8")), None);
+        // Two bare counts, or a bare number against a verb of reaching, still agree.
+        assert_eq!(
+            times.boundary_with(&one("Will 8 Fed rate cuts happen in 2025?")),
+            Some(Boundary::Same)
+        );
+        assert_eq!(
+            one("Bitcoin $150,000 in 2025").boundary_with(&one("Will Bitcoin reach $150,000")),
+            Some(Boundary::Same)
+        );
+    }
+
+    #[test]
     fn a_hyphened_span_is_not_a_threshold() {
         assert_eq!(
             one("Brazil's 12-month inflation below 5.50% for December 2025?").low,
