@@ -103,6 +103,13 @@ const END_DATE_TOLERANCE_DAYS: i64 = 45;
 /// The date score when one question states a date and the other market gives no date at
 /// all, not even an end date: the date decides resolution and nothing confirms it.
 const UNCONFIRMED_DATE_SCORE: f64 = 0.3;
+/// The date score when one question states a date or year and the other market, stating
+/// none, ends well outside it, with no contest named on both to fix the event: its end date
+/// speaks against the stated window ("Greenland before July" against a market open through
+/// the whole term), so nothing confirms the date. Such a pair is not served: a key field must
+/// be confirmed, not merely uncontradicted. Where both name one contest ("the 2026 NBA
+/// Finals"), the contest fixes the event and Kalshi's late closing says nothing.
+const CONTRADICTED_DATE_SCORE: f64 = 0.0;
 /// How far apart the end dates of two markets on one game may be: Kalshi closes a game's
 /// market two weeks after it is played (its backstop for a postponement), Polymarket on the
 /// day. Meetings of the same two sides further apart are other games; closer ones cannot be
@@ -427,6 +434,8 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
     let left_date = left.timing.resolution_date();
     let right_date = right.timing.resolution_date();
     let decided_by_a_contest = !left.entities.contexts.is_empty() || !right.entities.contexts.is_empty();
+    let one_contest = compare_contests(left, right) == Agreement::Agree;
+    let outside_the_date = if one_contest { 0.5 } else { CONTRADICTED_DATE_SCORE };
     match (left_date, right_date) {
         (Some(left_date), Some(right_date)) => {
             // The state on a day ("above $100k on December 31") is not an event within a
@@ -445,8 +454,8 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
                 (Agreement::Conflict, 0.0)
             }
         }
-        (Some(date), None) => date_against_rest(date, right, decided_by_a_contest),
-        (None, Some(date)) => date_against_rest(date, left, decided_by_a_contest),
+        (Some(date), None) => date_against_rest(date, right, decided_by_a_contest, outside_the_date),
+        (None, Some(date)) => date_against_rest(date, left, decided_by_a_contest, outside_the_date),
         (None, None) => {
             let left_years = &left.timing.years;
             let right_years = &right.timing.years;
@@ -472,7 +481,7 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
                 };
                 match other.end_date {
                     Some(end_date) if years.contains(&end_date.year()) => (Agreement::Partial, 0.7),
-                    Some(_) => (Agreement::Unknown, 0.4),
+                    Some(_) => (Agreement::Unknown, outside_the_date.min(0.4)),
                     None => (Agreement::Unknown, UNCONFIRMED_DATE_SCORE),
                 }
             } else {
@@ -498,7 +507,12 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
 }
 
 /// One question names a date; the other names only years, a dateless period, or nothing.
-fn date_against_rest(date: chrono::NaiveDate, other: &Features, decided_by_a_contest: bool) -> (Agreement, f64) {
+fn date_against_rest(
+    date: chrono::NaiveDate,
+    other: &Features,
+    decided_by_a_contest: bool,
+    outside_the_date: f64,
+) -> (Agreement, f64) {
     let last_day = date.pred_opt().unwrap_or(date);
     if !other.timing.years.is_empty() {
         return if other.timing.years.contains(&last_day.year()) {
@@ -522,7 +536,7 @@ fn date_against_rest(date: chrono::NaiveDate, other: &Features, decided_by_a_con
             (Agreement::Partial, 0.7)
         }
         Some(end_date) if end_date < last_day => (Agreement::Conflict, 0.0),
-        Some(_) => (Agreement::Unknown, 0.5),
+        Some(_) => (Agreement::Unknown, outside_the_date),
         None => (Agreement::Unknown, UNCONFIRMED_DATE_SCORE),
     }
 }
