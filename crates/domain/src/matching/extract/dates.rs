@@ -142,11 +142,28 @@ pub fn extract(tokens: &mut [Token], reference: Option<Reference>) -> Timing {
             index += 1;
             continue;
         }
-        let Some(found) = date_at(tokens, index, reference, this_year) else {
+        let Some(mut found) = date_at(tokens, index, reference, this_year) else {
             index += 1;
             continue;
         };
         let cue = cue_before(tokens, index);
+        // "Before September" of a market closing on August 31 is the September to come: a
+        // deadline written as a month is its first day, which falls just after the market's
+        // end, not the September before.
+        if matches!(cue.as_deref(), Some("before" | "until"))
+            && found.year_inferred
+            && !found.single_day
+            && let Some(Reference::MarketEnd(end)) = reference
+        {
+            let distance = |date: NaiveDate| (date - end).num_days().abs();
+            if let (Some(start), Some(until)) = (
+                found.start.checked_add_months(Months::new(12)),
+                found.end.checked_add_months(Months::new(12)),
+            ) && distance(start) < distance(found.start)
+            {
+                (found.start, found.end) = (start, until);
+            }
+        }
         if let Some(cue_index) = found.first.checked_sub(1).filter(|_| cue.is_some()) {
             tokens[cue_index].used = true;
         }
@@ -339,6 +356,9 @@ struct FoundDate {
     end: NaiveDate,
     /// True for a single day ("December 31"), false for a month, quarter or year.
     single_day: bool,
+    /// A month written without its year ("before September"), the year taken from the
+    /// market's end.
+    year_inferred: bool,
 }
 
 fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_year: Option<i32>) -> Option<FoundDate> {
@@ -357,6 +377,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             start: last_day,
             end: inner.end,
             single_day: true,
+            year_inferred: false,
         });
     }
     // "this year": the year of the market's end date.
@@ -368,6 +389,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             start: NaiveDate::from_ymd_opt(year, 1, 1)?,
             end: NaiveDate::from_ymd_opt(year + 1, 1, 1)?,
             single_day: false,
+            year_inferred: false,
         });
     }
     // "2026-01-23": a year, month and day joined by hyphens, as Polymarket writes game days.
@@ -387,6 +409,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             start: date,
             end: date.succ_opt()?,
             single_day: true,
+            year_inferred: false,
         });
     }
     if let Some(quarter) = quarter(&token.lower) {
@@ -401,6 +424,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             start,
             end: start.checked_add_months(Months::new(3))?,
             single_day: false,
+            year_inferred: false,
         });
     }
     if let Some(month) = month(&token.lower) {
@@ -418,6 +442,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             return None;
         }
         let length = 1 + usize::from(day.is_some()) + usize::from(year.is_some());
+        let year_inferred = year.is_none();
         // A month without a year is the last one on or before the market's end ("in
         // December" of a market ending in January is the December before).
         let year = match year {
@@ -433,6 +458,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
                     start,
                     end: start.succ_opt()?,
                     single_day: true,
+                    year_inferred,
                 }
             }
             None => {
@@ -443,6 +469,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
                     start,
                     end: start.checked_add_months(Months::new(1))?,
                     single_day: false,
+                    year_inferred,
                 }
             }
         });
@@ -458,6 +485,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
         start: NaiveDate::from_ymd_opt(year, 1, 1)?,
         end: NaiveDate::from_ymd_opt(year + 1, 1, 1)?,
         single_day: false,
+        year_inferred: false,
     })
 }
 
@@ -631,6 +659,21 @@ mod tests {
             NaiveDate::from_ymd_opt(2025, 6, 30).map(Reference::MarketEnd),
         );
         assert_eq!(june.deadline, Some(date(2025, 7, 1)));
+    }
+
+    #[test]
+    fn a_deadline_month_without_a_year_is_the_one_the_market_closes_before() {
+        let september = extract(
+            &mut tokenize("Will Reza Pahlavi enter Iran before September?"),
+            NaiveDate::from_ymd_opt(2025, 8, 31).map(Reference::MarketEnd),
+        );
+        assert_eq!(september.deadline, Some(date(2025, 9, 1)));
+        // A month the market closes after is still the one before its end.
+        let july = extract(
+            &mut tokenize("Will Trump acquire Greenland before July?"),
+            NaiveDate::from_ymd_opt(2025, 7, 1).map(Reference::MarketEnd),
+        );
+        assert_eq!(july.deadline, Some(date(2025, 7, 1)));
     }
 
     #[test]

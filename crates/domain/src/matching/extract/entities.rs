@@ -360,6 +360,32 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("superbowl", "super bowl", Alias::Context),
     ("pro football championship", "super bowl", Alias::Context),
     ("pro football champion", "super bowl", Alias::Context),
+    // The NFL's divisions, as Polymarket ("the NFC North") and Kalshi ("Pro Football NFC North
+    // Division") write them.
+    ("afc east", "afc east", Alias::Context),
+    ("afc east division", "afc east", Alias::Context),
+    ("pro football afc east division", "afc east", Alias::Context),
+    ("afc north", "afc north", Alias::Context),
+    ("afc north division", "afc north", Alias::Context),
+    ("pro football afc north division", "afc north", Alias::Context),
+    ("afc south", "afc south", Alias::Context),
+    ("afc south division", "afc south", Alias::Context),
+    ("pro football afc south division", "afc south", Alias::Context),
+    ("afc west", "afc west", Alias::Context),
+    ("afc west division", "afc west", Alias::Context),
+    ("pro football afc west division", "afc west", Alias::Context),
+    ("nfc east", "nfc east", Alias::Context),
+    ("nfc east division", "nfc east", Alias::Context),
+    ("pro football nfc east division", "nfc east", Alias::Context),
+    ("nfc north", "nfc north", Alias::Context),
+    ("nfc north division", "nfc north", Alias::Context),
+    ("pro football nfc north division", "nfc north", Alias::Context),
+    ("nfc south", "nfc south", Alias::Context),
+    ("nfc south division", "nfc south", Alias::Context),
+    ("pro football nfc south division", "nfc south", Alias::Context),
+    ("nfc west", "nfc west", Alias::Context),
+    ("nfc west division", "nfc west", Alias::Context),
+    ("pro football nfc west division", "nfc west", Alias::Context),
     ("nhl stanley cup", "stanley cup", Alias::Context),
     ("stanley cup", "stanley cup", Alias::Context),
     ("pro hockey championship", "stanley cup", Alias::Context),
@@ -999,5 +1025,11 @@ mod tests {
         assert_eq!(constructors.contexts, ["f1 constructors championship"]);
         let drivers = extract(&mut tokenize("Will Max Verstappen be the 2025 Drivers Champion?"));
         assert_eq!(drivers.contexts, ["f1 drivers championship"]);
+        let division = extract(&mut tokenize("Pro Football NFC North Division Winner? — Detroit"));
+        assert_eq!(division.contexts, ["nfc north"]);
+        assert_eq!(
+            extract(&mut tokenize("Will the Detroit Lions win the NFC North?")).contexts,
+            ["nfc north"]
+        );
     }
 }
