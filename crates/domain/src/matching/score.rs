@@ -433,7 +433,10 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
     let days = |from: chrono::NaiveDate, to: chrono::NaiveDate| (to - from).num_days();
     let left_date = left.timing.resolution_date();
     let right_date = right.timing.resolution_date();
-    let decided_by_a_contest = !left.entities.contexts.is_empty() || !right.entities.contexts.is_empty();
+    let decided_by_a_contest = !left.entities.contexts.is_empty()
+        || !right.entities.contexts.is_empty()
+        || left.form.names_an_election
+        || right.form.names_an_election;
     let one_contest = compare_contests(left, right) == Agreement::Agree;
     let outside_the_date = if one_contest { 0.5 } else { CONTRADICTED_DATE_SCORE };
     match (left_date, right_date) {
@@ -922,6 +925,18 @@ mod tests {
         let open = features("Will Bitcoin reach $150,000?", (2025, 6, 30));
         let year = features("Will Bitcoin reach $150,000 in 2025?", (2025, 12, 31));
         assert_eq!(judge(&open, &year).date.0, Agreement::Conflict);
+    }
+
+    #[test]
+    fn a_market_on_a_race_closing_inside_the_stated_year_agrees_on_the_date() {
+        let polymarket = features("Will Cuomo endorse Eric Adams?", (2025, 11, 4));
+        let kalshi = features(
+            "Will Andrew Cuomo endorse Eric Adams in 2025 NYC Mayoral Race?",
+            (2025, 11, 4),
+        );
+        let judgement = judge(&polymarket, &kalshi);
+        assert_eq!(judgement.date.0, Agreement::Partial, "{judgement:?}");
+        assert_eq!(judgement.refused_by, None, "{judgement:?}");
     }
 
     #[test]

@@ -56,7 +56,8 @@ impl Entity {
         if self.kind != other.kind && self.kind != EntityKind::Name && other.kind != EntityKind::Name {
             return false;
         }
-        if self.words == other.words {
+        if self.words == other.words || is_acronym_of(&self.words, &other.words) || is_acronym_of(&other.words, &self.words)
+        {
             return true;
         }
         // Most names have no middle initial to drop: compare their words as they are.
@@ -70,6 +71,26 @@ impl Entity {
         };
         runs_match && suffix_of(&self.words) == suffix_of(&other.words)
     }
+}
+
+/// Whether `short` is one word of three to five letters that spells the initials of `long`'s
+/// words, with or without its small words ("BOA" = Bank of America, "NYC" = New York City).
+/// Compared letter by letter: this runs for every pair of names the index compares.
+fn is_acronym_of(short: &[String], long: &[String]) -> bool {
+    let [acronym] = short else {
+        return false;
+    };
+    if !(3..=5).contains(&acronym.len()) || long.len() < 2 || long.len() > acronym.len() {
+        return false;
+    }
+    let spells = |skip_small_words: bool| {
+        let mut letters = acronym.bytes();
+        long.iter()
+            .filter(|word| !(skip_small_words && matches!(word.as_str(), "of" | "the" | "and" | "de" | "for")))
+            .all(|word| word.bytes().next() == letters.next())
+            && letters.next().is_none()
+    };
+    spells(false) || spells(true)
 }
 
 /// Whether the shorter of two names is a run at the start or end of the longer (see
@@ -121,8 +142,9 @@ fn names_run_alike<S: AsRef<str>>(left: &[S], right: &[S]) -> bool {
 /// Words that say a name is a club's rather than which club it is: Polymarket writes clubs'
 /// full names ("Associação Chapecoense de Futebol", "Fulham FC", "AFC Bournemouth"), Kalshi
 /// their short ones ("Chapecoense", "Fulham", "Bournemouth").
-const CLUB_WORDS: [&str; 16] = [
+const CLUB_WORDS: [&str; 17] = [
     "fc",
+    "rcd",
     "afc",
     "cf",
     "sc",
@@ -1031,5 +1053,18 @@ mod tests {
             extract(&mut tokenize("Will the Detroit Lions win the NFC North?")).contexts,
             ["nfc north"]
         );
+    }
+
+    #[test]
+    fn an_acronym_is_the_name_it_spells() {
+        let name = |words: &[&str]| Entity {
+            kind: EntityKind::Name,
+            words: words.iter().map(|word| (*word).to_owned()).collect(),
+        };
+        assert!(name(&["boa"]).corresponds_to(&name(&["bank", "of", "america"])));
+        assert!(name(&["new", "york", "city"]).corresponds_to(&name(&["nyc"])));
+        assert!(!name(&["boa"]).corresponds_to(&name(&["bank", "of", "canada"])));
+        // Two letters are too few to tell a name by.
+        assert!(!name(&["ny"]).corresponds_to(&name(&["new", "york"])));
     }
 }

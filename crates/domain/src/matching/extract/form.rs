@@ -157,8 +157,8 @@ pub struct Reading {
     pub span: Option<Span>,
     /// The event the first verb of an [`Action`] class names, if any.
     pub action: Option<Action>,
-    /// Whether the question names an election ("election", "elected"): winning one is how
-    /// an elected office gets its next holder.
+    /// Whether the question names an election ("election", "elected", "race"): winning one is
+    /// how an elected office gets its next holder, and it is decided on its own day.
     pub names_an_election: bool,
 }
 
@@ -234,7 +234,10 @@ const FORMS: &[(&[&str], Form)] = &[
     (&["announce", "a", "presidential", "run"], Form::Run),
     (&["declare", "a", "run"], Form::Run),
     (&["announce", "candidacy"], Form::Run),
+    (&["declare", "for"], Form::Run),
+    (&["declares", "for"], Form::Run),
     (&["first", "to"], Form::First),
+    (&["be", "first"], Form::First),
     // "Be the next Mayor", not "win the next election".
     (&["be", "the", "next"], Form::Next),
     (&["become", "the", "next"], Form::Next),
@@ -361,7 +364,7 @@ pub fn extract(tokens: &[Token]) -> Reading {
     let mut reading = Reading::default();
     reading.names_an_election = words
         .iter()
-        .any(|word| matches!(*word, "election" | "elections" | "elected"));
+        .any(|word| matches!(*word, "election" | "elections" | "elected" | "race"));
     for (at, word) in words.iter().enumerate() {
         // Only phrases that start with this word: this runs for every market.
         let Some(starting_here) = PHRASES_BY_FIRST_WORD.get(word) else {
@@ -477,6 +480,15 @@ mod tests {
             read("Will Beto O'Rourke be the nominee for the Presidency for the Democratic party?").form(),
             Form::Nominated
         );
+    }
+
+    #[test]
+    fn declaring_for_an_election_is_running_and_being_first_of_a_list_is_first() {
+        let declare = read(
+            "Will Gavin Newsom be first this list to declare for 2028 United States presidential election before Nov 7, 2028?",
+        );
+        assert_eq!(declare.form(), Form::First);
+        assert_eq!(read("Will Gavin Newsom declare for president?").form(), Form::Run);
     }
 
     #[test]

@@ -74,6 +74,13 @@ impl Features {
         // side of the game its opponent. A choice of "Tie" asks for a draw, not a winner.
         let mut opponent = None;
         let mut primary_is_choice = false;
+        // Kalshi's "Will Tie win the Ryder Cup?" puts its choice in the question: a tie is a
+        // draw, not a contestant.
+        if entities.primary.as_ref().is_some_and(|primary| primary.words == ["tie"]) {
+            form.form = Some(form::Form::Draw);
+            entities.subjects.retain(|entity| entity.words != ["tie"]);
+            entities.primary = None;
+        }
         if let Some((title, choice)) = question.rsplit_once(" \u{2014} ") {
             if matches!(choice.trim().to_lowercase().as_str(), "tie" | "draw") {
                 form.form = Some(form::Form::Draw);
@@ -310,6 +317,23 @@ mod tests {
         assert_eq!(features.timing.deadline, NaiveDate::from_ymd_opt(2026, 1, 1));
         assert_eq!(features.key_words(), ["bitcoin"]);
         assert_eq!(features.years(), [2025]);
+    }
+
+    #[test]
+    fn a_tie_in_kalshis_question_is_a_draw() {
+        let features = Features::of("Will Tie win the Ryder Cup?", &yes_no(), None, None);
+        assert_eq!(features.form.form(), form::Form::Draw);
+        assert!(
+            features.entities.subjects.iter().all(|subject| subject.words != ["tie"]),
+            "{:?}",
+            features.entities
+        );
+        assert_eq!(
+            Features::of("Will the 2025 Ryder Cup end in a tie?", &yes_no(), None, None)
+                .form
+                .form(),
+            form::Form::Draw
+        );
     }
 
     #[test]
