@@ -399,13 +399,24 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
         && let (Some(month), Some(day)) = (month, day)
         && month.gap_after == "-"
         && month.text.len() == 2
-        && day.text.len() == 2
-        && let (Ok(month), Ok(day)) = (month.text.parse::<u32>(), day.text.parse::<u32>())
-        && let Some(date) = NaiveDate::from_ymd_opt(year, month, day)
+        && (day.text.len() == 2 || is_day_and_hour(&day.lower))
+        && let (Ok(month), Ok(day_of_month)) = (month.text.parse::<u32>(), day.lower[..2].parse::<u32>())
+        && let Some(date) = NaiveDate::from_ymd_opt(year, month, day_of_month)
     {
+        // An ISO timestamp ("2026-04-01T14:00:00.000Z", as Kalshi's titles carry their
+        // deadlines): its minutes and seconds are part of the date, not numbers to read.
+        let time_parts = if day.text.len() == 2 {
+            0
+        } else {
+            tokens[index + 3..]
+                .iter()
+                .take(2)
+                .take_while(|part| part.gap_before == ":" && part.starts_with_digit())
+                .count()
+        };
         return Some(FoundDate {
             first: index,
-            length: 3,
+            length: 3 + time_parts,
             start: date,
             end: date.succ_opt()?,
             single_day: true,
@@ -487,6 +498,14 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
         single_day: false,
         year_inferred: false,
     })
+}
+
+/// Whether a token is an ISO timestamp's day and hour ("01t14").
+fn is_day_and_hour(lower: &str) -> bool {
+    let bytes = lower.as_bytes();
+    bytes.len() == 5
+        && bytes[2] == b't'
+        && [0, 1, 3, 4].iter().all(|&at| bytes[at].is_ascii_digit())
 }
 
 fn cue_before(tokens: &[Token], index: usize) -> Option<String> {
@@ -659,6 +678,17 @@ mod tests {
             NaiveDate::from_ymd_opt(2025, 6, 30).map(Reference::MarketEnd),
         );
         assert_eq!(june.deadline, Some(date(2025, 7, 1)));
+    }
+
+    #[test]
+    fn an_iso_timestamp_is_a_date_and_none_of_its_numbers_a_threshold() {
+        let mut tokens = tokenize("Will Ali Khamenei leave office before 2026-04-01T14:00:00.000Z?");
+        let timing = extract(&mut tokens, None);
+        assert_eq!(timing.deadline, Some(date(2026, 4, 1)));
+        assert!(
+            tokens.iter().filter(|token| token.starts_with_digit()).all(|token| token.used),
+            "{tokens:?}"
+        );
     }
 
     #[test]
