@@ -14,7 +14,7 @@ use std::fmt;
 
 use super::Orientation;
 use super::extract::Features;
-use super::extract::entities::{Entities, Entity, EntityKind};
+use super::extract::entities::{Entity, EntityKind};
 
 /// The fields a comparison reports on, in the order `--why` prints them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -326,8 +326,8 @@ fn compare_with_named_outcomes(left: &Features, right: &Features) -> Option<((Ag
                 ((Agreement::Conflict, 0.0), Orientation::Same)
             })
         }
-        (Some(outcomes), None) => Some(outcome_of(outcomes, &left.entities.subjects, &right.entities)),
-        (None, Some(outcomes)) => Some(outcome_of(outcomes, &right.entities.subjects, &left.entities)),
+        (Some(outcomes), None) => Some(outcome_of(outcomes, &left.entities.subjects, right)),
+        (None, Some(outcomes)) => Some(outcome_of(outcomes, &right.entities.subjects, left)),
         (None, None) => None,
     }
 }
@@ -336,8 +336,18 @@ fn compare_with_named_outcomes(left: &Features, right: &Features) -> Option<((Ag
 /// sides of the game ("Kansas City at Jacksonville Winner? — Kansas City", "Will Lorenzo
 /// Musetti win the Faria vs Musetti match?") is about the one its question makes the subject;
 /// one that names someone neither outcome nor the other question names is about another game
-/// ("Kansas City at Jacksonville" is not "Royals vs. Yankees").
-fn outcome_of(outcomes: &[Entity], their_subjects: &[Entity], entities: &Entities) -> ((Agreement, f64), Orientation) {
+/// ("Kansas City at Jacksonville" is not "Royals vs. Yankees"), and so is one whose opponent
+/// is neither outcome ("Tirante wins" against Fils is not "Tirante vs Mensik").
+fn outcome_of(outcomes: &[Entity], their_subjects: &[Entity], yes_no: &Features) -> ((Agreement, f64), Orientation) {
+    let entities = &yes_no.entities;
+    // "Tirante wins" against Fils is not his match against Mensik.
+    if yes_no
+        .opponent
+        .as_ref()
+        .is_some_and(|opponent| !outcomes.iter().any(|outcome| outcome.corresponds_to(opponent)))
+    {
+        return ((Agreement::Conflict, 0.0), Orientation::Same);
+    }
     let names = |outcome: &Entity| entities.subjects.iter().any(|subject| subject.corresponds_to(outcome));
     let someone_else = entities.subjects.iter().any(|subject| {
         subject.kind == EntityKind::Name
@@ -600,6 +610,9 @@ impl Comparison {
             if let Some(outcomes) = &features.named_outcomes {
                 let outcomes: Vec<String> = outcomes.iter().map(Entity::key).collect();
                 names.push(format!("outcomes: {}", outcomes.join(" / ")));
+            }
+            if let Some(opponent) = &features.opponent {
+                names.push(format!("against {}", opponent.key()));
             }
             list_or_none(names)
         };
@@ -937,6 +950,27 @@ mod tests {
         let judgement = judge(&polymarket, &kalshi);
         assert_eq!(judgement.date.0, Agreement::Partial, "{judgement:?}");
         assert_eq!(judgement.refused_by, None, "{judgement:?}");
+    }
+
+    #[test]
+    fn a_players_market_is_about_the_match_its_event_names() {
+        let polymarket = |question: &str, outcomes: &[&str]| market(question, outcomes, (2026, 8, 19));
+        let kalshi = Features::of(
+            "Thiago Agustin Tirante wins",
+            &["Yes".to_owned(), "No".to_owned()],
+            Some("Cincinnati Open: Thiago Agustin Tirante vs Arthur Fils"),
+            NaiveDate::from_ymd_opt(2026, 9, 3),
+        );
+        let other_match = polymarket(
+            "Cincinnati Open: Thiago Agustin Tirante vs Jakub Mensik",
+            &["Thiago Agustin Tirante", "Jakub Mensik"],
+        );
+        assert_eq!(judge(&other_match, &kalshi).refused_by, Some(Field::Subject));
+        let this_match = polymarket(
+            "Cincinnati Open: Thiago Agustin Tirante vs Arthur Fils",
+            &["Thiago Agustin Tirante", "Arthur Fils"],
+        );
+        assert_eq!(judge(&this_match, &kalshi).refused_by, None);
     }
 
     #[test]

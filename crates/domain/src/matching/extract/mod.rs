@@ -100,6 +100,21 @@ impl Features {
                 primary_is_choice = true;
             }
         }
+        // Kalshi's match markets name one player ("Thiago Agustin Tirante wins") under an
+        // event that names the match ("… Tirante vs Arthur Fils"): the event's other side is
+        // the opponent, which tells this match from the player's next one.
+        if opponent.is_none()
+            && entities.subjects.len() == 1
+            && let (Some(primary), Some(event_title)) = (&entities.primary, event_title)
+        {
+            let game = event_title.rsplit_once(':').map_or(event_title, |(_contest, game)| game);
+            if names_a_game(game) {
+                let sides = entities::extract(&mut tokens::tokenize(game)).subjects;
+                if sides.len() == 2 && sides.iter().any(|side| side.corresponds_to(primary)) {
+                    opponent = sides.into_iter().find(|side| !side.corresponds_to(primary));
+                }
+            }
+        }
         // The league settles a team name several teams share ("Kings"); read only then.
         let league = entities
             .subjects
@@ -317,6 +332,19 @@ mod tests {
         assert_eq!(features.timing.deadline, NaiveDate::from_ymd_opt(2026, 1, 1));
         assert_eq!(features.key_words(), ["bitcoin"]);
         assert_eq!(features.years(), [2025]);
+    }
+
+    #[test]
+    fn the_event_of_a_one_player_market_names_the_opponent() {
+        let features = Features::of(
+            "Thiago Agustin Tirante wins",
+            &yes_no(),
+            Some("Cincinnati Open: Thiago Agustin Tirante vs Arthur Fils"),
+            None,
+        );
+        assert_eq!(features.opponent.map(|opponent| opponent.key()).as_deref(), Some("arthur fils"));
+        let without = Features::of("Thiago Agustin Tirante wins", &yes_no(), None, None);
+        assert_eq!(without.opponent, None);
     }
 
     #[test]
