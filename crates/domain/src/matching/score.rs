@@ -185,6 +185,7 @@ fn compare_forms(left: &Features, right: &Features) -> Agreement {
         || left.form.stages != right.form.stages
         || other_span
         || left.form.other_action(&right.form)
+        || left.form.other_extreme(&right.form)
     {
         Agreement::Conflict
     } else if left.form.form == right.form.form {

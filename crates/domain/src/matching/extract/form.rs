@@ -149,6 +149,14 @@ impl fmt::Display for Action {
     }
 }
 
+/// Which extreme of a reading a question asks about: the day's high temperature is not its
+/// low, and how high Bitcoin gets in a year is not how low.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Extreme {
+    High,
+    Low,
+}
+
 /// A question's form and stages.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Reading {
@@ -157,6 +165,8 @@ pub struct Reading {
     pub span: Option<Span>,
     /// The event the first verb of an [`Action`] class names, if any.
     pub action: Option<Action>,
+    /// The extreme of a reading the question asks about, if it names one.
+    pub extreme: Option<Extreme>,
     /// Whether the question names an election ("election", "elected", "race"): winning one is
     /// how an elected office gets its next holder, and it is decided on its own day.
     pub names_an_election: bool,
@@ -179,7 +189,15 @@ impl Reading {
         if let Some(action) = self.action {
             description.push_str(&format!(", action: {action}"));
         }
+        if let Some(extreme) = self.extreme {
+            description.push_str(&format!(", the {extreme:?}").to_lowercase());
+        }
         description
+    }
+
+    /// Whether both name an extreme and they differ (the day's high against its low).
+    pub fn other_extreme(&self, other: &Reading) -> bool {
+        matches!((self.extreme, other.extreme), (Some(left), Some(right)) if left != right)
     }
 
     /// Whether both state an action and the actions differ ("win" against "drop out").
@@ -365,6 +383,11 @@ pub fn extract(tokens: &[Token]) -> Reading {
     reading.names_an_election = words
         .iter()
         .any(|word| matches!(*word, "election" | "elections" | "elected" | "race"));
+    reading.extreme = words.iter().find_map(|word| match *word {
+        "highest" | "high" | "maximum" | "max" | "peak" => Some(Extreme::High),
+        "lowest" | "low" | "minimum" | "min" => Some(Extreme::Low),
+        _ => None,
+    });
     for (at, word) in words.iter().enumerate() {
         // Only phrases that start with this word: this runs for every market.
         let Some(starting_here) = PHRASES_BY_FIRST_WORD.get(word) else {
@@ -489,6 +512,17 @@ mod tests {
         );
         assert_eq!(declare.form(), Form::First);
         assert_eq!(read("Will Gavin Newsom declare for president?").form(), Form::Run);
+    }
+
+    #[test]
+    fn reads_which_extreme_a_reading_asks_about() {
+        let high = read("Highest temperature in NYC on Nov 27, 2026? — 72° or above");
+        let low = read("Will the lowest temperature in NYC be 72°F or higher on November 27?");
+        assert_eq!(high.extreme, Some(Extreme::High));
+        assert!(high.other_extreme(&low));
+        assert!(!high.other_extreme(&read("Will the high in NYC be 72°F or higher on November 27?")));
+        assert!(!high.other_extreme(&read("Will it be 72°F in NYC on November 27?")));
+        assert!(read("How high will Bitcoin get in 2025?").other_extreme(&read("How low will Bitcoin get in 2025?")));
     }
 
     #[test]
