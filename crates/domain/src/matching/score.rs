@@ -227,6 +227,8 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
                 || (left_unmatched.names_someone && right_unmatched.names_someone)
                 || foreign_figure(&left_unmatched, right_subjects)
                 || foreign_figure(&right_unmatched, left_subjects)
+                || another_figure(&left_unmatched, right_subjects)
+                || another_figure(&right_unmatched, left_subjects)
             {
                 // Nothing shared, or each names someone the other does not: another team,
                 // candidate or asset.
@@ -283,6 +285,18 @@ struct Unmatched {
     names_someone: bool,
     /// Whether one of them is a country other than the United States.
     names_a_foreign_country: bool,
+    /// Whether one of them is an economic figure.
+    names_a_figure: bool,
+}
+
+/// A figure on one side that the other, naming a figure too, does not name: "core
+/// inflation" against "inflation", payrolls against the unemployment rate. A market resolves
+/// on one figure, so two figures are two markets.
+fn another_figure(unmatched: &Unmatched, other_subjects: &[Entity]) -> bool {
+    unmatched.names_a_figure
+        && other_subjects
+            .iter()
+            .any(|subject| subject.kind == EntityKind::Indicator)
 }
 
 /// A country's figure against the same figure with no country: the exchanges leave the
@@ -301,11 +315,13 @@ impl Unmatched {
             count: 0,
             names_someone: false,
             names_a_foreign_country: false,
+            names_a_figure: false,
         };
         for entity in subjects {
             if !against.iter().any(|other| entity.corresponds_to(other)) {
                 unmatched.count += 1;
                 unmatched.names_someone |= entity.kind != EntityKind::Institution;
+                unmatched.names_a_figure |= entity.kind == EntityKind::Indicator;
                 // Place names read as names too ("China"): any but the United States.
                 unmatched.names_a_foreign_country |=
                     matches!(entity.kind, EntityKind::Country | EntityKind::Name) && entity.words != ["usa"];
@@ -972,6 +988,21 @@ mod tests {
             &["Thiago Agustin Tirante", "Arthur Fils"],
         );
         assert_eq!(judge(&this_match, &kalshi).refused_by, None);
+    }
+
+    #[test]
+    fn another_figure_refuses_even_beside_the_same_word() {
+        let headline = features("Will annual inflation increase by ≥3.2% in January?", (2026, 2, 11));
+        let core = features(
+            "Will the rate of core CPI inflation be above 3.1% for the year ending in January 2026?",
+            (2026, 2, 13),
+        );
+        assert_eq!(judge(&headline, &core).refused_by, Some(Field::Subject));
+        let also_headline = features(
+            "Will the rate of CPI inflation be above 3.1% for the year ending in January 2026?",
+            (2026, 2, 13),
+        );
+        assert_ne!(judge(&headline, &also_headline).refused_by, Some(Field::Subject));
     }
 
     #[test]
