@@ -151,10 +151,14 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
     .map(|(field, _agreement)| field);
     // A contest named on one side only leaves the subject unconfirmed: "Texas" in a mask
     // mandate and "Texas" in the college championship are not one subject.
-    let contest_factor = if contest == Agreement::Unknown {
-        UNCONFIRMED_CONTEST_FACTOR
-    } else {
-        1.0
+    // And when the other side also names something the first does not, that name is most
+    // likely its own contest, unread ("the American League Championship" against "the Pro
+    // Baseball Championship"): neither subject nor contest is confirmed, and the subject
+    // counts for nothing.
+    let contest_factor = match (contest, subject.0) {
+        (Agreement::Unknown, Agreement::Partial) => 0.0,
+        (Agreement::Unknown, _) => UNCONFIRMED_CONTEST_FACTOR,
+        _ => 1.0,
     };
     let subject = (subject.0, subject.1 * contest_factor);
     let mut similarity = SUBJECT_WEIGHT * subject.1 + DATE_WEIGHT * date.1 + WORDING_WEIGHT * wording;
@@ -1003,6 +1007,26 @@ mod tests {
             (2026, 2, 13),
         );
         assert_ne!(judge(&headline, &also_headline).refused_by, Some(Field::Subject));
+    }
+
+    #[test]
+    fn a_contest_on_one_side_and_an_unmatched_name_on_the_other_confirm_nothing() {
+        let pennant = features(
+            "Will the New York Yankees win the 2025 American League Championship?",
+            (2025, 10, 20),
+        );
+        let world_series = features(
+            "Will the New York Y win the Pro Baseball Championship?",
+            (2025, 10, 27),
+        );
+        let judgement = judge(&pennant, &world_series);
+        assert_eq!(judgement.contest, Agreement::Unknown, "{judgement:?}");
+        assert_eq!(judgement.subject.0, Agreement::Partial, "{judgement:?}");
+        assert_eq!(judgement.subject.1, 0.0, "{judgement:?}");
+        assert!(judgement.similarity < SERVING_THRESHOLD, "{judgement:?}");
+        // The same team in the same contest named on both sides is served.
+        let also_world_series = features("Will the New York Yankees win the 2025 World Series?", (2025, 10, 31));
+        assert!(judge(&also_world_series, &world_series).similarity >= SERVING_THRESHOLD);
     }
 
     #[test]
