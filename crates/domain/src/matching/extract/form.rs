@@ -128,6 +128,10 @@ pub enum Action {
     Impeached,
     /// Is pardoned.
     Pardoned,
+    /// Releases or launches something (an album, a product, a coin).
+    Release,
+    /// Announces or unveils something, which need not be out yet.
+    Announce,
 }
 
 impl fmt::Display for Action {
@@ -144,6 +148,8 @@ impl fmt::Display for Action {
             Action::Charged => "be charged",
             Action::Impeached => "be impeached",
             Action::Pardoned => "be pardoned",
+            Action::Release => "release",
+            Action::Announce => "announce",
         };
         formatter.write_str(name)
     }
@@ -323,6 +329,17 @@ const ACTIONS: &[(&[&str], Action)] = &[
     (&["pardon"], Action::Pardoned),
     (&["pardons"], Action::Pardoned),
     (&["pardoned"], Action::Pardoned),
+    (&["release"], Action::Release),
+    (&["releases"], Action::Release),
+    (&["released"], Action::Release),
+    (&["launch"], Action::Release),
+    (&["launches"], Action::Release),
+    (&["launched"], Action::Release),
+    (&["announce"], Action::Announce),
+    (&["announces"], Action::Announce),
+    (&["announced"], Action::Announce),
+    (&["unveil"], Action::Announce),
+    (&["unveils"], Action::Announce),
 ];
 
 /// Stage phrases.
@@ -582,6 +599,10 @@ mod tests {
         // Two verbs of one event agree; a question with no such verb states no action.
         assert!(!read("Will Reza Pahlavi enter Iran before September?").other_action(&read("Will Reza Pahlavi visit Iran before Sep 1, 2025?")));
         assert!(!acquire.other_action(&read("Will Trump buy at least part of Greenland?")));
+        assert!(
+            read("Will Taylor Swift release a new album in 2025?")
+                .other_action(&read("Will Taylor Swift announce a new album before 2026?"))
+        );
         assert_eq!(read("Khamenei out as Supreme Leader of Iran in 2025?").action, None);
         assert!(!read("US government shutdown in 2025?").other_action(&visit));
     }
