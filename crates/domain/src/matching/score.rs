@@ -104,12 +104,12 @@ const END_DATE_TOLERANCE_DAYS: i64 = 45;
 /// all, not even an end date: the date decides resolution and nothing confirms it.
 const UNCONFIRMED_DATE_SCORE: f64 = 0.3;
 /// The date score when one question states a date or year and the other market, stating
-/// none, ends well outside it, with no contest named on both to fix the event: its end date
-/// speaks against the stated window ("Greenland before July" against a market open through
-/// the whole term), so nothing confirms the date. Such a pair is not served: a key field must
-/// be confirmed, not merely uncontradicted. Where both name one contest ("the 2026 NBA
-/// Finals"), the contest fixes the event and Kalshi's late closing says nothing.
-const CONTRADICTED_DATE_SCORE: f64 = 0.0;
+/// none, ends well after it, but a contest named on both fixes the event ("the 2026 NBA
+/// Finals"): Kalshi closes its season markets late, so the end date says nothing. With no
+/// contest on both, such an end date speaks against the stated window ("Greenland before
+/// July" against a market open through the whole term) and the dates conflict: a key field
+/// must be confirmed, not merely uncontradicted.
+const LATE_END_DATE_SCORE: f64 = 0.5;
 /// How far apart the end dates of two markets on one game may be: Kalshi closes a game's
 /// market two weeks after it is played (its backstop for a postponement), Polymarket on the
 /// day. Meetings of the same two sides further apart are other games; closer ones cannot be
@@ -469,7 +469,11 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
         || left.form.names_an_election
         || right.form.names_an_election;
     let one_contest = compare_contests(left, right) == Agreement::Agree;
-    let outside_the_date = if one_contest { 0.5 } else { CONTRADICTED_DATE_SCORE };
+    let outside_the_date = if one_contest {
+        (Agreement::Unknown, LATE_END_DATE_SCORE)
+    } else {
+        (Agreement::Conflict, 0.0)
+    };
     match (left_date, right_date) {
         (Some(left_date), Some(right_date)) => {
             // The state on a day ("above $100k on December 31") is not an event within a
@@ -515,7 +519,7 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
                 };
                 match other.end_date {
                     Some(end_date) if years.contains(&end_date.year()) => (Agreement::Partial, 0.7),
-                    Some(_) => (Agreement::Unknown, outside_the_date.min(0.4)),
+                    Some(_) => (outside_the_date.0, outside_the_date.1.min(0.4)),
                     None => (Agreement::Unknown, UNCONFIRMED_DATE_SCORE),
                 }
             } else {
@@ -545,7 +549,7 @@ fn date_against_rest(
     date: chrono::NaiveDate,
     other: &Features,
     decided_by_a_contest: bool,
-    outside_the_date: f64,
+    outside_the_date: (Agreement, f64),
 ) -> (Agreement, f64) {
     let last_day = date.pred_opt().unwrap_or(date);
     if !other.timing.years.is_empty() {
@@ -570,7 +574,7 @@ fn date_against_rest(
             (Agreement::Partial, 0.7)
         }
         Some(end_date) if end_date < last_day => (Agreement::Conflict, 0.0),
-        Some(_) => (Agreement::Unknown, outside_the_date),
+        Some(_) => outside_the_date,
         None => (Agreement::Unknown, UNCONFIRMED_DATE_SCORE),
     }
 }
@@ -912,7 +916,10 @@ mod tests {
         let visit = features("Will Donald Trump visit Greenland in 2025?", (2025, 12, 31));
         assert_eq!(judge(&acquire, &visit).refused_by, Some(Field::Form));
         let reason = Comparison::new(&acquire, &visit, SERVING_THRESHOLD).to_string();
-        assert!(reason.contains("action: acquire") && reason.contains("action: visit"), "{reason}");
+        assert!(
+            reason.contains("action: acquire") && reason.contains("action: visit"),
+            "{reason}"
+        );
     }
 
     #[test]
@@ -946,7 +953,10 @@ mod tests {
 
     #[test]
     fn a_contest_decided_inside_the_stated_year_agrees_on_the_date() {
-        let polymarket = features("Will Barry Andrews win the Irish Presidential Election?", (2025, 11, 11));
+        let polymarket = features(
+            "Will Barry Andrews win the Irish Presidential Election?",
+            (2025, 11, 11),
+        );
         let kalshi = features(
             "Who will be elected President of Ireland in 2025? — Barry Andrews",
             (2025, 11, 12),
@@ -1015,10 +1025,7 @@ mod tests {
             "Will the New York Yankees win the 2025 American League Championship?",
             (2025, 10, 20),
         );
-        let world_series = features(
-            "Will the New York Y win the Pro Baseball Championship?",
-            (2025, 10, 27),
-        );
+        let world_series = features("Will the New York Y win the Pro Baseball Championship?", (2025, 10, 27));
         let judgement = judge(&pennant, &world_series);
         assert_eq!(judgement.contest, Agreement::Unknown, "{judgement:?}");
         assert_eq!(judgement.subject.0, Agreement::Partial, "{judgement:?}");
@@ -1027,6 +1034,20 @@ mod tests {
         // The same team in the same contest named on both sides is served.
         let also_world_series = features("Will the New York Yankees win the 2025 World Series?", (2025, 10, 31));
         assert!(judge(&also_world_series, &world_series).similarity >= SERVING_THRESHOLD);
+    }
+
+    #[test]
+    fn an_end_date_beyond_the_stated_deadline_confirms_no_date() {
+        let polymarket = features("Will Trump acquire Greenland before July?", (2025, 6, 30));
+        let kalshi = features("Will Trump buy at least part of Greenland?", (2029, 1, 20));
+        let judgement = judge(&polymarket, &kalshi);
+        assert_eq!(judgement.refused_by, Some(Field::Date), "{judgement:?}");
+        // With one contest named on both, the contest fixes the event: Kalshi closes its
+        // season markets late.
+        let polymarket = features("Will the Chiefs win Super Bowl 2026?", (2026, 2, 8));
+        let kalshi = features("Will the Kansas City win the Pro Football Championship?", (2027, 2, 8));
+        assert_eq!(judge(&polymarket, &kalshi).date.0, Agreement::Unknown);
+        assert!(judge(&polymarket, &kalshi).date.1 > 0.0);
     }
 
     #[test]

@@ -503,9 +503,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
 /// Whether a token is an ISO timestamp's day and hour ("01t14").
 fn is_day_and_hour(lower: &str) -> bool {
     let bytes = lower.as_bytes();
-    bytes.len() == 5
-        && bytes[2] == b't'
-        && [0, 1, 3, 4].iter().all(|&at| bytes[at].is_ascii_digit())
+    bytes.len() == 5 && bytes[2] == b't' && [0, 1, 3, 4].iter().all(|&at| bytes[at].is_ascii_digit())
 }
 
 fn cue_before(tokens: &[Token], index: usize) -> Option<String> {
@@ -686,7 +684,10 @@ mod tests {
         let timing = extract(&mut tokens, None);
         assert_eq!(timing.deadline, Some(date(2026, 4, 1)));
         assert!(
-            tokens.iter().filter(|token| token.starts_with_digit()).all(|token| token.used),
+            tokens
+                .iter()
+                .filter(|token| token.starts_with_digit())
+                .all(|token| token.used),
             "{tokens:?}"
         );
     }

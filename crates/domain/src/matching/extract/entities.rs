@@ -56,7 +56,9 @@ impl Entity {
         if self.kind != other.kind && self.kind != EntityKind::Name && other.kind != EntityKind::Name {
             return false;
         }
-        if self.words == other.words || is_acronym_of(&self.words, &other.words) || is_acronym_of(&other.words, &self.words)
+        if self.words == other.words
+            || is_acronym_of(&self.words, &other.words)
+            || is_acronym_of(&other.words, &self.words)
         {
             return true;
         }
@@ -261,7 +263,10 @@ pub fn demonym_to_country(entity: &mut Entity) {
     if entity.kind != EntityKind::Name || entity.words.len() != 1 {
         return;
     }
-    if let Some((_adjective, country)) = DEMONYMS.iter().find(|(adjective, _country)| *adjective == entity.words[0]) {
+    if let Some((_adjective, country)) = DEMONYMS
+        .iter()
+        .find(|(adjective, _country)| *adjective == entity.words[0])
+    {
         entity.words = country.split(' ').map(str::to_owned).collect();
     }
 }
@@ -422,24 +427,40 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("pro baseball championship", "world series", Alias::Context),
     ("pro baseball champion", "world series", Alias::Context),
     ("f1 drivers championship", "f1 drivers championship", Alias::Context),
-    ("formula 1 drivers championship", "f1 drivers championship", Alias::Context),
+    (
+        "formula 1 drivers championship",
+        "f1 drivers championship",
+        Alias::Context,
+    ),
     ("f1 drivers champion", "f1 drivers championship", Alias::Context),
     ("formula 1 drivers champion", "f1 drivers championship", Alias::Context),
     ("drivers championship", "f1 drivers championship", Alias::Context),
     ("drivers champion", "f1 drivers championship", Alias::Context),
-    ("f1 constructors championship", "f1 constructors championship", Alias::Context),
+    (
+        "f1 constructors championship",
+        "f1 constructors championship",
+        Alias::Context,
+    ),
     (
         "formula 1 constructors championship",
         "f1 constructors championship",
         Alias::Context,
     ),
-    ("f1 constructors champion", "f1 constructors championship", Alias::Context),
+    (
+        "f1 constructors champion",
+        "f1 constructors championship",
+        Alias::Context,
+    ),
     (
         "formula 1 constructors champion",
         "f1 constructors championship",
         Alias::Context,
     ),
-    ("constructors championship", "f1 constructors championship", Alias::Context),
+    (
+        "constructors championship",
+        "f1 constructors championship",
+        Alias::Context,
+    ),
     ("constructors champion", "f1 constructors championship", Alias::Context),
     (
         "college basketball national championship",
@@ -1050,7 +1071,9 @@ mod tests {
     fn kalshis_trademark_free_contests_are_the_leagues() {
         let world_series = extract(&mut tokenize("Will the Arizona win the Pro Baseball Championship?"));
         assert_eq!(world_series.contexts, ["world series"]);
-        let constructors = extract(&mut tokenize("Will the Williams Mercedes win the F1 Constructors Champion??"));
+        let constructors = extract(&mut tokenize(
+            "Will the Williams Mercedes win the F1 Constructors Champion??",
+        ));
         assert_eq!(constructors.contexts, ["f1 constructors championship"]);
         let drivers = extract(&mut tokenize("Will Max Verstappen be the 2025 Drivers Champion?"));
         assert_eq!(drivers.contexts, ["f1 drivers championship"]);

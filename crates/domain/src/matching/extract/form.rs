@@ -215,8 +215,9 @@ impl Reading {
     /// election that fills it ("be the next Mayor of Bucharest" / "win the Bucharest mayoral
     /// election"): one question, as long as the office is filled by that election.
     pub fn succession_by_election(&self, other: &Reading) -> bool {
-        let wins_an_election =
-            |reading: &Reading| reading.form() == Form::Happen && reading.action == Some(Action::Win) && reading.names_an_election;
+        let wins_an_election = |reading: &Reading| {
+            reading.form() == Form::Happen && reading.action == Some(Action::Win) && reading.names_an_election
+        };
         (self.form() == Form::Next && wins_an_election(other)) || (other.form() == Form::Next && wins_an_election(self))
     }
 }
@@ -396,15 +397,17 @@ pub fn extract(tokens: &[Token]) -> Reading {
     let words: Vec<&str> = tokens.iter().map(|token| token.lower.as_str()).collect();
     let phrase_at =
         |at: usize, phrase: &[&str]| words.len() >= at + phrase.len() && words[at..at + phrase.len()] == *phrase;
-    let mut reading = Reading::default();
-    reading.names_an_election = words
-        .iter()
-        .any(|word| matches!(*word, "election" | "elections" | "elected" | "race"));
-    reading.extreme = words.iter().find_map(|word| match *word {
-        "highest" | "high" | "maximum" | "max" | "peak" => Some(Extreme::High),
-        "lowest" | "low" | "minimum" | "min" => Some(Extreme::Low),
-        _ => None,
-    });
+    let mut reading = Reading {
+        names_an_election: words
+            .iter()
+            .any(|word| matches!(*word, "election" | "elections" | "elected" | "race")),
+        extreme: words.iter().find_map(|word| match *word {
+            "highest" | "high" | "maximum" | "max" | "peak" => Some(Extreme::High),
+            "lowest" | "low" | "minimum" | "min" => Some(Extreme::Low),
+            _ => None,
+        }),
+        ..Reading::default()
+    };
     for (at, word) in words.iter().enumerate() {
         // Only phrases that start with this word: this runs for every market.
         let Some(starting_here) = PHRASES_BY_FIRST_WORD.get(word) else {
@@ -597,7 +600,10 @@ mod tests {
         let visit = read("Will Donald Trump visit Greenland in 2025?");
         assert!(acquire.other_action(&visit));
         // Two verbs of one event agree; a question with no such verb states no action.
-        assert!(!read("Will Reza Pahlavi enter Iran before September?").other_action(&read("Will Reza Pahlavi visit Iran before Sep 1, 2025?")));
+        assert!(
+            !read("Will Reza Pahlavi enter Iran before September?")
+                .other_action(&read("Will Reza Pahlavi visit Iran before Sep 1, 2025?"))
+        );
         assert!(!acquire.other_action(&read("Will Trump buy at least part of Greenland?")));
         assert!(
             read("Will Taylor Swift release a new album in 2025?")

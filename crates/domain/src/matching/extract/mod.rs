@@ -76,7 +76,11 @@ impl Features {
         let mut primary_is_choice = false;
         // Kalshi's "Will Tie win the Ryder Cup?" puts its choice in the question: a tie is a
         // draw, not a contestant.
-        if entities.primary.as_ref().is_some_and(|primary| primary.words == ["tie"]) {
+        if entities
+            .primary
+            .as_ref()
+            .is_some_and(|primary| primary.words == ["tie"])
+        {
             form.form = Some(form::Form::Draw);
             entities.subjects.retain(|entity| entity.words != ["tie"]);
             entities.primary = None;
@@ -107,7 +111,9 @@ impl Features {
             && entities.subjects.len() == 1
             && let (Some(primary), Some(event_title)) = (&entities.primary, event_title)
         {
-            let game = event_title.rsplit_once(':').map_or(event_title, |(_contest, game)| game);
+            let game = event_title
+                .rsplit_once(':')
+                .map_or(event_title, |(_contest, game)| game);
             if names_a_game(game) {
                 let sides = entities::extract(&mut tokens::tokenize(game)).subjects;
                 if sides.len() == 2 && sides.iter().any(|side| side.corresponds_to(primary)) {
@@ -342,7 +348,10 @@ mod tests {
             Some("Cincinnati Open: Thiago Agustin Tirante vs Arthur Fils"),
             None,
         );
-        assert_eq!(features.opponent.map(|opponent| opponent.key()).as_deref(), Some("arthur fils"));
+        assert_eq!(
+            features.opponent.map(|opponent| opponent.key()).as_deref(),
+            Some("arthur fils")
+        );
         let without = Features::of("Thiago Agustin Tirante wins", &yes_no(), None, None);
         assert_eq!(without.opponent, None);
     }
@@ -352,7 +361,11 @@ mod tests {
         let features = Features::of("Will Tie win the Ryder Cup?", &yes_no(), None, None);
         assert_eq!(features.form.form(), form::Form::Draw);
         assert!(
-            features.entities.subjects.iter().all(|subject| subject.words != ["tie"]),
+            features
+                .entities
+                .subjects
+                .iter()
+                .all(|subject| subject.words != ["tie"]),
             "{:?}",
             features.entities
         );

@@ -538,8 +538,9 @@ mod tests {
         assert_eq!(times.bound, Bound::Unstated);
         assert_eq!(times.boundary_with(&one("Will 8+ Fed rate cuts happen in 2025?")), None);
         assert_eq!(
-            one("Will the Federal Reserve Hike rates by 25bps at their October 2025 meeting?")
-                .boundary_with(&one("Fed increases interest rates by 25+ bps after October 2025 meeting?")),
+            one("Will the Federal Reserve Hike rates by 25bps at their October 2025 meeting?").boundary_with(&one(
+                "Fed increases interest rates by 25+ bps after October 2025 meeting?"
+            )),
             None
         );
         assert_eq!(times.boundary_with(&one("at least 8")), None);

@@ -173,7 +173,10 @@ fn coded_team(entity: &Entity) -> Option<&'static Vec<&'static Team>> {
         return None;
     }
     let teams = BY_SPELLING.get(&rest.join(" "))?;
-    teams.iter().all(|team| abbreviates(code, &team.location)).then_some(teams)
+    teams
+        .iter()
+        .all(|team| abbreviates(code, &team.location))
+        .then_some(teams)
 }
 
 /// Whether `code` is the initials of `location`'s words or the start of its first word.
