@@ -1051,6 +1051,29 @@ mod tests {
     }
 
     #[test]
+    fn the_days_high_is_not_its_low_nor_a_band_a_tail() {
+        let high = features(
+            "Will the highest temperature in NYC be 72°F or higher on November 27?",
+            (2026, 11, 27),
+        );
+        let kalshi = features(
+            "Highest temperature in NYC on Nov 27, 2026? — 72° or above",
+            (2026, 11, 28),
+        );
+        assert_eq!(judge(&high, &kalshi).refused_by, None);
+        let low = features(
+            "Will the lowest temperature in NYC be 72°F or higher on November 27?",
+            (2026, 11, 27),
+        );
+        assert_eq!(judge(&low, &kalshi).refused_by, Some(Field::Form));
+        let band = features(
+            "Will the highest temperature in NYC be between 72-73°F on November 27?",
+            (2026, 11, 27),
+        );
+        assert_eq!(judge(&band, &kalshi).refused_by, Some(Field::Threshold));
+    }
+
+    #[test]
     fn the_next_mayor_is_who_wins_the_mayoral_election() {
         let polymarket = features("Will Gabriela Firea be the next Mayor of Bucharest?", (2025, 12, 31));
         let kalshi = features(
