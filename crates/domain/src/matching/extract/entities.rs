@@ -1086,6 +1086,19 @@ mod tests {
     }
 
     #[test]
+    fn kalshis_capitalised_verbs_and_clubs_prefixes_are_not_names() {
+        let fed = extract(&mut tokenize(
+            "Will the Federal Reserve Cut rates by 25bps at their December 2025 meeting?",
+        ));
+        assert!(fed.subjects.iter().all(|subject| subject.words != ["cut"]), "{fed:?}");
+        let mut espanyol = extract(&mut tokenize("Will RCD Espanyol de Barcelona win?"))
+            .primary
+            .unwrap();
+        drop_club_words(&mut espanyol);
+        assert_eq!(espanyol.key(), "espanyol barcelona");
+    }
+
+    #[test]
     fn an_acronym_is_the_name_it_spells() {
         let name = |words: &[&str]| Entity {
             kind: EntityKind::Name,
