@@ -99,12 +99,83 @@ pub enum Span {
     Quarterly,
 }
 
+/// The event a question's main verb names. Two questions about the same person, place and
+/// year whose verbs name different events resolve apart: winning an election is not dropping
+/// out of it, visiting Greenland is not acquiring it, endorsing a candidate is not meeting
+/// one. Read only where a verb of one of these classes is written; a question with none
+/// states no action, and is compared on its other fields alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// Wins, is elected, is champion.
+    Win,
+    /// Drops out, withdraws, suspends a campaign: leaves a race before it is decided.
+    Withdraw,
+    /// Visits, enters or travels to a place.
+    Visit,
+    /// Acquires, buys, annexes or takes control of something.
+    Acquire,
+    /// Endorses someone.
+    Endorse,
+    /// Meets or talks with someone.
+    Meet,
+    /// Signs a law, an order or a deal.
+    Sign,
+    /// Leaves an office: resigns, steps down, is removed.
+    Leave,
+    /// Is indicted, charged or arrested.
+    Charged,
+    /// Is impeached.
+    Impeached,
+    /// Is pardoned.
+    Pardoned,
+    /// Releases or launches something (an album, a product, a coin).
+    Release,
+    /// Announces or unveils something, which need not be out yet.
+    Announce,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            Action::Win => "win",
+            Action::Withdraw => "drop out",
+            Action::Visit => "visit",
+            Action::Acquire => "acquire",
+            Action::Endorse => "endorse",
+            Action::Meet => "meet",
+            Action::Sign => "sign",
+            Action::Leave => "leave office",
+            Action::Charged => "be charged",
+            Action::Impeached => "be impeached",
+            Action::Pardoned => "be pardoned",
+            Action::Release => "release",
+            Action::Announce => "announce",
+        };
+        formatter.write_str(name)
+    }
+}
+
+/// Which extreme of a reading a question asks about: the day's high temperature is not its
+/// low, and how high Bitcoin gets in a year is not how low.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Extreme {
+    High,
+    Low,
+}
+
 /// A question's form and stages.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Reading {
     pub form: Option<Form>,
     pub stages: Vec<Stage>,
     pub span: Option<Span>,
+    /// The event the first verb of an [`Action`] class names, if any.
+    pub action: Option<Action>,
+    /// The extreme of a reading the question asks about, if it names one.
+    pub extreme: Option<Extreme>,
+    /// Whether the question names an election ("election", "elected", "race"): winning one is
+    /// how an elected office gets its next holder, and it is decided on its own day.
+    pub names_an_election: bool,
 }
 
 impl Reading {
@@ -121,7 +192,33 @@ impl Reading {
         if let Some(span) = self.span {
             description.push_str(&format!(", {span:?} figure").to_lowercase());
         }
+        if let Some(action) = self.action {
+            description.push_str(&format!(", action: {action}"));
+        }
+        if let Some(extreme) = self.extreme {
+            description.push_str(&format!(", the {extreme:?}").to_lowercase());
+        }
         description
+    }
+
+    /// Whether both name an extreme and they differ (the day's high against its low).
+    pub fn other_extreme(&self, other: &Reading) -> bool {
+        matches!((self.extreme, other.extreme), (Some(left), Some(right)) if left != right)
+    }
+
+    /// Whether both state an action and the actions differ ("win" against "drop out").
+    pub fn other_action(&self, other: &Reading) -> bool {
+        matches!((self.action, other.action), (Some(left), Some(right)) if left != right)
+    }
+
+    /// Whether one asks who is the next holder of an office and the other who wins the
+    /// election that fills it ("be the next Mayor of Bucharest" / "win the Bucharest mayoral
+    /// election"): one question, as long as the office is filled by that election.
+    pub fn succession_by_election(&self, other: &Reading) -> bool {
+        let wins_an_election = |reading: &Reading| {
+            reading.form() == Form::Happen && reading.action == Some(Action::Win) && reading.names_an_election
+        };
+        (self.form() == Form::Next && wins_an_election(other)) || (other.form() == Form::Next && wins_an_election(self))
     }
 }
 
@@ -162,13 +259,88 @@ const FORMS: &[(&[&str], Form)] = &[
     (&["announce", "a", "presidential", "run"], Form::Run),
     (&["declare", "a", "run"], Form::Run),
     (&["announce", "candidacy"], Form::Run),
+    (&["declare", "for"], Form::Run),
+    (&["declares", "for"], Form::Run),
     (&["first", "to"], Form::First),
-    (&["the", "next"], Form::Next),
+    (&["be", "first"], Form::First),
+    // "Be the next Mayor", not "win the next election".
+    (&["be", "the", "next"], Form::Next),
+    (&["become", "the", "next"], Form::Next),
+    (&["as", "the", "next"], Form::Next),
     (&["successor"], Form::Next),
     (&["end", "in", "a", "draw"], Form::Draw),
     (&["end", "in", "a", "tie"], Form::Draw),
     (&["ends", "in", "a", "draw"], Form::Draw),
     (&["ends", "in", "a", "tie"], Form::Draw),
+];
+
+/// Verb phrases and the action they name. Inflections are listed: matching is by word.
+const ACTIONS: &[(&[&str], Action)] = &[
+    (&["win"], Action::Win),
+    (&["wins"], Action::Win),
+    (&["won"], Action::Win),
+    (&["winner"], Action::Win),
+    (&["elected"], Action::Win),
+    (&["drop", "out"], Action::Withdraw),
+    (&["drops", "out"], Action::Withdraw),
+    (&["dropped", "out"], Action::Withdraw),
+    (&["withdraw"], Action::Withdraw),
+    (&["withdraws"], Action::Withdraw),
+    (&["suspend", "his", "campaign"], Action::Withdraw),
+    (&["suspend", "her", "campaign"], Action::Withdraw),
+    (&["exit", "the", "race"], Action::Withdraw),
+    (&["visit"], Action::Visit),
+    (&["visits"], Action::Visit),
+    (&["enter"], Action::Visit),
+    (&["enters"], Action::Visit),
+    (&["travel", "to"], Action::Visit),
+    (&["travels", "to"], Action::Visit),
+    (&["acquire"], Action::Acquire),
+    (&["acquires"], Action::Acquire),
+    (&["acquired"], Action::Acquire),
+    (&["buy"], Action::Acquire),
+    (&["buys"], Action::Acquire),
+    (&["purchase"], Action::Acquire),
+    (&["annex"], Action::Acquire),
+    (&["annexes"], Action::Acquire),
+    (&["take", "control"], Action::Acquire),
+    (&["takes", "control"], Action::Acquire),
+    (&["endorse"], Action::Endorse),
+    (&["endorses"], Action::Endorse),
+    (&["endorsed"], Action::Endorse),
+    (&["meet"], Action::Meet),
+    (&["meets"], Action::Meet),
+    (&["meet", "with"], Action::Meet),
+    (&["talk", "to"], Action::Meet),
+    (&["talk", "with"], Action::Meet),
+    (&["sign"], Action::Sign),
+    (&["signs"], Action::Sign),
+    (&["signed"], Action::Sign),
+    (&["resign"], Action::Leave),
+    (&["resigns"], Action::Leave),
+    (&["step", "down"], Action::Leave),
+    (&["steps", "down"], Action::Leave),
+    (&["leave", "office"], Action::Leave),
+    (&["leaves", "office"], Action::Leave),
+    (&["removed", "from", "office"], Action::Leave),
+    (&["indicted"], Action::Charged),
+    (&["charged"], Action::Charged),
+    (&["arrested"], Action::Charged),
+    (&["impeached"], Action::Impeached),
+    (&["pardon"], Action::Pardoned),
+    (&["pardons"], Action::Pardoned),
+    (&["pardoned"], Action::Pardoned),
+    (&["release"], Action::Release),
+    (&["releases"], Action::Release),
+    (&["released"], Action::Release),
+    (&["launch"], Action::Release),
+    (&["launches"], Action::Release),
+    (&["launched"], Action::Release),
+    (&["announce"], Action::Announce),
+    (&["announces"], Action::Announce),
+    (&["announced"], Action::Announce),
+    (&["unveil"], Action::Announce),
+    (&["unveils"], Action::Announce),
 ];
 
 /// Stage phrases.
@@ -225,7 +397,17 @@ pub fn extract(tokens: &[Token]) -> Reading {
     let words: Vec<&str> = tokens.iter().map(|token| token.lower.as_str()).collect();
     let phrase_at =
         |at: usize, phrase: &[&str]| words.len() >= at + phrase.len() && words[at..at + phrase.len()] == *phrase;
-    let mut reading = Reading::default();
+    let mut reading = Reading {
+        names_an_election: words
+            .iter()
+            .any(|word| matches!(*word, "election" | "elections" | "elected" | "race")),
+        extreme: words.iter().find_map(|word| match *word {
+            "highest" | "high" | "maximum" | "max" | "peak" => Some(Extreme::High),
+            "lowest" | "low" | "minimum" | "min" => Some(Extreme::Low),
+            _ => None,
+        }),
+        ..Reading::default()
+    };
     for (at, word) in words.iter().enumerate() {
         // Only phrases that start with this word: this runs for every market.
         let Some(starting_here) = PHRASES_BY_FIRST_WORD.get(word) else {
@@ -243,6 +425,9 @@ pub fn extract(tokens: &[Token]) -> Reading {
                 Marker::Span(phrase, span) if reading.span.is_none() && phrase_at(at, phrase) => {
                     reading.span = Some(span);
                 }
+                Marker::Action(phrase, action) if reading.action.is_none() && phrase_at(at, phrase) => {
+                    reading.action = Some(action);
+                }
                 _ => {}
             }
         }
@@ -255,17 +440,19 @@ pub fn extract(tokens: &[Token]) -> Reading {
     reading
 }
 
-/// One phrase of [`FORMS`], [`STAGES`] or [`SPANS`].
+/// One phrase of [`FORMS`], [`STAGES`], [`SPANS`] or [`ACTIONS`].
 #[derive(Clone, Copy)]
 enum Marker {
     Form(&'static [&'static str], Form),
     Stage(&'static [&'static str], Stage),
     Span(&'static [&'static str], Span),
+    Action(&'static [&'static str], Action),
 }
 
 impl Marker {
     fn phrase(self) -> &'static [&'static str] {
-        let (Marker::Form(phrase, _) | Marker::Stage(phrase, _) | Marker::Span(phrase, _)) = self;
+        let (Marker::Form(phrase, _) | Marker::Stage(phrase, _) | Marker::Span(phrase, _) | Marker::Action(phrase, _)) =
+            self;
         phrase
     }
 }
@@ -277,7 +464,8 @@ static PHRASES_BY_FIRST_WORD: LazyLock<HashMap<&'static str, Vec<Marker>>> = Laz
         .iter()
         .map(|(phrase, form)| Marker::Form(phrase, *form))
         .chain(STAGES.iter().map(|(phrase, stage)| Marker::Stage(phrase, *stage)))
-        .chain(SPANS.iter().map(|(phrase, span)| Marker::Span(phrase, *span)));
+        .chain(SPANS.iter().map(|(phrase, span)| Marker::Span(phrase, *span)))
+        .chain(ACTIONS.iter().map(|(phrase, action)| Marker::Action(phrase, *action)));
     for marker in markers {
         by_first_word.entry(marker.phrase()[0]).or_default().push(marker);
     }
@@ -338,6 +526,26 @@ mod tests {
     }
 
     #[test]
+    fn declaring_for_an_election_is_running_and_being_first_of_a_list_is_first() {
+        let declare = read(
+            "Will Gavin Newsom be first this list to declare for 2028 United States presidential election before Nov 7, 2028?",
+        );
+        assert_eq!(declare.form(), Form::First);
+        assert_eq!(read("Will Gavin Newsom declare for president?").form(), Form::Run);
+    }
+
+    #[test]
+    fn reads_which_extreme_a_reading_asks_about() {
+        let high = read("Highest temperature in NYC on Nov 27, 2026? — 72° or above");
+        let low = read("Will the lowest temperature in NYC be 72°F or higher on November 27?");
+        assert_eq!(high.extreme, Some(Extreme::High));
+        assert!(high.other_extreme(&low));
+        assert!(!high.other_extreme(&read("Will the high in NYC be 72°F or higher on November 27?")));
+        assert!(!high.other_extreme(&read("Will it be 72°F in NYC on November 27?")));
+        assert!(read("How high will Bitcoin get in 2025?").other_extreme(&read("How low will Bitcoin get in 2025?")));
+    }
+
+    #[test]
     fn a_successor_is_not_the_holder_leaving() {
         assert_eq!(
             read("Will Mojtaba Khamenei be the next Supreme Leader of Iran?").form(),
@@ -379,5 +587,46 @@ mod tests {
             read("Will anyone win 2026 Texas Republican Senate primary in the first round?").stages
         );
         assert_eq!(read("Set 1 Winner: Anisimova vs Pegula").stages, [Stage::PartOfGame]);
+    }
+
+    #[test]
+    fn reads_the_event_the_main_verb_names() {
+        let win = read("Will Curtis Sliwa win the 2025 NYC mayoral election?");
+        let drop_out = read("Will Curtis Sliwa drop out of the NYC Mayoral race?");
+        assert_eq!(win.action, Some(Action::Win));
+        assert_eq!(drop_out.action, Some(Action::Withdraw));
+        assert!(win.other_action(&drop_out));
+        let acquire = read("Will Trump acquire Greenland in 2025?");
+        let visit = read("Will Donald Trump visit Greenland in 2025?");
+        assert!(acquire.other_action(&visit));
+        // Two verbs of one event agree; a question with no such verb states no action.
+        assert!(
+            !read("Will Reza Pahlavi enter Iran before September?")
+                .other_action(&read("Will Reza Pahlavi visit Iran before Sep 1, 2025?"))
+        );
+        assert!(!acquire.other_action(&read("Will Trump buy at least part of Greenland?")));
+        assert!(
+            read("Will Taylor Swift release a new album in 2025?")
+                .other_action(&read("Will Taylor Swift announce a new album before 2026?"))
+        );
+        assert_eq!(read("Khamenei out as Supreme Leader of Iran in 2025?").action, None);
+        assert!(!read("US government shutdown in 2025?").other_action(&visit));
+    }
+
+    #[test]
+    fn the_next_holder_of_an_elected_office_is_who_wins_its_election() {
+        let next_mayor = read("Will Gabriela Firea be the next Mayor of Bucharest?");
+        assert_eq!(next_mayor.form(), Form::Next);
+        let election = read("Who will win the Bucharest mayoral election? — Gabriela Firea");
+        assert!(next_mayor.succession_by_election(&election));
+        assert!(election.succession_by_election(&next_mayor));
+        // "The next" election is not a succession.
+        assert_eq!(
+            read("Who will win the next Malawian presidential election? — Lazarus Chakwera").form(),
+            Form::Happen
+        );
+        // A succession with no election is not one: the holder leaving is another question.
+        let out = read("Khamenei out as Supreme Leader of Iran in 2025?");
+        assert!(!read("Will Mojtaba Khamenei be the next Supreme Leader of Iran?").succession_by_election(&out));
     }
 }
