@@ -88,8 +88,8 @@ fn tour() -> [(&'static str, String); 6] {
             format!("/api/v1/markets/{matched}"),
         ),
         (
-            "matched pairs with both exchanges' prices, widest spread first",
-            "/api/v1/spreads?limit=5".to_owned(),
+            "the pairs the matcher is surest of, with both exchanges' prices, widest spread first",
+            "/api/v1/spreads?minSimilarity=0.9&limit=5".to_owned(),
         ),
         (
             "explain: the market the words name, and key factors from news of its own time",
