@@ -11,6 +11,7 @@ pub mod form;
 pub mod numbers;
 pub mod side;
 pub mod teams;
+pub mod ticker;
 pub mod tokens;
 
 use chrono::{Datelike, NaiveDate};
@@ -40,6 +41,9 @@ pub struct Features {
     /// Mamdani win? — Queens"): the one name whose fate resolves Yes, which a market on the
     /// same question must name too.
     pub primary_is_choice: bool,
+    /// The game a Kalshi market's ticker names (its day and both sides' codes), set by
+    /// [`crate::matching::MatchInput::features`]: the question alone may name one side only.
+    pub game: Option<ticker::TickerGame>,
     pub end_date: Option<NaiveDate>,
     /// Remaining informative words as (hash, weight), sorted by hash.
     pub wording: Vec<(u64, f32)>,
@@ -169,6 +173,7 @@ impl Features {
             named_outcomes,
             opponent,
             primary_is_choice,
+            game: None,
             end_date,
             wording,
         }
