@@ -160,7 +160,7 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
     // Baseball Championship"): neither subject nor contest is confirmed, and the subject
     // counts for nothing.
     let contest_factor = match (contest, subject.0) {
-        (Agreement::Unknown, Agreement::Partial) => 0.0,
+        (Agreement::Unknown, Agreement::Partial) if uncontested_side_names_more(left, right) => 0.0,
         (Agreement::Unknown, _) => UNCONFIRMED_CONTEST_FACTOR,
         _ => 1.0,
     };
@@ -182,6 +182,24 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
         side,
         wording,
     }
+}
+
+/// Whether the market that names no contest names a subject the other does not (the other,
+/// naming a contest, may name more: "Netanyahu out?" against "... leave Prime Minister of
+/// Israel"). No allocation: this runs for every candidate pair.
+fn uncontested_side_names_more(left: &Features, right: &Features) -> bool {
+    let (uncontested, other) = if left.entities.contexts.is_empty() {
+        (left, right)
+    } else {
+        (right, left)
+    };
+    uncontested.entities.subjects.iter().any(|subject| {
+        !other
+            .entities
+            .subjects
+            .iter()
+            .any(|their| their.corresponds_to(subject))
+    })
 }
 
 /// The same form and the same stages, or they ask different things ("qualify" against "win",
@@ -1088,6 +1106,21 @@ mod tests {
         // The same team in the same contest named on both sides is served.
         let also_world_series = features("Will the New York Yankees win the 2025 World Series?", (2025, 10, 31));
         assert!(judge(&also_world_series, &world_series).similarity >= SERVING_THRESHOLD);
+        // When it is the side naming the contest (an office) that names more ("Israel"), the
+        // other's names all have counterparts: the subject counts, unconfirmed.
+        let out = features("Netanyahu out by end of 2026?", (2026, 12, 31));
+        let leave = features(
+            "Will Benjamin Netanyahu leave Prime Minister of Israel before Jan 1, 2027?",
+            (2027, 1, 2),
+        );
+        let judgement = judge(&out, &leave);
+        assert_eq!(
+            (judgement.contest, judgement.subject.0),
+            (Agreement::Unknown, Agreement::Partial),
+            "{judgement:?}"
+        );
+        assert!(judgement.subject.1 > 0.0, "{judgement:?}");
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
     }
 
     #[test]
