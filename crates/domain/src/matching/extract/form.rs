@@ -145,6 +145,10 @@ pub enum Action {
     Recognize,
     /// Something ongoing ends (a war, a conflict, a shutdown).
     End,
+    /// Gets engaged.
+    Engage,
+    /// Marries (a wedding).
+    Marry,
     /// Is indicted, charged or arrested.
     Charged,
     /// Is impeached.
@@ -170,6 +174,8 @@ impl fmt::Display for Action {
             Action::Leave => "leave office",
             Action::Recognize => "recognize",
             Action::End => "end",
+            Action::Engage => "get engaged",
+            Action::Marry => "marry",
             Action::Charged => "be charged",
             Action::Impeached => "be impeached",
             Action::Pardoned => "be pardoned",
@@ -359,6 +365,12 @@ const ACTIONS: &[(&[&str], Action)] = &[
     (&["reaches", "an", "agreement"], Action::Sign),
     (&["strike", "a", "deal"], Action::Sign),
     (&["strikes", "a", "deal"], Action::Sign),
+    (&["engaged"], Action::Engage),
+    (&["engagement"], Action::Engage),
+    (&["marry"], Action::Marry),
+    (&["marries"], Action::Marry),
+    (&["married"], Action::Marry),
+    (&["wedding"], Action::Marry),
     (&["recognize"], Action::Recognize),
     (&["recognizes"], Action::Recognize),
     (&["recognized"], Action::Recognize),
@@ -489,6 +501,9 @@ pub fn extract(tokens: &[Token]) -> Reading {
         for marker in starting_here {
             match *marker {
                 // Longest first (see `PHRASES_BY_FIRST_WORD`): the first form that fits wins.
+                // What is announced or named is its object: "announce a new nominee for Chair"
+                // asks about the announcement, not whether the subject is nominated.
+                Marker::Form(_, Form::Nominated) if reading.action == Some(Action::Announce) => {}
                 Marker::Form(phrase, form) if reading.form.is_none() && phrase_at(at, phrase) => {
                     reading.form = Some(form);
                 }
@@ -856,5 +871,26 @@ mod tests {
         assert!(read("Will Spain win the 2026 FIFA World Cup Final?").stages.is_empty());
         assert!(read("Will the Knicks win the 2026 NBA Finals?").stages.is_empty());
         assert_eq!(read("Will Duke make the Final Four?").stages, [Stage::Semifinal]);
+    }
+
+    #[test]
+    fn an_engagement_is_not_a_wedding_and_an_announced_nominee_is_an_announcement() {
+        let engaged = read("Taylor Swift and Travis Kelce engaged in 2025?");
+        assert_eq!(engaged.action, Some(Action::Engage));
+        assert!(engaged.other_action(&read(
+            "Who will be a Bridesmaid for the wedding of Travis Kelce and Taylor Swift?"
+        )));
+        assert!(!read("Will Taylor Swift get married in 2026?").other_action(&read("Taylor Swift wedding in 2026?")));
+        let announce =
+            read("Will Donald Trump announce a new nominee for Chair of the Federal Reserve by December 31, 2025?");
+        assert_eq!(
+            (announce.form(), announce.action),
+            (Form::Happen, Some(Action::Announce))
+        );
+        assert_eq!(
+            announce,
+            read("Will Trump announce his new Chair of the Federal Reserve in 2025?")
+        );
+        assert_eq!(read("Will Gavin Newsom be the nominee?").form(), Form::Nominated);
     }
 }
