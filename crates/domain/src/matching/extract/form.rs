@@ -551,7 +551,47 @@ fn action_by_position(tokens: &[Token], words: &[&str], at: usize) -> Option<Act
     let previous = at.checked_sub(1).map(|before| words[before]);
     let next = words.get(at + 1).copied();
     match words[at] {
-        "out" if at > 0 && tokens[at - 1].is_capitalized() => Some(Action::Leave),
+        // After a name, not after a capitalised verb of a title ("Knocked Out", "Sold Out").
+        "out"
+            if at > 0
+                && tokens[at - 1].is_capitalized()
+                && !matches!(
+                    previous,
+                    Some(
+                        "knocked"
+                            | "knock"
+                            | "knocks"
+                            | "sold"
+                            | "sell"
+                            | "sells"
+                            | "ruled"
+                            | "rule"
+                            | "rules"
+                            | "come"
+                            | "comes"
+                            | "came"
+                            | "pull"
+                            | "pulls"
+                            | "pulled"
+                            | "bail"
+                            | "bailed"
+                            | "opt"
+                            | "opts"
+                            | "opted"
+                            | "sit"
+                            | "sits"
+                            | "sat"
+                            | "run"
+                            | "runs"
+                            | "ran"
+                            | "time"
+                            | "timed"
+                            | "phase"
+                    )
+                ) =>
+        {
+            Some(Action::Leave)
+        }
         "end" | "ends" | "ended"
             if !matches!(
                 previous,
@@ -809,6 +849,7 @@ mod tests {
             Some(Action::Withdraw)
         );
         assert_eq!(read("Will Khamenei leave Iran by March 31?").action, None);
+        assert_eq!(read("Will Tyson Fury Be Knocked Out in 2026?").action, None);
         let recognize = read("US recognizes Reza Pahlavi as leader of Iran in 2026?");
         assert_eq!(recognize.action, Some(Action::Recognize));
         assert!(recognize.other_action(&read("Will Reza Pahlavi visit Iran before Jan 1, 2027?")));
