@@ -15,6 +15,7 @@ use std::fmt;
 use super::Orientation;
 use super::extract::Features;
 use super::extract::entities::{Entity, EntityKind};
+use super::extract::ticker;
 
 /// The fields a comparison reports on, in the order `--why` prints them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -115,6 +116,9 @@ const LATE_END_DATE_SCORE: f64 = 0.5;
 /// day. Meetings of the same two sides further apart are other games; closer ones cannot be
 /// told apart until Kalshi's expected expiration is read (see `docs/MATCHING.md`).
 const GAME_END_TOLERANCE_DAYS: i64 = 15;
+/// How far a game's day (from Kalshi's ticker) may be from the end date of a market its game
+/// decides: the exchanges' days differ by time zone.
+const GAME_DAY_TOLERANCE_DAYS: i64 = 2;
 /// End dates further apart than this, with no date in either question, are other markets.
 const END_DATE_CONFLICT_DAYS: i64 = 365;
 
@@ -156,7 +160,7 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
     // Baseball Championship"): neither subject nor contest is confirmed, and the subject
     // counts for nothing.
     let contest_factor = match (contest, subject.0) {
-        (Agreement::Unknown, Agreement::Partial) => 0.0,
+        (Agreement::Unknown, Agreement::Partial) if uncontested_side_names_more(left, right) => 0.0,
         (Agreement::Unknown, _) => UNCONFIRMED_CONTEST_FACTOR,
         _ => 1.0,
     };
@@ -180,6 +184,24 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
     }
 }
 
+/// Whether the market that names no contest names a subject the other does not (the other,
+/// naming a contest, may name more: "Netanyahu out?" against "... leave Prime Minister of
+/// Israel"). No allocation: this runs for every candidate pair.
+fn uncontested_side_names_more(left: &Features, right: &Features) -> bool {
+    let (uncontested, other) = if left.entities.contexts.is_empty() {
+        (left, right)
+    } else {
+        (right, left)
+    };
+    uncontested.entities.subjects.iter().any(|subject| {
+        !other
+            .entities
+            .subjects
+            .iter()
+            .any(|their| their.corresponds_to(subject))
+    })
+}
+
 /// The same form and the same stages, or they ask different things ("qualify" against "win",
 /// "the first round" against the whole election).
 fn compare_forms(left: &Features, right: &Features) -> Agreement {
@@ -201,6 +223,11 @@ fn compare_forms(left: &Features, right: &Features) -> Agreement {
 }
 
 fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Orientation) {
+    // "Tommy Paul wins" (ticker `…-26AUG20PAUCOB-PAU`) is his game against Cobolli, not
+    // "Alexander Zverev vs Tommy Paul".
+    if ticker_names_another_opponent(left, right) || ticker_names_another_opponent(right, left) {
+        return ((Agreement::Conflict, 0.0), Orientation::Same);
+    }
     // A market whose outcomes are names ("Chiefs" / "Bucs") is about both of them; a Yes/No
     // market about one of them matches it, and tells which outcome is its Yes.
     if let Some(result) = compare_with_named_outcomes(left, right) {
@@ -247,6 +274,32 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
         }
     };
     (agreement, Orientation::Same)
+}
+
+/// Whether `kalshi`'s ticker names a game whose opponent is none of the sides `other` names
+/// besides Kalshi's choice. The codes are loose evidence (a club's code may abbreviate words
+/// its name loses when read, "CAP" for "CA Paranaense"), so they are read only when the
+/// ticker's code for the choice fits the choice's name (the codes abbreviate names the way
+/// [`ticker::code_fits`] reads them) and the other market's end date does not confirm the
+/// ticker's day (two meetings of the same sides are not played on one day).
+fn ticker_names_another_opponent(kalshi: &Features, other: &Features) -> bool {
+    let (Some(game), Some(chosen)) = (&kalshi.game, &kalshi.entities.primary) else {
+        return false;
+    };
+    let day_confirmed = other
+        .end_date
+        .is_some_and(|end| (game.day - end).num_days().abs() <= GAME_DAY_TOLERANCE_DAYS);
+    if day_confirmed || !ticker::code_fits(&game.chosen, chosen) {
+        return false;
+    }
+    let mut other_sides = other
+        .named_outcomes
+        .iter()
+        .flatten()
+        .chain(other.opponent.iter())
+        .filter(|side| !side.corresponds_to(chosen))
+        .peekable();
+    other_sides.peek().is_some() && !other_sides.any(|side| ticker::code_fits(&game.opponent, side))
 }
 
 /// The subjects of `features`, less the opponent in its game when `other` asks about the same
@@ -414,8 +467,19 @@ fn game_against_another_contest(left: &Features, right: &Features) -> bool {
             && game.entities.contexts.is_empty()
             && !other.entities.contexts.is_empty()
     };
-    let end_together = match (left.end_date, right.end_date) {
-        (Some(left), Some(right)) => (left - right).num_days().abs() <= GAME_END_TOLERANCE_DAYS,
+    // The game's day, where its ticker says it, is when it decides anything: a group game on
+    // June 21 is not the final of a tournament ending July 19, however late Kalshi closes it.
+    let game_day_apart = |game: &Features, other: &Features| match (&game.game, other.end_date) {
+        (Some(ticker_game), Some(end)) => Some((ticker_game.day - end).num_days().abs() > GAME_DAY_TOLERANCE_DAYS),
+        _ => None,
+    };
+    let end_together = match (
+        game_day_apart(left, right).or_else(|| game_day_apart(right, left)),
+        left.end_date,
+        right.end_date,
+    ) {
+        (Some(apart), _, _) => !apart,
+        (None, Some(left), Some(right)) => (left - right).num_days().abs() <= GAME_END_TOLERANCE_DAYS,
         _ => false,
     };
     (game_alone(left, right) || game_alone(right, left)) && !end_together
@@ -638,6 +702,14 @@ impl Comparison {
             }
             if let Some(opponent) = &features.opponent {
                 names.push(format!("against {}", opponent.key()));
+            }
+            if let Some(game) = &features.game {
+                names.push(format!(
+                    "ticker: the game of {}, {} against {}",
+                    game.day,
+                    game.chosen.to_uppercase(),
+                    game.opponent.to_uppercase()
+                ));
             }
             list_or_none(names)
         };
@@ -1034,6 +1106,21 @@ mod tests {
         // The same team in the same contest named on both sides is served.
         let also_world_series = features("Will the New York Yankees win the 2025 World Series?", (2025, 10, 31));
         assert!(judge(&also_world_series, &world_series).similarity >= SERVING_THRESHOLD);
+        // When it is the side naming the contest (an office) that names more ("Israel"), the
+        // other's names all have counterparts: the subject counts, unconfirmed.
+        let out = features("Netanyahu out by end of 2026?", (2026, 12, 31));
+        let leave = features(
+            "Will Benjamin Netanyahu leave Prime Minister of Israel before Jan 1, 2027?",
+            (2027, 1, 2),
+        );
+        let judgement = judge(&out, &leave);
+        assert_eq!(
+            (judgement.contest, judgement.subject.0),
+            (Agreement::Unknown, Agreement::Partial),
+            "{judgement:?}"
+        );
+        assert!(judgement.subject.1 > 0.0, "{judgement:?}");
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
     }
 
     #[test]
@@ -1081,5 +1168,122 @@ mod tests {
             (2025, 12, 31),
         );
         assert_eq!(judge(&polymarket, &kalshi).refused_by, None);
+    }
+
+    fn kalshi_game(question: &str, ticker: &str, end: (i32, u32, u32)) -> Features {
+        let mut kalshi = features(question, end);
+        kalshi.game = ticker::TickerGame::read(ticker);
+        kalshi
+    }
+
+    fn undated(question: &str, outcomes: &[&str]) -> Features {
+        let outcomes: Vec<String> = outcomes.iter().map(|outcome| (*outcome).to_owned()).collect();
+        Features::of(question, &outcomes, None, None)
+    }
+
+    #[test]
+    fn a_kalshi_tickers_opponent_tells_a_players_other_game() {
+        let paul = kalshi_game("Tommy Paul wins", "KXATPMATCH-26AUG20PAUCOB-PAU", (2026, 9, 3));
+        let other_game = undated(
+            "Cincinnati Open: Alexander Zverev vs Tommy Paul",
+            &["Alexander Zverev", "Tommy Paul"],
+        );
+        assert_eq!(judge(&paul, &other_game).refused_by, Some(Field::Subject));
+        assert_eq!(judge(&other_game, &paul).refused_by, Some(Field::Subject));
+        let this_game = undated(
+            "Cincinnati Open: Tommy Paul vs Flavio Cobolli",
+            &["Tommy Paul", "Flavio Cobolli"],
+        );
+        assert_eq!(judge(&paul, &this_game).refused_by, None);
+        // Without the ticker nothing tells the two games apart.
+        let untold = features("Tommy Paul wins", (2026, 9, 3));
+        assert_eq!(judge(&untold, &other_game).refused_by, None);
+        // `--why` and the reason show what the ticker says.
+        let comparison = Comparison::new(&paul, &this_game, SERVING_THRESHOLD);
+        assert!(
+            comparison
+                .reason()
+                .contains("ticker: the game of 2026-08-20, PAU against COB"),
+            "{}",
+            comparison.reason()
+        );
+        assert!(comparison.to_string().contains("PAU against COB"));
+        // An end date on the ticker's day confirms the game whatever the codes say ("CAP" for
+        // "CA Paranaense", read as "Paranaense").
+        let internacional = kalshi_game(
+            "Internacional vs Paranaense Winner? — Internacional",
+            "KXBRASILEIROGAME-26JAN28INTCAP-INT",
+            (2026, 2, 11),
+        );
+        let polymarket = Features::of(
+            "Will SC Internacional win on 2026-01-28?",
+            &["Yes".to_owned(), "No".to_owned()],
+            Some("SC Internacional vs. CA Paranaense"),
+            NaiveDate::from_ymd_opt(2026, 1, 28),
+        );
+        assert_eq!(judge(&internacional, &polymarket).refused_by, None);
+    }
+
+    #[test]
+    fn a_game_on_its_tickers_day_is_not_a_tournament_ending_weeks_later() {
+        let group_game = kalshi_game(
+            "Belgium vs IR Iran Winner? — Belgium",
+            "KXWCGAME-26JUN21BELIRI-BEL",
+            (2026, 7, 5),
+        );
+        let cup = features("Will Belgium win the 2026 FIFA World Cup?", (2026, 7, 20));
+        assert_eq!(judge(&group_game, &cup).refused_by, Some(Field::Contest));
+        // Kalshi closes it two weeks after the game: its end date alone cannot tell.
+        let untold = features("Belgium vs IR Iran Winner? — Belgium", (2026, 7, 5));
+        assert_eq!(judge(&untold, &cup).refused_by, None);
+    }
+
+    #[test]
+    fn another_event_about_the_same_person_or_another_stage_refuses() {
+        let refused = |polymarket: &str, kalshi: &str| {
+            judge(&features(polymarket, (2026, 12, 31)), &features(kalshi, (2027, 1, 1))).refused_by
+        };
+        assert_eq!(
+            refused(
+                "Xi Jinping out before 2027?",
+                "Will Xi Jinping visit the White House before Jan 1, 2027?"
+            ),
+            Some(Field::Form)
+        );
+        assert_eq!(
+            refused(
+                "US recognizes Reza Pahlavi as leader of Iran in 2026?",
+                "Will Reza Pahlavi visit Iran before Jan 1, 2027?"
+            ),
+            Some(Field::Form)
+        );
+        assert_eq!(
+            refused(
+                "Will Iran name a successor to Khamenei by March 31?",
+                "Will Mojtaba Khamenei be the next Supreme Leader of Iran?"
+            ),
+            Some(Field::Form)
+        );
+        assert_eq!(
+            refused(
+                "Will Italy qualify for the 2026 FIFA World Cup?",
+                "Will Italy qualify for FIFA World Cup Final?"
+            ),
+            Some(Field::Form)
+        );
+        assert_eq!(
+            refused(
+                "Will Belgium win the 2026 FIFA World Cup?",
+                "Will Belgium finish first in World Cup Group G?"
+            ),
+            Some(Field::Form)
+        );
+        assert_eq!(
+            refused(
+                "Xi Jinping out before 2027?",
+                "Will Xi Jinping leave General Secretary of the Communist Party of China before Jan 1, 2027?"
+            ),
+            None
+        );
     }
 }

@@ -44,6 +44,10 @@ pub enum Form {
     Next,
     /// A game ends level ("end in a draw", Kalshi's choice "Tie"): neither side wins.
     Draw,
+    /// Some successor is named, whoever it is ("name a successor", "appoint a new leader"):
+    /// not the question whether one named person is the next holder ([`Form::Next`]), which
+    /// another's being named resolves the other way.
+    AnySuccessor,
 }
 
 impl fmt::Display for Form {
@@ -60,6 +64,7 @@ impl fmt::Display for Form {
             Form::GainSeats => write!(formatter, "gain seats"),
             Form::Next => write!(formatter, "be the next holder"),
             Form::Draw => write!(formatter, "end in a draw"),
+            Form::AnySuccessor => write!(formatter, "any successor named"),
         }
     }
 }
@@ -74,6 +79,15 @@ pub enum Stage {
     Quarterfinal,
     /// A set, half, quarter or period of a game rather than the game.
     PartOfGame,
+    /// The final, as a stage to reach ("qualify for the World Cup Final", "make the final"):
+    /// winning the final is winning the contest, so it is read only after a verb of reaching.
+    Final,
+    /// A round named by how many remain ("Round of 16").
+    RoundOf(u16),
+    /// The group stage or one group ("Group G"): topping a group is not winning the contest.
+    Group,
+    /// The knockout stage, as a stage to reach.
+    Knockout,
 }
 
 impl fmt::Display for Stage {
@@ -85,6 +99,10 @@ impl fmt::Display for Stage {
             Stage::Semifinal => "semifinal",
             Stage::Quarterfinal => "quarterfinal",
             Stage::PartOfGame => "part of a game",
+            Stage::Final => "final",
+            Stage::RoundOf(remaining) => return write!(formatter, "round of {remaining}"),
+            Stage::Group => "group stage",
+            Stage::Knockout => "knockout stage",
         };
         formatter.write_str(name)
     }
@@ -118,10 +136,19 @@ pub enum Action {
     Endorse,
     /// Meets or talks with someone.
     Meet,
-    /// Signs a law, an order or a deal.
+    /// Signs a law, an order or a deal, or agrees to one.
     Sign,
-    /// Leaves an office: resigns, steps down, is removed.
+    /// Leaves an office: resigns, steps down, is removed, is "out" (Polymarket's "Netanyahu
+    /// out by ...?").
     Leave,
+    /// Recognizes someone or something (a government, a state).
+    Recognize,
+    /// Something ongoing ends (a war, a conflict, a shutdown).
+    End,
+    /// Gets engaged.
+    Engage,
+    /// Marries (a wedding).
+    Marry,
     /// Is indicted, charged or arrested.
     Charged,
     /// Is impeached.
@@ -143,8 +170,12 @@ impl fmt::Display for Action {
             Action::Acquire => "acquire",
             Action::Endorse => "endorse",
             Action::Meet => "meet",
-            Action::Sign => "sign",
+            Action::Sign => "sign / agree",
             Action::Leave => "leave office",
+            Action::Recognize => "recognize",
+            Action::End => "end",
+            Action::Engage => "get engaged",
+            Action::Marry => "marry",
             Action::Charged => "be charged",
             Action::Impeached => "be impeached",
             Action::Pardoned => "be pardoned",
@@ -268,6 +299,15 @@ const FORMS: &[(&[&str], Form)] = &[
     (&["become", "the", "next"], Form::Next),
     (&["as", "the", "next"], Form::Next),
     (&["successor"], Form::Next),
+    // "Name a successor", "appoint a new Supreme Leader": anyone, not one named person.
+    (&["a", "successor"], Form::AnySuccessor),
+    (&["any", "successor"], Form::AnySuccessor),
+    (&["name", "a", "new"], Form::AnySuccessor),
+    (&["names", "a", "new"], Form::AnySuccessor),
+    (&["appoint", "a", "new"], Form::AnySuccessor),
+    (&["appoints", "a", "new"], Form::AnySuccessor),
+    (&["choose", "a", "new"], Form::AnySuccessor),
+    (&["chooses", "a", "new"], Form::AnySuccessor),
     (&["end", "in", "a", "draw"], Form::Draw),
     (&["end", "in", "a", "tie"], Form::Draw),
     (&["ends", "in", "a", "draw"], Form::Draw),
@@ -316,6 +356,27 @@ const ACTIONS: &[(&[&str], Action)] = &[
     (&["sign"], Action::Sign),
     (&["signs"], Action::Sign),
     (&["signed"], Action::Sign),
+    (&["agree"], Action::Sign),
+    (&["agrees"], Action::Sign),
+    (&["agreed"], Action::Sign),
+    (&["reach", "a", "deal"], Action::Sign),
+    (&["reaches", "a", "deal"], Action::Sign),
+    (&["reach", "an", "agreement"], Action::Sign),
+    (&["reaches", "an", "agreement"], Action::Sign),
+    (&["strike", "a", "deal"], Action::Sign),
+    (&["strikes", "a", "deal"], Action::Sign),
+    (&["engaged"], Action::Engage),
+    (&["engagement"], Action::Engage),
+    (&["marry"], Action::Marry),
+    (&["marries"], Action::Marry),
+    (&["married"], Action::Marry),
+    (&["wedding"], Action::Marry),
+    (&["recognize"], Action::Recognize),
+    (&["recognizes"], Action::Recognize),
+    (&["recognized"], Action::Recognize),
+    (&["recognise"], Action::Recognize),
+    (&["recognises"], Action::Recognize),
+    (&["recognised"], Action::Recognize),
     (&["resign"], Action::Leave),
     (&["resigns"], Action::Leave),
     (&["step", "down"], Action::Leave),
@@ -323,6 +384,15 @@ const ACTIONS: &[(&[&str], Action)] = &[
     (&["leave", "office"], Action::Leave),
     (&["leaves", "office"], Action::Leave),
     (&["removed", "from", "office"], Action::Leave),
+    // Kalshi's "leave President of Russia", "leave Prime Minister of Israel": an office's
+    // title after "leave" (not "leave Iran", a place).
+    (&["leave", "president"], Action::Leave),
+    (&["leave", "prime"], Action::Leave),
+    (&["leave", "supreme"], Action::Leave),
+    (&["leave", "general"], Action::Leave),
+    (&["leave", "chancellor"], Action::Leave),
+    (&["leave", "premier"], Action::Leave),
+    (&["leave", "power"], Action::Leave),
     (&["indicted"], Action::Charged),
     (&["charged"], Action::Charged),
     (&["arrested"], Action::Charged),
@@ -372,6 +442,13 @@ const STAGES: &[(&[&str], Stage)] = &[
     (&["1st", "period"], Stage::PartOfGame),
     (&["first", "inning"], Stage::PartOfGame),
     (&["first", "5", "innings"], Stage::PartOfGame),
+    // The NCAA's "Final Four" is its semifinals, not its final.
+    (&["final", "four"], Stage::Semifinal),
+    (&["group", "stage"], Stage::Group),
+    (&["knockout", "stage"], Stage::Knockout),
+    (&["knockout", "round"], Stage::Knockout),
+    (&["knockout", "rounds"], Stage::Knockout),
+    (&["knockouts"], Stage::Knockout),
 ];
 
 /// Span phrases.
@@ -409,6 +486,14 @@ pub fn extract(tokens: &[Token]) -> Reading {
         ..Reading::default()
     };
     for (at, word) in words.iter().enumerate() {
+        if reading.action.is_none() {
+            reading.action = action_by_position(tokens, &words, at);
+        }
+        if let Some(stage) = stage_by_position(&words, at)
+            && !reading.stages.contains(&stage)
+        {
+            reading.stages.push(stage);
+        }
         // Only phrases that start with this word: this runs for every market.
         let Some(starting_here) = PHRASES_BY_FIRST_WORD.get(word) else {
             continue;
@@ -416,6 +501,9 @@ pub fn extract(tokens: &[Token]) -> Reading {
         for marker in starting_here {
             match *marker {
                 // Longest first (see `PHRASES_BY_FIRST_WORD`): the first form that fits wins.
+                // What is announced or named is its object: "announce a new nominee for Chair"
+                // asks about the announcement, not whether the subject is nominated.
+                Marker::Form(_, Form::Nominated) if reading.action == Some(Action::Announce) => {}
                 Marker::Form(phrase, form) if reading.form.is_none() && phrase_at(at, phrase) => {
                     reading.form = Some(form);
                 }
@@ -436,8 +524,114 @@ pub fn extract(tokens: &[Token]) -> Reading {
     if reading.form.is_none() && words.last() == Some(&"first") && !reading.stages.contains(&Stage::FirstRound) {
         reading.form = Some(Form::First);
     }
+    // Reaching a stage: "qualify for the World Cup Final" and "make the final" ask to reach
+    // it. (Winning the final is winning the contest: no stage then.)
+    let reaching = matches!(reading.form, Some(Form::Qualify | Form::Advance));
+    if reaching
+        && !reading.stages.contains(&Stage::Final)
+        && words
+            .iter()
+            .enumerate()
+            .any(|(at, word)| matches!(*word, "final" | "finals") && words.get(at + 1) != Some(&"four"))
+    {
+        reading.stages.push(Stage::Final);
+    }
+    // To qualify for a stage of a contest is to reach it, however it is worded.
+    if reading.form == Some(Form::Qualify) && reading.stages.iter().any(|stage| stage.is_reached()) {
+        reading.form = Some(Form::Advance);
+    }
     reading.stages.sort_unstable();
     reading
+}
+
+/// The action a word names by where it stands rather than by a fixed phrase: Polymarket's
+/// "<Name> out" (leaving office; "drop out" is read as a phrase before it), and "end" as a
+/// verb ("the conflict ends by March?"; not "by the end of", "end of 2026", "end in a draw").
+fn action_by_position(tokens: &[Token], words: &[&str], at: usize) -> Option<Action> {
+    let previous = at.checked_sub(1).map(|before| words[before]);
+    let next = words.get(at + 1).copied();
+    match words[at] {
+        // After a name, not after a capitalised verb of a title ("Knocked Out", "Sold Out").
+        "out"
+            if at > 0
+                && tokens[at - 1].is_capitalized()
+                && !matches!(
+                    previous,
+                    Some(
+                        "knocked"
+                            | "knock"
+                            | "knocks"
+                            | "sold"
+                            | "sell"
+                            | "sells"
+                            | "ruled"
+                            | "rule"
+                            | "rules"
+                            | "come"
+                            | "comes"
+                            | "came"
+                            | "pull"
+                            | "pulls"
+                            | "pulled"
+                            | "bail"
+                            | "bailed"
+                            | "opt"
+                            | "opts"
+                            | "opted"
+                            | "sit"
+                            | "sits"
+                            | "sat"
+                            | "run"
+                            | "runs"
+                            | "ran"
+                            | "time"
+                            | "timed"
+                            | "phase"
+                    )
+                ) =>
+        {
+            Some(Action::Leave)
+        }
+        "end" | "ends" | "ended"
+            if !matches!(
+                previous,
+                Some("by" | "the" | "at" | "of" | "before" | "until" | "to" | "an" | "its" | "year" | "season")
+            ) && !matches!(next, Some("of" | "in" | "with")) =>
+        {
+            Some(Action::End)
+        }
+        _ => None,
+    }
+}
+
+/// A stage read from a word and what follows it: "Group G" (a group by its letter) and
+/// "Round of 16".
+fn stage_by_position(words: &[&str], at: usize) -> Option<Stage> {
+    match (words[at], words.get(at + 1), words.get(at + 2)) {
+        ("group", Some(letter), _) if letter.len() == 1 && letter.chars().all(|c| c.is_ascii_alphabetic()) => {
+            Some(Stage::Group)
+        }
+        ("round", Some(&"of"), Some(remaining)) => remaining.parse().ok().map(Stage::RoundOf),
+        _ => None,
+    }
+}
+
+impl Stage {
+    /// Whether the stage is one a contestant reaches by going through the ones before it (not
+    /// a part of one game).
+    fn is_reached(self) -> bool {
+        !matches!(self, Stage::PartOfGame | Stage::FirstRound)
+    }
+
+    /// Whether the stage names a round of a tournament, which in a question about one game
+    /// says which game it is ("win the Faria vs Musetti: Round Of 16 match") rather than a
+    /// stage to reach.
+    pub fn is_tournament_round(self) -> bool {
+        matches!(
+            self,
+            Stage::Semifinal | Stage::Quarterfinal | Stage::Final | Stage::RoundOf(_) | Stage::Group | Stage::Knockout
+        )
+    }
 }
 
 /// One phrase of [`FORMS`], [`STAGES`], [`SPANS`] or [`ACTIONS`].
@@ -609,7 +803,10 @@ mod tests {
             read("Will Taylor Swift release a new album in 2025?")
                 .other_action(&read("Will Taylor Swift announce a new album before 2026?"))
         );
-        assert_eq!(read("Khamenei out as Supreme Leader of Iran in 2025?").action, None);
+        assert_eq!(
+            read("Khamenei out as Supreme Leader of Iran in 2025?").action,
+            Some(Action::Leave)
+        );
         assert!(!read("US government shutdown in 2025?").other_action(&visit));
     }
 
@@ -628,5 +825,113 @@ mod tests {
         // A succession with no election is not one: the holder leaving is another question.
         let out = read("Khamenei out as Supreme Leader of Iran in 2025?");
         assert!(!read("Will Mojtaba Khamenei be the next Supreme Leader of Iran?").succession_by_election(&out));
+    }
+
+    #[test]
+    fn leaving_office_is_another_event_than_visiting_meeting_or_being_recognized() {
+        let out = read("Xi Jinping out before 2027?");
+        assert_eq!(out.action, Some(Action::Leave));
+        assert!(out.other_action(&read("Will Xi Jinping visit the White House before Jan 1, 2027?")));
+        assert!(read("Netanyahu out by end of 2026?").other_action(&read(
+            "Will Donald Trump meet in person Benjamin Netanyahu before Jan 1, 2027?"
+        )));
+        // Kalshi's wording of the same event agrees.
+        assert!(!out.other_action(&read(
+            "Will Xi Jinping leave General Secretary of the Communist Party of China before Jan 1, 2027?"
+        )));
+        assert_eq!(
+            read("Will Vladimir Putin leave President of Russia before Jan 1, 2027?").action,
+            Some(Action::Leave)
+        );
+        // "Drop out" stays a withdrawal; leaving a place is no office.
+        assert_eq!(
+            read("Will Curtis Sliwa drop out of the race?").action,
+            Some(Action::Withdraw)
+        );
+        assert_eq!(read("Will Khamenei leave Iran by March 31?").action, None);
+        assert_eq!(read("Will Tyson Fury Be Knocked Out in 2026?").action, None);
+        let recognize = read("US recognizes Reza Pahlavi as leader of Iran in 2026?");
+        assert_eq!(recognize.action, Some(Action::Recognize));
+        assert!(recognize.other_action(&read("Will Reza Pahlavi visit Iran before Jan 1, 2027?")));
+        assert!(!recognize.other_action(&read(
+            "Will the United States recognize Reza Pahlavi as the leader of Iran in 2026?"
+        )));
+    }
+
+    #[test]
+    fn a_conflict_ending_is_not_a_deal_agreed() {
+        let ends = read("Iran x Israel/US conflict ends by March 31?");
+        assert_eq!(ends.action, Some(Action::End));
+        let deal = read("Will the US agree to a new Iranian nuclear deal before April?");
+        assert_eq!(deal.action, Some(Action::Sign));
+        assert!(ends.other_action(&deal));
+        // "End" as a date or a draw is no action.
+        assert_eq!(read("Netanyahu out by end of 2026?").action, Some(Action::Leave));
+        assert_eq!(read("Will Bitcoin be above $100k at the end of 2025?").action, None);
+        assert_eq!(read("Will Fulham vs Brighton end in a draw?").action, None);
+    }
+
+    #[test]
+    fn any_successor_named_is_not_one_named_person_being_next() {
+        let any = read("Will Iran name a successor to Khamenei by March 31?");
+        assert_eq!(any.form(), Form::AnySuccessor);
+        assert_eq!(
+            read("Will Mojtaba Khamenei be the next Supreme Leader of Iran?").form(),
+            Form::Next
+        );
+        assert_eq!(
+            read("Will Iran appoint a new Supreme Leader in 2026?").form(),
+            Form::AnySuccessor
+        );
+    }
+
+    #[test]
+    fn a_stage_to_reach_is_not_the_whole_tournament() {
+        let qualify = read("Will Italy qualify for the 2026 FIFA World Cup?");
+        assert_eq!((qualify.form(), qualify.stages.as_slice()), (Form::Qualify, &[][..]));
+        let final_ = read("Will Italy qualify for FIFA World Cup Final?");
+        assert_eq!(
+            (final_.form(), final_.stages.as_slice()),
+            (Form::Advance, &[Stage::Final][..])
+        );
+        // Qualifying for a stage and reaching it are one question.
+        assert_eq!(final_, read("Will Italy make the final?"));
+        assert_eq!(
+            read("Will Germany qualify for FIFA World Cup Round of 16?").stages,
+            [Stage::RoundOf(16)]
+        );
+        let semifinal = read("Will Brazil qualify for FIFA World Cup Semifinals?");
+        assert_eq!(semifinal.form(), Form::Advance);
+        assert_eq!(semifinal.stages, read("Will Brazil reach the semifinals?").stages);
+        // Topping a group, or reaching the knockouts, is a stage; winning the final is the whole.
+        assert_eq!(
+            read("Will Belgium finish first in World Cup Group G?").stages,
+            [Stage::Group]
+        );
+        assert_eq!(read("Will Egypt reach the knockout stage?").stages, [Stage::Knockout]);
+        assert!(read("Will Spain win the 2026 FIFA World Cup Final?").stages.is_empty());
+        assert!(read("Will the Knicks win the 2026 NBA Finals?").stages.is_empty());
+        assert_eq!(read("Will Duke make the Final Four?").stages, [Stage::Semifinal]);
+    }
+
+    #[test]
+    fn an_engagement_is_not_a_wedding_and_an_announced_nominee_is_an_announcement() {
+        let engaged = read("Taylor Swift and Travis Kelce engaged in 2025?");
+        assert_eq!(engaged.action, Some(Action::Engage));
+        assert!(engaged.other_action(&read(
+            "Who will be a Bridesmaid for the wedding of Travis Kelce and Taylor Swift?"
+        )));
+        assert!(!read("Will Taylor Swift get married in 2026?").other_action(&read("Taylor Swift wedding in 2026?")));
+        let announce =
+            read("Will Donald Trump announce a new nominee for Chair of the Federal Reserve by December 31, 2025?");
+        assert_eq!(
+            (announce.form(), announce.action),
+            (Form::Happen, Some(Action::Announce))
+        );
+        assert_eq!(
+            announce,
+            read("Will Trump announce his new Chair of the Federal Reserve in 2025?")
+        );
+        assert_eq!(read("Will Gavin Newsom be the nominee?").form(), Form::Nominated);
     }
 }

@@ -11,6 +11,7 @@ pub mod form;
 pub mod numbers;
 pub mod side;
 pub mod teams;
+pub mod ticker;
 pub mod tokens;
 
 use chrono::{Datelike, NaiveDate};
@@ -40,6 +41,9 @@ pub struct Features {
     /// Mamdani win? — Queens"): the one name whose fate resolves Yes, which a market on the
     /// same question must name too.
     pub primary_is_choice: bool,
+    /// The game a Kalshi market's ticker names (its day and both sides' codes), set by
+    /// [`crate::matching::MatchInput::features`]: the question alone may name one side only.
+    pub game: Option<ticker::TickerGame>,
     pub end_date: Option<NaiveDate>,
     /// Remaining informative words as (hash, weight), sorted by hash.
     pub wording: Vec<(u64, f32)>,
@@ -121,6 +125,11 @@ impl Features {
                 }
             }
         }
+        // In a question about one game, a round names which game it is: "win the Faria vs
+        // Musetti: Round Of 16 match" asks who wins that game, not whether one reaches a round.
+        if opponent.is_some() || (!side::is_yes_no(outcomes) && outcomes.len() == 2) || names_a_game(&question) {
+            form.stages.retain(|stage| !stage.is_tournament_round());
+        }
         // The league settles a team name several teams share ("Kings"); read only then.
         let league = entities
             .subjects
@@ -164,6 +173,7 @@ impl Features {
             named_outcomes,
             opponent,
             primary_is_choice,
+            game: None,
             end_date,
             wording,
         }
@@ -338,6 +348,32 @@ mod tests {
         assert_eq!(features.timing.deadline, NaiveDate::from_ymd_opt(2026, 1, 1));
         assert_eq!(features.key_words(), ["bitcoin"]);
         assert_eq!(features.years(), [2025]);
+    }
+
+    #[test]
+    fn a_round_in_a_game_says_which_game_not_a_stage_to_reach() {
+        let game = Features::of(
+            "Will Lorenzo Musetti win the Faria vs Musetti: Round Of 16 match?",
+            &yes_no(),
+            None,
+            None,
+        );
+        assert!(game.form.stages.is_empty());
+        let reach = Features::of(
+            "Will Germany qualify for FIFA World Cup Round of 16?",
+            &yes_no(),
+            None,
+            None,
+        );
+        assert_eq!(reach.form.stages, [form::Stage::RoundOf(16)]);
+        // A part of the game stays a stage.
+        let set = Features::of(
+            "Set 1 Winner: Paul vs Cobolli",
+            &["Paul".to_owned(), "Cobolli".to_owned()],
+            None,
+            None,
+        );
+        assert_eq!(set.form.stages, [form::Stage::PartOfGame]);
     }
 
     #[test]
