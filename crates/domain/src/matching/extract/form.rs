@@ -149,6 +149,20 @@ pub enum Action {
     Engage,
     /// Marries (a wedding).
     Marry,
+    /// Divorces.
+    Divorce,
+    /// Strikes, attacks or bombs a place: not invading it, not dealing with it.
+    Attack,
+    /// Invades a country (troops on the ground), which a strike is not.
+    Invade,
+    /// Reopens something closed (an embassy, a border, a strait).
+    Reopen,
+    /// Holds a vote (an election, a referendum): whether it takes place, not who wins it.
+    HoldVote,
+    /// A regime or a government falls or collapses, which one leader leaving is not.
+    Fall,
+    /// Is seen or appears in public.
+    Appear,
     /// Is indicted, charged or arrested.
     Charged,
     /// Is impeached.
@@ -176,6 +190,13 @@ impl fmt::Display for Action {
             Action::End => "end",
             Action::Engage => "get engaged",
             Action::Marry => "marry",
+            Action::Divorce => "divorce",
+            Action::Attack => "strike / attack",
+            Action::Invade => "invade",
+            Action::Reopen => "reopen",
+            Action::HoldVote => "hold a vote",
+            Action::Fall => "fall / collapse",
+            Action::Appear => "appear in public",
             Action::Charged => "be charged",
             Action::Impeached => "be impeached",
             Action::Pardoned => "be pardoned",
@@ -293,6 +314,7 @@ const FORMS: &[(&[&str], Form)] = &[
     (&["declare", "for"], Form::Run),
     (&["declares", "for"], Form::Run),
     (&["first", "to"], Form::First),
+    (&["first", "person", "to"], Form::First),
     (&["be", "first"], Form::First),
     // "Be the next Mayor", not "win the next election".
     (&["be", "the", "next"], Form::Next),
@@ -371,6 +393,47 @@ const ACTIONS: &[(&[&str], Action)] = &[
     (&["marries"], Action::Marry),
     (&["married"], Action::Marry),
     (&["wedding"], Action::Marry),
+    (&["divorce"], Action::Divorce),
+    (&["divorces"], Action::Divorce),
+    (&["divorced"], Action::Divorce),
+    // "Strike a deal" is an agreement (above): the longest phrase at a place wins.
+    (&["strike"], Action::Attack),
+    (&["strikes"], Action::Attack),
+    (&["struck"], Action::Attack),
+    (&["attack"], Action::Attack),
+    (&["attacks"], Action::Attack),
+    (&["attacked"], Action::Attack),
+    (&["bomb"], Action::Attack),
+    (&["bombs"], Action::Attack),
+    (&["bombed"], Action::Attack),
+    (&["invade"], Action::Invade),
+    (&["invades"], Action::Invade),
+    (&["invaded"], Action::Invade),
+    (&["invasion"], Action::Invade),
+    (&["reopen"], Action::Reopen),
+    (&["reopens"], Action::Reopen),
+    (&["reopened"], Action::Reopen),
+    (&["hold", "an", "election"], Action::HoldVote),
+    (&["hold", "elections"], Action::HoldVote),
+    (&["hold", "a", "referendum"], Action::HoldVote),
+    (&["hold", "a", "presidential", "election"], Action::HoldVote),
+    (&["hold", "a", "general", "election"], Action::HoldVote),
+    (&["hold", "a", "snap", "election"], Action::HoldVote),
+    (&["hold", "a", "vote"], Action::HoldVote),
+    (&["holds", "an", "election"], Action::HoldVote),
+    (&["holds", "elections"], Action::HoldVote),
+    (&["holds", "a", "referendum"], Action::HoldVote),
+    (&["holds", "a", "presidential", "election"], Action::HoldVote),
+    (&["holds", "a", "general", "election"], Action::HoldVote),
+    (&["holds", "a", "snap", "election"], Action::HoldVote),
+    (&["holds", "a", "vote"], Action::HoldVote),
+    (&["fall"], Action::Fall),
+    (&["falls"], Action::Fall),
+    (&["collapse"], Action::Fall),
+    (&["collapses"], Action::Fall),
+    (&["seen", "in", "public"], Action::Appear),
+    (&["appear", "in", "public"], Action::Appear),
+    (&["appears", "in", "public"], Action::Appear),
     (&["recognize"], Action::Recognize),
     (&["recognizes"], Action::Recognize),
     (&["recognized"], Action::Recognize),
@@ -808,6 +871,45 @@ mod tests {
             Some(Action::Leave)
         );
         assert!(!read("US government shutdown in 2025?").other_action(&visit));
+    }
+
+    #[test]
+    fn a_strike_an_invasion_a_reopening_a_vote_and_a_fall_are_different_events() {
+        let strike = read("US strikes Iran by December 31, 2026?");
+        assert_eq!(strike.action, Some(Action::Attack));
+        let invade = read("Will the U.S. invade Iran before 2027?");
+        assert_eq!(invade.action, Some(Action::Invade));
+        let embassy = read("Will the US reopen its embassy in Iran before Jan 1, 2027?");
+        let deal = read("Will the US agree to a new Iranian nuclear deal this year?");
+        for (left, right) in [
+            (&strike, &invade),
+            (&strike, &embassy),
+            (&invade, &embassy),
+            (&strike, &deal),
+        ] {
+            assert!(left.other_action(right));
+        }
+        // "Strike a deal" is an agreement, not an attack.
+        assert_eq!(
+            read("Will the US strike a deal with Iran in 2026?").action,
+            Some(Action::Sign)
+        );
+        let fall = read("Will the Iranian regime fall by June 30?");
+        assert!(fall.other_action(&read("Will Iran hold a presidential election before Jul 1, 2026?")));
+        assert!(fall.other_action(&read("Khamenei out as Supreme Leader of Iran by June 30?")));
+        assert!(
+            read("Trump divorce in 2025?").other_action(&read("Will Donald Trump and Melania Trump marry in 2025?"))
+        );
+        assert!(
+            read("Khamenei seen in public by February 28?")
+                .other_action(&read("Will Ali Khamenei leave office before Mar 1, 2026?"))
+        );
+        // One verb of a class on each side: the same event.
+        assert!(!strike.other_action(&read("Will the US bomb Iran in 2026?")));
+        assert_eq!(
+            read("Will Jamieson Greer be the first person to leave the Trump Cabinet?").form(),
+            Form::First
+        );
     }
 
     #[test]
