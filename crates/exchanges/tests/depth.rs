@@ -262,3 +262,79 @@ proptest! {
         assert_oriented(&ladder, "random");
     }
 }
+
+/// JSON values of the shapes the depth readers meet, with their field names, so that random
+/// input reaches the readers' mapping and not only their "not this shape" refusal.
+fn depth_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<f64>().prop_map(|number| json!(number)),
+        any::<i64>().prop_map(Value::from),
+        "[a-z0-9.\u{e9}-]{0,12}".prop_map(Value::from),
+        Just(json!("0.5")),
+        Just(json!("NaN")),
+    ];
+    let keys = prop::sample::select(vec![
+        "orderbook",
+        "orderbook_fp",
+        "yes",
+        "no",
+        "yes_dollars",
+        "no_dollars",
+        "bids",
+        "asks",
+        "price",
+        "size",
+        "timestamp",
+        "trades",
+        "cursor",
+        "trade_id",
+        "created_time",
+        "taker_side",
+        "count",
+        "count_fp",
+        "yes_price",
+        "yes_price_dollars",
+        "no_price_dollars",
+        "side",
+        "outcomeIndex",
+        "transactionHash",
+        "asset",
+        "markets",
+        "id",
+        "conditionId",
+        "clobTokenIds",
+    ]);
+    leaf.prop_recursive(4, 48, 6, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec((keys.clone(), inner), 0..6).prop_map(|fields| Value::Object(
+                fields.into_iter().map(|(key, value)| (key.to_owned(), value)).collect()
+            )),
+        ]
+    })
+}
+
+proptest! {
+    /// No body makes a depth reader panic (the crate's invariant): it reads or refuses.
+    #[test]
+    fn no_body_makes_a_depth_reader_panic(body in depth_json(), bytes in prop::collection::vec(any::<u8>(), 0..64)) {
+        for input in [body.to_string().into_bytes(), bytes] {
+            let _ = kalshi::orderbook(&input);
+            let _ = kalshi::trades(&input);
+            let _ = polymarket::book(&input);
+            let _ = polymarket::trades(&input);
+            let _ = polymarket::market_tokens(&input, "1");
+            // Whatever was read is best first (a random book may be crossed: no check of that).
+            for ladder in [polymarket::book(&input), kalshi::orderbook(&input)]
+                .into_iter()
+                .flatten()
+                .map(|reading| reading.ladder)
+            {
+                prop_assert!(ladder.bids.windows(2).all(|pair| pair[0].price > pair[1].price));
+                prop_assert!(ladder.asks.windows(2).all(|pair| pair[0].price < pair[1].price));
+            }
+        }
+    }
+}
