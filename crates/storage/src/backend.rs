@@ -72,6 +72,9 @@ pub(crate) trait Backend {
     /// The pool writes go to.
     fn writer(&self) -> &Pool<Self::Db>;
 
+    /// The health probe's own connection (one, made when first used), apart from the calls'.
+    fn prober(&self) -> &Pool<Self::Db>;
+
     /// A transaction that writes accounts, keys, news or sync records, holding what keeps
     /// concurrent writers from deciding against the same rows (SQLite: the database's write
     /// lock, taken at once; PostgreSQL: row locks taken by its statements).

@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::breaker::Trouble;
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
 
@@ -28,9 +29,10 @@ pub async fn alive() -> Json<Value> {
     Json(json!({ "status": "ok" }))
 }
 
-/// The process can serve: its store answers.
+/// The process can serve: its store answers, quickly enough, and takes writes.
 ///
-/// Reports what the store holds and, per exchange, the freshness of its data: the last
+/// Answers at once, 503, while the store's health probe finds it down, read-only or slow
+/// (the reason in the message); else reports what the store holds and, per exchange, the freshness of its data: the last
 /// successful sync, its age, and the last run's error (URLs in errors without their
 /// credentials). Read at most once a second however often it is asked (see
 /// [`ReadinessCache`]), since anyone may ask.
@@ -41,10 +43,24 @@ pub async fn alive() -> Json<Value> {
     tag = "operations",
     responses(
         (status = 200, description = "Ready: counts, per-exchange sync freshness, the catalogue, the news index and the rate limiter.", body = Object),
-        (status = 503, description = "Not ready: the store does not answer or refuses writes (`SERVICE_UNAVAILABLE`).", body = ErrorBody),
+        (status = 503, description = "Not ready (`SERVICE_UNAVAILABLE`, the reason in the message): the store does not answer, answers more slowly than the configured bound, or refuses writes.", body = ErrorBody),
     )
 )]
 pub async fn ready(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
+    if let Some(tripped) = state.store_health.tripped() {
+        let why = match tripped.trouble {
+            Trouble::Down => "the data store does not answer",
+            Trouble::ReadOnly => "the data store is read-only, so calls cannot be charged",
+            Trouble::Slow => "the data store answers too slowly",
+        };
+        return Err(ApiError::ServiceUnavailable {
+            message: format!(
+                "Not ready: {why} ({}, for {} s).",
+                redact::urls_in(&tripped.reason),
+                tripped.since.elapsed().as_secs()
+            ),
+        });
+    }
     state.readiness.get(|| readiness(&state)).await.map(Json)
 }
 
