@@ -10,9 +10,10 @@
 //! or answered with its charge recorded, never charged and answered 503. A charge begins only
 //! before the deadline and takes one short transaction, so answers come within the timeout
 //! plus that transaction; the outer backstop ([`crate::state::REQUEST_TIMEOUT_MARGIN`] later)
-//! only cuts a request whose store stopped answering in the middle of its charge's commit,
-//! when no node can know whether the charge was recorded (a retry with the same
-//! `Idempotency-Key` learns it).
+//! only cuts a request whose store stopped answering in the middle of its charge's commit.
+//! That, and a connection cut while a `COMMIT` is on its way, are the one case no node can
+//! settle: whether the charge was recorded is unknown, the call is answered 503, and a retry
+//! with the same `Idempotency-Key` learns the truth (docs/API.md).
 
 use axum::extract::{Request, State};
 use axum::middleware::Next;

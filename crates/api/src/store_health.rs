@@ -121,6 +121,7 @@ async fn probe(health: Weak<StoreHealth>, store: Arc<dyn Store>) {
         let latency = match answered {
             Ok(Ok(latency)) => latency,
             Ok(Err(error)) => {
+                tracing::debug!(%error, "the store's health probe failed");
                 match error {
                     StoreError::ReadOnly(reason) => health.breaker.trip(Trouble::ReadOnly, &reason),
                     other => health.breaker.trip(Trouble::Down, &other.to_string()),
@@ -128,6 +129,7 @@ async fn probe(health: Weak<StoreHealth>, store: Arc<dyn Store>) {
                 continue;
             }
             Err(_) => {
+                tracing::debug!(check_writes, "the store's health probe timed out");
                 let reason = format!("did not answer the probe within {} ms", timeout.as_millis());
                 health.breaker.trip(Trouble::Down, &reason);
                 continue;

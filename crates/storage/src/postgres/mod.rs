@@ -152,11 +152,11 @@ impl Backend for PgStore {
     }
 
     async fn begin_write(&self) -> Result<Transaction<'static, Postgres>, StoreError> {
-        Ok(self.pool.begin().await?)
+        crate::backend::begin_on(&self.pool, "BEGIN").await
     }
 
     async fn begin_catalog_write(&self) -> Result<Transaction<'static, Postgres>, StoreError> {
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.begin_write().await?;
         sqlx::query("LOCK TABLE markets, events IN SHARE ROW EXCLUSIVE MODE")
             .execute(&mut *transaction)
             .await?;

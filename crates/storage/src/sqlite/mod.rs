@@ -285,7 +285,7 @@ impl Backend for SqliteStore {
     }
 
     async fn begin_write(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
-        Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)
+        crate::backend::begin_on(&self.writer, "BEGIN IMMEDIATE").await
     }
 
     async fn begin_catalog_write(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {

@@ -291,13 +291,22 @@ impl Observed {
                 .entry(call.status)
                 .or_default() += 1;
         }
+        let mut ready_per_second: BTreeMap<u64, BTreeMap<u16, usize>> = BTreeMap::new();
+        for sample in &self.readiness {
+            *ready_per_second
+                .entry((sample.sent + sample.latency).as_secs())
+                .or_default()
+                .entry(sample.status)
+                .or_default() += 1;
+        }
         for (second, counts) in &per_second {
             let marker = if (self.fault_at.as_secs()..self.healed_at.as_secs()).contains(second) {
                 "fault"
             } else {
                 ""
             };
-            eprintln!("   {second:>3} s {counts:?} {marker}");
+            let ready = ready_per_second.get(second).cloned().unwrap_or_default();
+            eprintln!("   {second:>3} s calls {counts:?}, /readyz {ready:?} {marker}");
         }
         let mut latencies: Vec<Duration> = self
             .during(Duration::from_secs(1))
@@ -327,23 +336,35 @@ impl Observed {
             self.not_ready_reasons()
         );
         eprintln!(
-            "   recovered {:.2} s after the heal; books: {} credits used, {} charge lines, {} calls answered 200",
+            "   recovered {:.2} s after the heal; books: {} credits used, {} charge lines, {} calls answered 200 ({} charged but answered 503: commits cut mid-flight)",
             self.recovery().as_secs_f64(),
             books.used,
             books.charges,
-            self.successes()
+            self.successes(),
+            books.used - self.successes()
         );
     }
 
     /// What every fault must keep: every call answered, 200 or 503 and nothing else (no 500),
     /// charged exactly when answered 200, and the node serving again after the heal.
-    fn assert_kept(&self, books: &Books) {
+    ///
+    /// `in_doubt` calls may be charged and answered 503: those whose batch's `COMMIT` reached
+    /// the server just as the connection was cut, so that no node can know it committed
+    /// (docs/API.md: a retry with the same `Idempotency-Key` learns it). At most the calls in
+    /// flight when the connection is cut, and only a fault that cuts connections has any.
+    fn assert_kept(&self, books: &Books, in_doubt: i64) {
         let statuses = self.statuses();
         assert!(
             statuses.keys().all(|status| [200, 503].contains(status)),
             "only 200 and 503: {statuses:?}"
         );
-        assert_eq!(books.used, self.successes(), "credits used = calls answered 200");
+        let charged_unanswered = books.used - self.successes();
+        assert!(
+            (0..=in_doubt).contains(&charged_unanswered),
+            "credits used = calls answered 200 (give or take {in_doubt} commits cut mid-flight): {} used, {} answered 200",
+            books.used,
+            self.successes()
+        );
         assert_eq!(
             books.charges as i64, books.used,
             "one charge line per call answered 200"
@@ -426,11 +447,11 @@ async fn postgres_unreachable_for_ten_seconds() {
     .await;
     let books = cluster.books(account_id).await;
     observed.report("PostgreSQL unreachable", &books);
-    observed.assert_kept(&books);
+    observed.assert_kept(&books, CLIENTS as i64);
     observed.assert_store_away_met();
 }
 
-/// PostgreSQL answering slowly (every reply held 300 ms, the slow bound 150 ms) for 6 s: calls
+/// PostgreSQL answering slowly (every reply held 120 ms, the slow bound 60 ms) for 6 s: calls
 /// are answered within the request timeout (200, or 503 uncharged when their time ran out)
 /// and readiness says the store is too slow.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -440,20 +461,20 @@ async fn postgres_answering_slowly() {
     };
     let (proxy, proxied_url) = FaultProxy::in_front_of(&cluster.database.url, 5432).await;
     let mut env = NODE_ENV.to_vec();
-    env.push(("MARKETLENS_STORE_SLOW_MS", "150"));
+    env.push(("MARKETLENS_STORE_SLOW_MS", "60"));
     let node = Node::start_on(&proxied_url, Some(&cluster.redis_url), Syncing::Off, &env).await;
     let (account_id, key) = cluster.account("unlimited", 1_000_000).await;
     let observed = under_load(
         std::slice::from_ref(&node.base_url),
         &key,
         Duration::from_secs(6),
-        async || proxy.set(Fault::SlowReplies(Duration::from_millis(300))),
+        async || proxy.set(Fault::SlowReplies(Duration::from_millis(120))),
         async || proxy.set(Fault::None),
     )
     .await;
     let books = cluster.books(account_id).await;
-    observed.report("PostgreSQL slow (replies held 300 ms)", &books);
-    observed.assert_kept(&books);
+    observed.report("PostgreSQL slow (replies held 120 ms)", &books);
+    observed.assert_kept(&books, 0);
     let reasons = observed.not_ready_reasons();
     assert!(
         reasons.iter().any(|reason| reason.contains("too slowly")),
@@ -461,7 +482,7 @@ async fn postgres_answering_slowly() {
     );
     observed.assert_ready_after();
     // The request timeout bounds every answer: its 3 s, plus one charge's transaction begun
-    // just before it (a few replies, each held 300 ms).
+    // just before it (a few replies, each held 120 ms).
     let slowest = observed.calls.iter().map(|call| call.latency).max().unwrap();
     assert!(slowest < Duration::from_secs(6), "slowest answer {slowest:?}");
 }
@@ -486,7 +507,7 @@ async fn redis_unreachable() {
     .await;
     let books = cluster.books(account_id).await;
     observed.report("Redis unreachable", &books);
-    observed.assert_kept(&books);
+    observed.assert_kept(&books, 0);
     assert_eq!(
         observed.statuses().keys().collect::<Vec<_>>(),
         [&200],
@@ -583,7 +604,7 @@ impl Drop for SmallDisk {
 /// once space returns.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn sqlite_on_a_full_disk() {
-    let Some(disk) = SmallDisk::mount("24m") else {
+    let Some(disk) = SmallDisk::mount("64m") else {
         return;
     };
     let database_url = format!("sqlite://{}", disk.path().join("marketlens.db").display());
@@ -608,7 +629,7 @@ async fn sqlite_on_a_full_disk() {
     let store = crate::open(&database_url).await;
     let books = Books::of(store.as_ref(), account_id).await;
     observed.report("SQLite disk full", &books);
-    observed.assert_kept(&books);
+    observed.assert_kept(&books, 0);
     let integrity: String = {
         use sqlx::Connection;
         let mut connection = sqlx::SqliteConnection::connect(&database_url).await.unwrap();
@@ -724,7 +745,8 @@ async fn postgres_made_read_only_while_serving() {
     let store = crate::open(&database.url).await;
     let books = Books::of(store.as_ref(), account_id).await;
     observed.report("PostgreSQL read-only", &books);
-    observed.assert_kept(&books);
+    // Ending the database's sessions cuts connections, maybe mid-commit.
+    observed.assert_kept(&books, CLIENTS as i64);
     let reasons = observed.not_ready_reasons();
     assert!(
         reasons.iter().any(|reason| reason.contains("read-only")),
