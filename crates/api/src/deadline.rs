@@ -26,6 +26,9 @@ use tokio::time::Instant;
 use crate::error::ApiError;
 use crate::state::AppState;
 
+/// How long a request given up at its deadline may still take to answer by itself.
+const ANSWER_GRACE: Duration = Duration::from_millis(100);
+
 /// Neither answered nor charging.
 const OPEN: u8 = 0;
 /// A charge has begun: the request waits for its outcome.
@@ -100,7 +103,11 @@ pub async fn bound(State(state): State<AppState>, mut request: Request, next: Ne
         response = &mut response => response,
         () = tokio::time::sleep_until(deadline.at()) => {
             if deadline.give_up() {
-                timed_out().into_response()
+                // No charge can begin any more, so an answer the request is about to give
+                // itself (a repeat's 409 after waiting out its key) is still let through.
+                tokio::time::timeout(ANSWER_GRACE, response)
+                    .await
+                    .unwrap_or_else(|_| timed_out().into_response())
             } else {
                 // A charge has begun: its outcome is the answer.
                 response.await

@@ -153,7 +153,12 @@ where
         now: Utc::now(),
         keep: keep.clone(),
     };
-    let outcome = state.charger.charge(request, deadline).await?;
+    let outcome = match state.charger.charge(request, deadline.clone()).await {
+        Ok(outcome) => outcome,
+        // The gate closed before the charge began.
+        Err(_) if deadline.left().is_zero() => return Err(crate::deadline::timed_out()),
+        Err(error) => return Err(error.into()),
+    };
     if !matches!(outcome, ChargeOutcome::Charged { .. }) {
         // The caller's key or account changed since it was looked up: look it up afresh next time.
         state.keys.forget(&caller.key_hash);
