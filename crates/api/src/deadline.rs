@@ -79,9 +79,9 @@ impl Deadline {
         }
     }
 
-    /// At the deadline: whether the request gives up (no charge has begun, and none will),
-    /// closing the gate; `begin_charge` then returns false.
-    fn give_up(&self) -> bool {
+    /// At the deadline, or when the store goes away: whether the request gives up (no charge
+    /// has begun, and none will), closing the gate; `begin_charge` then returns false.
+    pub fn give_up(&self) -> bool {
         match self
             .gate
             .compare_exchange(OPEN, TIMED_OUT, Ordering::AcqRel, Ordering::Acquire)

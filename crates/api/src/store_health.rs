@@ -40,6 +40,8 @@ pub const DEFAULT_SLOW_AFTER: Duration = Duration::from_millis(500);
 
 pub struct StoreHealth {
     breaker: Breaker,
+    /// Wakes the calls waiting for the store each time the breaker starts refusing them.
+    refusing: tokio::sync::Notify,
     /// A probe answered more slowly than this is a slow one.
     slow_after: Duration,
 }
@@ -50,6 +52,7 @@ impl StoreHealth {
     pub fn start(store: Arc<dyn Store>, slow_after: Duration) -> Arc<StoreHealth> {
         let health = Arc::new(StoreHealth {
             breaker: Breaker::new("the store"),
+            refusing: tokio::sync::Notify::new(),
             slow_after,
         });
         tokio::spawn(probe(Arc::downgrade(&health), store));
@@ -67,9 +70,30 @@ impl StoreHealth {
     /// Trips the breaker on a real call's failure that says the store is away.
     pub fn observe(&self, error: &StoreError) {
         match error {
-            StoreError::Unavailable(reason) => self.breaker.trip(Trouble::Down, reason),
-            StoreError::ReadOnly(reason) => self.breaker.trip(Trouble::ReadOnly, reason),
+            StoreError::Unavailable(reason) => self.trip(Trouble::Down, reason),
+            StoreError::ReadOnly(reason) => self.trip(Trouble::ReadOnly, reason),
             StoreError::NotFound(_) | StoreError::Invalid(_) | StoreError::Internal(_) => {}
+        }
+    }
+
+    /// Returns once the breaker refuses calls (at once if it does already): a call waiting
+    /// for the store gives up then, if it still can (see `billing::charged`).
+    pub async fn refusing(&self) {
+        loop {
+            let woken = self.refusing.notified();
+            tokio::pin!(woken);
+            woken.as_mut().enable();
+            if self.breaker.refuses_calls() {
+                return;
+            }
+            woken.await;
+        }
+    }
+
+    fn trip(&self, trouble: Trouble, reason: &str) {
+        self.breaker.trip(trouble, reason);
+        if self.breaker.refuses_calls() {
+            self.refusing.notify_waiters();
         }
     }
 
@@ -123,15 +147,15 @@ async fn probe(health: Weak<StoreHealth>, store: Arc<dyn Store>) {
             Ok(Err(error)) => {
                 tracing::debug!(%error, "the store's health probe failed");
                 match error {
-                    StoreError::ReadOnly(reason) => health.breaker.trip(Trouble::ReadOnly, &reason),
-                    other => health.breaker.trip(Trouble::Down, &other.to_string()),
+                    StoreError::ReadOnly(reason) => health.trip(Trouble::ReadOnly, &reason),
+                    other => health.trip(Trouble::Down, &other.to_string()),
                 }
                 continue;
             }
             Err(_) => {
                 tracing::debug!(check_writes, "the store's health probe timed out");
                 let reason = format!("did not answer the probe within {} ms", timeout.as_millis());
-                health.breaker.trip(Trouble::Down, &reason);
+                health.trip(Trouble::Down, &reason);
                 continue;
             }
         };
@@ -150,7 +174,7 @@ async fn probe(health: Weak<StoreHealth>, store: Arc<dyn Store>) {
                     latency.as_millis(),
                     health.slow_after.as_millis()
                 );
-                health.breaker.trip(Trouble::Slow, &reason);
+                health.trip(Trouble::Slow, &reason);
             }
         } else {
             slow_rounds = 0;

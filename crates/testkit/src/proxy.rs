@@ -1,7 +1,7 @@
 //! A TCP proxy of the tests' own, put between a server under test and its PostgreSQL or Redis,
 //! to inject the faults operators meet without touching the machine's shared servers: the
-//! server gone (every connection reset, new ones refused), or answering slowly (every reply
-//! delayed).
+//! server unreachable (nothing gets through, connections stay open), gone (every connection
+//! reset, new ones refused), or answering slowly (every reply delayed).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -18,6 +18,9 @@ pub enum Fault {
     /// Resets every connection and refuses new ones, as a server that died or a network
     /// partition that answers with resets.
     Down,
+    /// Lets nothing through either way, as a network that drops every packet: connections
+    /// stay open (new ones too) and what is sent is held, to arrive once the fault heals.
+    Blackhole,
     /// Holds every chunk the server sends back this long before passing it on.
     SlowReplies(Duration),
 }
@@ -99,6 +102,7 @@ async fn relay(client: TcpStream, upstream: String, mut fault: watch::Receiver<F
     let _ = (client.set_nodelay(true), server.set_nodelay(true));
     let (mut client_reader, mut client_writer) = client.into_split();
     let (mut server_reader, mut server_writer) = server.into_split();
+    let (mut requests_fault, mut replies_fault) = (fault.clone(), fault.clone());
     let requests = async {
         let mut buffer = vec![0; 16 * 1024];
         loop {
@@ -106,10 +110,10 @@ async fn relay(client: TcpStream, upstream: String, mut fault: watch::Receiver<F
             if read == 0 {
                 return Ok::<_, std::io::Error>(());
             }
+            let _ = requests_fault.wait_for(|fault| *fault != Fault::Blackhole).await;
             server_writer.write_all(&buffer[..read]).await?;
         }
     };
-    let replies_fault = fault.clone();
     let replies = async {
         let mut buffer = vec![0; 16 * 1024];
         loop {
@@ -117,6 +121,7 @@ async fn relay(client: TcpStream, upstream: String, mut fault: watch::Receiver<F
             if read == 0 {
                 return Ok::<_, std::io::Error>(());
             }
+            let _ = replies_fault.wait_for(|fault| *fault != Fault::Blackhole).await;
             let current = *replies_fault.borrow();
             if let Fault::SlowReplies(delay) = current {
                 tokio::time::sleep(delay).await;

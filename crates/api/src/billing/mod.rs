@@ -153,7 +153,21 @@ where
         now: Utc::now(),
         keep: keep.clone(),
     };
-    let outcome = match state.charger.charge(request, deadline.clone()).await {
+    let charging = state.charger.charge(request, deadline.clone());
+    tokio::pin!(charging);
+    // A charge still waiting for its turn when the store is found away (a batch before it
+    // hangs on a store gone silent) gives up at once, through the same gate as a timeout; one
+    // already begun is waited for.
+    let charged = tokio::select! {
+        charged = &mut charging => charged,
+        () = state.store_health.refusing() => {
+            if deadline.give_up() {
+                return Err(state.store_health.check().err().unwrap_or_else(crate::deadline::timed_out));
+            }
+            charging.await
+        }
+    };
+    let outcome = match charged {
         Ok(outcome) => outcome,
         // The gate closed before the charge began.
         Err(_) if deadline.left().is_zero() => return Err(crate::deadline::timed_out()),

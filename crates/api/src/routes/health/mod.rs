@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::breaker::Trouble;
+use crate::breaker::{Tripped, Trouble};
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
 
@@ -48,20 +48,33 @@ pub async fn alive() -> Json<Value> {
 )]
 pub async fn ready(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
     if let Some(tripped) = state.store_health.tripped() {
-        let why = match tripped.trouble {
-            Trouble::Down => "the data store does not answer",
-            Trouble::ReadOnly => "the data store is read-only, so calls cannot be charged",
-            Trouble::Slow => "the data store answers too slowly",
-        };
-        return Err(ApiError::ServiceUnavailable {
-            message: format!(
-                "Not ready: {why} ({}, for {} s).",
-                redact::urls_in(&tripped.reason),
-                tripped.since.elapsed().as_secs()
-            ),
-        });
+        return Err(not_ready(&tripped));
     }
-    state.readiness.get(|| readiness(&state)).await.map(Json)
+    // A reading under way when the store's breaker trips (its reads hang on a store gone
+    // silent) gives way to the breaker's answer.
+    tokio::select! {
+        reading = state.readiness.get(|| readiness(&state)) => reading.map(Json),
+        () = state.store_health.refusing() => match state.store_health.tripped() {
+            Some(tripped) => Err(not_ready(&tripped)),
+            None => state.readiness.get(|| readiness(&state)).await.map(Json),
+        },
+    }
+}
+
+/// Not ready for the store's trouble, with its reason and how long it has lasted.
+fn not_ready(tripped: &Tripped) -> ApiError {
+    let why = match tripped.trouble {
+        Trouble::Down => "the data store does not answer",
+        Trouble::ReadOnly => "the data store is read-only, so calls cannot be charged",
+        Trouble::Slow => "the data store answers too slowly",
+    };
+    ApiError::ServiceUnavailable {
+        message: format!(
+            "Not ready: {why} ({}, for {} s).",
+            redact::urls_in(&tripped.reason),
+            tripped.since.elapsed().as_secs()
+        ),
+    }
 }
 
 /// What `/readyz` reports, read from the store and the node's state. A store that answers but

@@ -379,7 +379,7 @@ impl Observed {
     }
 
     /// What a fault that takes the store away must also show: a first 503 within 2 s, the
-    /// calls of the outage answered fast, readiness not ready during it and ready after, and
+    /// calls of the outage answered fast, readiness not ready within 2 s and ready after, and
     /// `/readyz` always answered within its own short timeout.
     fn assert_store_away_met(&self) {
         let first = self.first_503().expect("calls are answered 503 during the outage");
@@ -398,7 +398,7 @@ impl Observed {
         for (node, not_ready) in self.not_ready_after().into_iter().enumerate() {
             let not_ready = not_ready.unwrap_or_else(|| panic!("node {node}: /readyz never said not ready"));
             assert!(
-                not_ready < Duration::from_secs(3),
+                not_ready < Duration::from_secs(2),
                 "node {node}: not ready after {not_ready:?}"
             );
         }
@@ -423,8 +423,8 @@ const NODE_ENV: [(&str, &str); 2] = [
     ("MARKETLENS_TIER_LIMITS", "unlimited=1000000"),
 ];
 
-/// PostgreSQL gone for 10 s under two nodes' load (every connection reset, new ones refused),
-/// then back.
+/// PostgreSQL unreachable for 10 s under two nodes' load (nothing gets through, connections
+/// hang: the fault that made every call wait for the pool before the breaker), then back.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn postgres_unreachable_for_ten_seconds() {
     let Some(cluster) = Cluster::new().await else {
@@ -441,12 +441,38 @@ async fn postgres_unreachable_for_ten_seconds() {
         &base_urls,
         &key,
         Duration::from_secs(10),
+        async || proxy.set(Fault::Blackhole),
+        async || proxy.set(Fault::None),
+    )
+    .await;
+    let books = cluster.books(account_id).await;
+    observed.report("PostgreSQL unreachable (packets dropped)", &books);
+    // Nothing is cut: a charge whose commit was held arrives when the fault heals, and its
+    // call is answered then.
+    observed.assert_kept(&books, 0);
+    observed.assert_store_away_met();
+}
+
+/// PostgreSQL gone for 5 s (every connection reset, new ones refused, as when it restarts),
+/// then back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_gone_and_back() {
+    let Some(cluster) = Cluster::new().await else {
+        return;
+    };
+    let (proxy, proxied_url) = FaultProxy::in_front_of(&cluster.database.url, 5432).await;
+    let node = Node::start_on(&proxied_url, Some(&cluster.redis_url), Syncing::Off, &NODE_ENV).await;
+    let (account_id, key) = cluster.account("unlimited", 1_000_000).await;
+    let observed = under_load(
+        std::slice::from_ref(&node.base_url),
+        &key,
+        Duration::from_secs(5),
         async || proxy.set(Fault::Down),
         async || proxy.set(Fault::None),
     )
     .await;
     let books = cluster.books(account_id).await;
-    observed.report("PostgreSQL unreachable", &books);
+    observed.report("PostgreSQL gone (connections reset)", &books);
     observed.assert_kept(&books, CLIENTS as i64);
     observed.assert_store_away_met();
 }
