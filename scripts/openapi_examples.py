@@ -63,6 +63,38 @@ url = explained["data"]["market"]["url"]
 record("lookupMarket", "GET", "/api/v1/markets/lookup?" + urllib.parse.urlencode({"url": url}), api)
 record("getAccount", "GET", "/api/v1/account", api)
 
+
+# Depth: markets the demo holds recordings for (demo-data/depth/SOURCES.md).
+def market_by_external_id(external_id):
+    path = "/api/v1/markets?" + urllib.parse.urlencode({"externalMarketId": external_id})
+    return call("GET", path, api)[1]["data"][0]["id"]
+
+
+def top_levels(book):
+    """The book with its three best levels a side: the example shows the shape, not the depth."""
+    for outcome in book["outcomes"]:
+        outcome["bids"], outcome["asks"] = outcome["bids"][:3], outcome["asks"][:3]
+    return book
+
+
+elon = market_by_external_id("KXELONMARS-99")
+oprah = market_by_external_id("559687")
+record(
+    "getOrderBook",
+    "GET",
+    f"/api/v1/markets/{elon}/orderbook",
+    api,
+    shorten=lambda answer: {"data": top_levels(answer["data"])},
+)
+record(
+    "listOrderBooks",
+    "GET",
+    f"/api/v1/orderbooks?ids={elon},{oprah}",
+    api,
+    shorten=lambda answer: {"data": [top_levels(book) for book in answer["data"]]},
+)
+record("listTrades", "GET", f"/api/v1/markets/{elon}/trades?limit=2", api)
+
 record(
     "getOpenApiDocument",
     "GET",

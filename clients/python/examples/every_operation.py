@@ -22,6 +22,7 @@ from marketlens_client.openapi.api.admin import (
     admin_revoke_key,
     admin_update_account,
 )
+from marketlens_client.openapi.api.depth import get_order_book, list_order_books, list_trades
 from marketlens_client.openapi.api.events import get_event, list_events
 from marketlens_client.openapi.api.explain import explain_market, explain_market_by_body
 from marketlens_client.openapi.api.history import get_market_history
@@ -43,6 +44,7 @@ from marketlens_client.openapi.models import (
     DataEnvelopeEventDetail,
     DataEnvelopeMarketDetail,
     DataEnvelopeNewKey,
+    DataEnvelopeOrderBookView,
     DataEnvelopeVecAdminAccount,
     DataEnvelopeVecAdminKey,
     ExplainEnvelope,
@@ -55,9 +57,11 @@ from marketlens_client.openapi.models import (
     ListEnvelopeSpreadItem,
     ListMarketsSortBy,
     MarketStatus,
+    OrderBooksEnvelope,
+    TradesEnvelope,
     UpdateAccount,
 )
-from marketlens_client.openapi.types import Response
+from marketlens_client.openapi.types import UNSET, Response
 
 Parsed = TypeVar("Parsed")
 charged = 0
@@ -114,6 +118,24 @@ def main(base_url: str, api_key: str, admin_token: str) -> None:
         lookup_market.sync_detailed(client=api, url_query=explained.data.market.url), DataEnvelopeMarketDetail
     )
     assert looked_up.data.id == market_id
+
+    # Depth: a demo market with a recorded book and trades (demo-data/depth/SOURCES.md).
+    recorded = answered(
+        list_markets.sync_detailed(client=api, external_market_id="KXELONMARS-99"), ListEnvelopeMarketListItem
+    ).data[0].id
+    book = answered(get_order_book.sync_detailed(recorded, client=api), DataEnvelopeOrderBookView).data
+    yes = book.outcomes[0]
+    assert book.market_id == recorded and yes.bids[0].price < yes.asks[0].price, book
+    books = answered(list_order_books.sync_detailed(client=api, ids=f"{recorded},{recorded}"), OrderBooksEnvelope)
+    assert [item.market_id for item in books.data] == [recorded]
+    trades, cursor = [], None
+    while True:
+        page = answered(list_trades.sync_detailed(recorded, client=api, limit=2, cursor=cursor or UNSET), TradesEnvelope)
+        trades += page.data.trades
+        if not page.pagination.has_more:
+            break
+        cursor = page.pagination.next_cursor
+    assert len({trade.id for trade in trades}) == len(trades) == 5, trades
 
     after = answered(get_account.sync_detailed(client=api), DataEnvelopeAccountView).data.credits_.remaining
     assert before - after == charged, f"credits went from {before} to {after}, but the calls charged {charged}"

@@ -40,6 +40,23 @@ assert.equal(byBody.data.meta.marketId, market.id);
 const lookedUp = answered(await api.GET("/api/v1/markets/lookup", { params: { query: { url: explained.data.market.url } } }));
 assert.equal(lookedUp.data.id, market.id);
 
+// Depth: a demo market with a recorded book and trades (demo-data/depth/SOURCES.md).
+const recorded = answered(await api.GET("/api/v1/markets", { params: { query: { externalMarketId: "KXELONMARS-99" } } })).data[0]?.id ?? "";
+const book = answered(await api.GET("/api/v1/markets/{id}/orderbook", { params: { path: { id: recorded } } })).data;
+const yes = book.outcomes[0];
+assert.ok(yes && (yes.bids[0]?.price ?? 1) < (yes.asks[0]?.price ?? 0));
+const books = answered(await api.GET("/api/v1/orderbooks", { params: { query: { ids: `${recorded},${recorded}` } } }));
+assert.deepEqual(books.data.map((item) => item.marketId), [recorded]);
+const tradeIds: string[] = [];
+let cursor: string | undefined;
+for (;;) {
+  const page = answered(await api.GET("/api/v1/markets/{id}/trades", { params: { path: { id: recorded }, query: { limit: 2, cursor } } }));
+  tradeIds.push(...page.data.trades.map((trade) => trade.id));
+  if (!page.pagination.hasMore) break;
+  cursor = page.pagination.nextCursor ?? undefined;
+}
+assert.equal(new Set(tradeIds).size, 5);
+
 const after = answered(await api.GET("/api/v1/account")).data.credits.remaining;
 assert.equal(before - after, charged, `credits went from ${before} to ${after}, but the calls charged ${charged}`);
 console.log(`typescript: ${charged} credits charged by the calls, ${before - after} taken from the account`);

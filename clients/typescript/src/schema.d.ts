@@ -256,6 +256,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/markets/{id}/orderbook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A market's order book: per outcome, bids and asks as `{price, size}`, best first.
+         * @description Kalshi's books hold only bids of each side; a NO bid at `p` is shown as a YES ask at
+         *     `1 - p` (and a YES bid at `p` as a NO ask at `1 - p`). A Polymarket book is its first
+         *     outcome's token book; the second outcome's is the same book seen from the other side.
+         */
+        get: operations["getOrderBook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/markets/{id}/trades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of a market's trades, newest first, with cursor pagination: pass a page's
+         *     `nextCursor` as `cursor` for the page after it.
+         */
+        get: operations["listTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -265,6 +307,27 @@ export interface paths {
         };
         /** This OpenAPI document. Free, and needs no key. */
         get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orderbooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The order books of up to 50 markets in one call, in the order their ids are given.
+         * @description Each id is served once however often it is given. Every id must name a market (else 404,
+         *     naming them); the call is charged 1 credit per book, and only if every book is served.
+         */
+        get: operations["listOrderBooks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -529,6 +592,21 @@ export interface components {
              */
             used: number;
         };
+        /** @description Where a cursor-paged list goes next. */
+        CursorPagination: {
+            /**
+             * Format: int32
+             * @description The most items a page holds, as requested (or the default).
+             */
+            limit: number;
+            /**
+             * @description Whether another page may follow: ask for it with `cursor=nextCursor`. (An exchange that
+             *     pages by offset can answer the last full page with `hasMore` and an empty next page.)
+             */
+            hasMore: boolean;
+            /** @description The `cursor` of the next page; `null` on the last. */
+            nextCursor?: string | null;
+        };
         /** @description One item, under `data`. */
         DataEnvelope_AccountView: {
             /** @description The calling key's account: its credits, tier and rate limit (`docs/contract/interface.md#i2-4`). */
@@ -568,6 +646,11 @@ export interface components {
             data: components["schemas"]["NewKey"];
         };
         /** @description One item, under `data`. */
+        DataEnvelope_OrderBookView: {
+            /** @description A market's order book. */
+            data: components["schemas"]["OrderBookView"];
+        };
+        /** @description One item, under `data`. */
         DataEnvelope_Vec_AdminAccount: {
             /** @description The items. */
             data: components["schemas"]["AdminAccount"][];
@@ -577,6 +660,11 @@ export interface components {
             /** @description The items. */
             data: components["schemas"]["AdminKey"][];
         };
+        /**
+         * @description Where an order book or trades came from: `stream` (the exchange's live stream), `rest` (fetched from the exchange's REST API, shared for a short while), or `recording` (recorded earlier and served as recorded: the demo).
+         * @enum {string}
+         */
+        DepthSource: "stream" | "rest" | "recording";
         /** @description An outcome in a get: with its id. */
         DetailOutcome: {
             /**
@@ -620,7 +708,7 @@ export interface components {
          * @description What went wrong, as a stable code to branch on (`docs/contract/decisions.md#d2-codes`).
          * @enum {string}
          */
-        ErrorCode: "MISSING_API_KEY" | "INVALID_API_KEY" | "INVALID_ADMIN_TOKEN" | "ACCOUNT_SUSPENDED" | "INVALID_PARAMETER" | "NOT_FOUND" | "MISSING_QUERY" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_JSON" | "NO_MATCH" | "PAYLOAD_TOO_LARGE" | "INSUFFICIENT_CREDITS" | "RATE_LIMITED" | "METHOD_NOT_ALLOWED" | "INVALID_REQUEST" | "SERVICE_UNAVAILABLE" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "INTERNAL_ERROR";
+        ErrorCode: "MISSING_API_KEY" | "INVALID_API_KEY" | "INVALID_ADMIN_TOKEN" | "ACCOUNT_SUSPENDED" | "INVALID_PARAMETER" | "NOT_FOUND" | "MISSING_QUERY" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_JSON" | "NO_MATCH" | "PAYLOAD_TOO_LARGE" | "INSUFFICIENT_CREDITS" | "RATE_LIMITED" | "METHOD_NOT_ALLOWED" | "INVALID_REQUEST" | "SERVICE_UNAVAILABLE" | "DEPTH_UNAVAILABLE" | "EXCHANGE_UNAVAILABLE" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "INTERNAL_ERROR";
         /** @description What went wrong: a stable code, a message for people, and details for programs. */
         ErrorObject: {
             /** @description The error's code, to branch on. */
@@ -1106,6 +1194,20 @@ export interface components {
          * @enum {string}
          */
         MarketStatus: "OPEN" | "RESOLVED" | "CLOSED";
+        /** @description A page of a market's trades. */
+        MarketTrades: {
+            /**
+             * Format: uuid
+             * @description The market's Marketlens id (a UUID).
+             */
+            marketId: string;
+            exchange: components["schemas"]["Exchange"];
+            source: components["schemas"]["DepthSource"];
+            /** @description As in an order book: the market a recording was made on. */
+            recordedFrom?: string | null;
+            /** @description Newest first. */
+            trades: components["schemas"]["TradeView"][];
+        };
         /**
          * @description A market on the other exchange that asks the same question and resolves alike
          *     (`docs/contract/decisions.md#d6-matching`).
@@ -1148,6 +1250,56 @@ export interface components {
             /** @description The key's truncated form, as the account and key lists show it. */
             display: string;
         };
+        /** @description A market's order book. */
+        OrderBookView: {
+            /**
+             * Format: uuid
+             * @description The market's Marketlens id (a UUID).
+             */
+            marketId: string;
+            exchange: components["schemas"]["Exchange"];
+            /**
+             * @description When the book was as shown: the exchange's time for it (Polymarket), when its answer
+             *     arrived (Kalshi), or when it was recorded.
+             */
+            timestamp: components["schemas"]["Iso8601"];
+            /**
+             * Format: int64
+             * @description How old the book was when this answer was made, in milliseconds.
+             */
+            ageMs: number;
+            source: components["schemas"]["DepthSource"];
+            /**
+             * @description The book is older than the server's bound (`--depth-max-age-ms`, 10 s by default);
+             *     a recording always is.
+             */
+            stale: boolean;
+            /**
+             * @description Recordings only (the demo): the market the recording was made on, as its exchange
+             *     names it, when that is another market than this one.
+             */
+            recordedFrom?: string | null;
+            /**
+             * @description One book per outcome, in the market's outcome order. A binary market's second book is
+             *     its first seen from the other side: each bid at `p` of one is an ask at `1 - p` of the
+             *     other.
+             */
+            outcomes: components["schemas"]["OutcomeBookView"][];
+        };
+        /** @description Several markets' order books. */
+        OrderBooksEnvelope: {
+            /** @description One book per market, in the order the ids were given (each id once). */
+            data: components["schemas"]["OrderBookView"][];
+        };
+        /** @description One outcome's side of a book. */
+        OutcomeBookView: {
+            /** @description The outcome's name, as the market names it. */
+            outcome: string;
+            /** @description Offers to buy this outcome, best (highest price) first. */
+            bids: components["schemas"]["PriceLevel"][];
+            /** @description Offers to sell this outcome, best (lowest price) first. */
+            asks: components["schemas"]["PriceLevel"][];
+        };
         /** @description One outcome's candles. */
         OutcomeHistory: {
             /**
@@ -1185,6 +1337,19 @@ export interface components {
          * @enum {string}
          */
         Platform: "polymarket" | "kalshi";
+        /** @description One price level of a book. */
+        PriceLevel: {
+            /**
+             * Format: double
+             * @description What one contract costs, a fraction from 0 to 1 (dollars).
+             */
+            price: number;
+            /**
+             * Format: double
+             * @description Contracts wanted (bids) or offered (asks) at this price; may be fractional.
+             */
+            size: number;
+        };
         /** @description An account's requests-per-minute limit and this minute's use of it. */
         RateLimitView: {
             /**
@@ -1259,6 +1424,44 @@ export interface components {
             /** @description The price was last confirmed longer ago than the server's stale age. */
             stale: boolean;
         };
+        /**
+         * @description Whether a trade's taker bought or sold the outcome traded.
+         * @enum {string}
+         */
+        TakerSide: "BUY" | "SELL";
+        /** @description One trade. */
+        TradeView: {
+            /**
+             * @description The exchange's id of the trade: Kalshi's `trade_id`; on Polymarket, the transaction hash
+             *     and the end of the outcome token's id.
+             */
+            id: string;
+            /** @description When the trade happened. */
+            time: components["schemas"]["Iso8601"];
+            /** @description The outcome traded, as the market names it. */
+            outcome: string;
+            /**
+             * Format: double
+             * @description The price of one contract of `outcome`, a fraction from 0 to 1.
+             */
+            price: number;
+            /**
+             * Format: double
+             * @description Contracts traded.
+             */
+            size: number;
+            /**
+             * @description Whether the taker (the order that crossed the book) bought or sold `outcome`. Kalshi's
+             *     takers always buy: a taker selling YES is stated as buying NO.
+             */
+            takerSide: components["schemas"]["TakerSide"];
+        };
+        /** @description A page of a market's trades. */
+        TradesEnvelope: {
+            /** @description The market and this page's trades. */
+            data: components["schemas"]["MarketTrades"];
+            pagination: components["schemas"]["CursorPagination"];
+        };
         /** @description What to change in an account: its tier, its status, or both; at least one. */
         UpdateAccount: {
             /** @description One of the tiers the server is configured with. */
@@ -1300,26 +1503,26 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-27T00:19:21.620Z",
+                     *           "createdAt": "2026-11-27T02:31:20.446Z",
                      *           "credits": {
                      *             "purchased": 10000,
-                     *             "remaining": 9982,
-                     *             "used": 18
+                     *             "remaining": 9976,
+                     *             "used": 24
                      *           },
-                     *           "id": "b88f2c30-3d4d-4e15-a27e-268820dc2e31",
+                     *           "id": "b88a830a-7e57-449f-b6f2-40c1891f169b",
                      *           "label": "demo",
                      *           "status": "active",
                      *           "tier": "pro",
                      *           "walletAddress": ""
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-27T00:19:22.724Z",
+                     *           "createdAt": "2026-11-27T02:31:20.729Z",
                      *           "credits": {
                      *             "purchased": 5000,
                      *             "remaining": 5000,
                      *             "used": 0
                      *           },
-                     *           "id": "88a6e6d8-60e9-4c07-97e1-52facdcfa7cc",
+                     *           "id": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
                      *           "label": "Research desk",
                      *           "status": "active",
                      *           "tier": "starter",
@@ -1399,22 +1602,22 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "account": {
-                     *           "createdAt": "2026-11-27T00:19:22.724Z",
+                     *           "createdAt": "2026-11-27T02:31:20.729Z",
                      *           "credits": {
                      *             "purchased": 5000,
                      *             "remaining": 5000,
                      *             "used": 0
                      *           },
-                     *           "id": "88a6e6d8-60e9-4c07-97e1-52facdcfa7cc",
+                     *           "id": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
                      *           "label": "Research desk",
                      *           "status": "active",
                      *           "tier": "starter",
                      *           "walletAddress": ""
                      *         },
                      *         "key": {
-                     *           "apiKey": "pm_live_a4969640c7340cb4d5a32257ead8d32d73b207b4",
-                     *           "display": "pm_live_a496...07b4",
-                     *           "id": "5d026c7d-406b-4c97-9d4c-3da0cd6ed5c2"
+                     *           "apiKey": "pm_live_8602221ea5080af0729908665ad3d0a387d10e6b",
+                     *           "display": "pm_live_8602...0e6b",
+                     *           "id": "fd7fa3ba-0d49-4653-87ed-3d6cf62c99ca"
                      *         }
                      *       }
                      *     }
@@ -1485,7 +1688,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 88a6e6d8-60e9-4c07-97e1-52facdcfa7cc
+                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
                  */
                 id: string;
             };
@@ -1502,13 +1705,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-27T00:19:22.724Z",
+                     *         "createdAt": "2026-11-27T02:31:20.729Z",
                      *         "credits": {
                      *           "purchased": 5000,
                      *           "remaining": 5000,
                      *           "used": 0
                      *         },
-                     *         "id": "88a6e6d8-60e9-4c07-97e1-52facdcfa7cc",
+                     *         "id": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "starter",
@@ -1573,7 +1776,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 88a6e6d8-60e9-4c07-97e1-52facdcfa7cc
+                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
                  */
                 id: string;
             };
@@ -1599,13 +1802,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-27T00:19:22.724Z",
+                     *         "createdAt": "2026-11-27T02:31:20.729Z",
                      *         "credits": {
                      *           "purchased": 5000,
                      *           "remaining": 5000,
                      *           "used": 0
                      *         },
-                     *         "id": "88a6e6d8-60e9-4c07-97e1-52facdcfa7cc",
+                     *         "id": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "pro",
@@ -1688,7 +1891,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 88a6e6d8-60e9-4c07-97e1-52facdcfa7cc
+                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
                  */
                 id: string;
             };
@@ -1714,13 +1917,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-27T00:19:22.724Z",
+                     *         "createdAt": "2026-11-27T02:31:20.729Z",
                      *         "credits": {
                      *           "purchased": 7500,
                      *           "remaining": 7500,
                      *           "used": 0
                      *         },
-                     *         "id": "88a6e6d8-60e9-4c07-97e1-52facdcfa7cc",
+                     *         "id": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "pro",
@@ -1803,7 +2006,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 88a6e6d8-60e9-4c07-97e1-52facdcfa7cc
+                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
                  */
                 id: string;
             };
@@ -1821,17 +2024,17 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "accountId": "88a6e6d8-60e9-4c07-97e1-52facdcfa7cc",
-                     *           "createdAt": "2026-11-27T00:19:22.724Z",
-                     *           "display": "pm_live_a496...07b4",
-                     *           "id": "5d026c7d-406b-4c97-9d4c-3da0cd6ed5c2",
+                     *           "accountId": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
+                     *           "createdAt": "2026-11-27T02:31:20.729Z",
+                     *           "display": "pm_live_8602...0e6b",
+                     *           "id": "fd7fa3ba-0d49-4653-87ed-3d6cf62c99ca",
                      *           "revokedAt": null
                      *         },
                      *         {
-                     *           "accountId": "88a6e6d8-60e9-4c07-97e1-52facdcfa7cc",
-                     *           "createdAt": "2026-11-27T00:19:22.737Z",
-                     *           "display": "pm_live_fe3d...b88c",
-                     *           "id": "3f76969b-93b3-496d-8878-312d46f34bf3",
+                     *           "accountId": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
+                     *           "createdAt": "2026-11-27T02:31:20.733Z",
+                     *           "display": "pm_live_d6e9...0077",
+                     *           "id": "f2870b83-9df4-4c05-864e-38a451b6e348",
                      *           "revokedAt": null
                      *         }
                      *       ]
@@ -1894,7 +2097,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 88a6e6d8-60e9-4c07-97e1-52facdcfa7cc
+                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
                  */
                 id: string;
             };
@@ -1911,9 +2114,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "apiKey": "pm_live_fe3d041633c3af51bc93c53e964e0faa12e9b88c",
-                     *         "display": "pm_live_fe3d...b88c",
-                     *         "id": "3f76969b-93b3-496d-8878-312d46f34bf3"
+                     *         "apiKey": "pm_live_d6e908134ed301904d32e8a4a2ad71fc4adf0077",
+                     *         "display": "pm_live_d6e9...0077",
+                     *         "id": "f2870b83-9df4-4c05-864e-38a451b6e348"
                      *       }
                      *     }
                      */
@@ -1979,7 +2182,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 88a6e6d8-60e9-4c07-97e1-52facdcfa7cc
+                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
                  */
                 id: string;
             };
@@ -1998,18 +2201,18 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "apiKeyId": null,
-                     *           "createdAt": "2026-11-27T00:19:22.724Z",
+                     *           "createdAt": "2026-11-27T02:31:20.729Z",
                      *           "credits": 5000,
-                     *           "id": 12,
+                     *           "id": 17,
                      *           "kind": "credit",
                      *           "operation": null,
                      *           "requestId": null
                      *         },
                      *         {
                      *           "apiKeyId": null,
-                     *           "createdAt": "2026-11-27T00:19:22.735Z",
+                     *           "createdAt": "2026-11-27T02:31:20.732Z",
                      *           "credits": 2500,
-                     *           "id": 13,
+                     *           "id": 18,
                      *           "kind": "credit",
                      *           "operation": null,
                      *           "requestId": null
@@ -2075,7 +2278,7 @@ export interface operations {
             path: {
                 /**
                  * @description The key's id.
-                 * @example 3f76969b-93b3-496d-8878-312d46f34bf3
+                 * @example f2870b83-9df4-4c05-864e-38a451b6e348
                  */
                 id: string;
             };
@@ -2092,11 +2295,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "accountId": "88a6e6d8-60e9-4c07-97e1-52facdcfa7cc",
-                     *         "createdAt": "2026-11-27T00:19:22.737Z",
-                     *         "display": "pm_live_fe3d...b88c",
-                     *         "id": "3f76969b-93b3-496d-8878-312d46f34bf3",
-                     *         "revokedAt": "2026-11-27T00:19:22.744Z"
+                     *         "accountId": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
+                     *         "createdAt": "2026-11-27T02:31:20.733Z",
+                     *         "display": "pm_live_d6e9...0077",
+                     *         "id": "f2870b83-9df4-4c05-864e-38a451b6e348",
+                     *         "revokedAt": "2026-11-27T02:31:20.734Z"
                      *       }
                      *     }
                      */
@@ -2174,7 +2377,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "apiKey": "pm_live_6728...3dda",
+                     *         "apiKey": "pm_live_60dd...a206",
                      *         "credits": {
                      *           "purchased": 10000,
                      *           "remaining": 9982,
@@ -2183,11 +2386,11 @@ export interface operations {
                      *         "rateLimit": {
                      *           "currentUsage": 11,
                      *           "requestsPerMinute": 1200,
-                     *           "resetsAt": "2026-11-27T00:20:00.000Z"
+                     *           "resetsAt": "2026-11-27T02:32:00.000Z"
                      *         },
                      *         "tier": "pro",
                      *         "user": {
-                     *           "id": "b88f2c30-3d4d-4e15-a27e-268820dc2e31",
+                     *           "id": "b88a830a-7e57-449f-b6f2-40c1891f169b",
                      *           "walletAddress": ""
                      *         }
                      *       }
@@ -2614,7 +2817,7 @@ export interface operations {
                      *           "marketId": "1da53f40-350f-55c0-878b-baf50c61881f",
                      *           "platform": "polymarket",
                      *           "query": "Israel withdraws from Gaza",
-                     *           "timestamp": "2026-11-27T00:19:22.692Z"
+                     *           "timestamp": "2026-11-27T02:31:20.715Z"
                      *         },
                      *         "sources": [
                      *           {
@@ -2632,7 +2835,7 @@ export interface operations {
                      *         ],
                      *         "summary": "On Polymarket, \"Israel withdraws from Gaza in 2025?\" is led by No at 78%. Volume is $811,272 in total and $6,227 in the last 24 hours, with $8,766 of liquidity. Its end date, December 31, 2025, has passed, but Polymarket still lists it as open. 1 news article about it from the market's time was found."
                      *       },
-                     *       "processingTimeMs": 4.472,
+                     *       "processingTimeMs": 1.592,
                      *       "success": true
                      *     }
                      */
@@ -2797,7 +3000,7 @@ export interface operations {
                      *           "marketId": "1da53f40-350f-55c0-878b-baf50c61881f",
                      *           "platform": "polymarket",
                      *           "query": "Israel withdraws from Gaza",
-                     *           "timestamp": "2026-11-27T00:19:22.698Z"
+                     *           "timestamp": "2026-11-27T02:31:20.717Z"
                      *         },
                      *         "sources": [
                      *           {
@@ -2815,7 +3018,7 @@ export interface operations {
                      *         ],
                      *         "summary": "On Polymarket, \"Israel withdraws from Gaza in 2025?\" is led by No at 78%. Volume is $811,272 in total and $6,227 in the last 24 hours, with $8,766 of liquidity. Its end date, December 31, 2025, has passed, but Polymarket still lists it as open. 1 news article about it from the market's time was found."
                      *       },
-                     *       "processingTimeMs": 2.711,
+                     *       "processingTimeMs": 0.672,
                      *       "success": true
                      *     }
                      */
@@ -3607,6 +3810,381 @@ export interface operations {
             };
         };
     };
+    getOrderBook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first call with this key (per account) runs and is charged, and its answer is kept for 24 hours (the server's `--idempotency-ttl-secs`); a repeat with the same key, method, path, query and body gets that answer back uncharged, marked `Idempotent-Replayed: true`, or, while the first still runs, waits for it (409 `IDEMPOTENCY_KEY_IN_PROGRESS` if it still runs after the request timeout). The kept answer's `X-Credits-Used` and `X-Credits-Remaining` are the first call's. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. Only charged answers are kept: after an error, a retry with the key runs again. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The market's id (a UUID).
+                 * @example ea1e5627-27b0-59b3-9cfb-460fa539d477
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The market's order book (1 credit). */
+            200: {
+                headers: {
+                    /** @description The account's balance after this call. */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Credits this call charged. */
+                    "X-Credits-Used"?: number;
+                    /** @description The account's requests per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When this minute's window ends, in seconds since the epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "ageMs": 22127480722,
+                     *         "exchange": "KALSHI",
+                     *         "marketId": "ea1e5627-27b0-59b3-9cfb-460fa539d477",
+                     *         "outcomes": [
+                     *           {
+                     *             "asks": [
+                     *               {
+                     *                 "price": 0.39,
+                     *                 "size": 79
+                     *               },
+                     *               {
+                     *                 "price": 0.4,
+                     *                 "size": 22031
+                     *               },
+                     *               {
+                     *                 "price": 0.41,
+                     *                 "size": 34986
+                     *               }
+                     *             ],
+                     *             "bids": [
+                     *               {
+                     *                 "price": 0.37,
+                     *                 "size": 8368
+                     *               },
+                     *               {
+                     *                 "price": 0.36,
+                     *                 "size": 29051
+                     *               },
+                     *               {
+                     *                 "price": 0.35,
+                     *                 "size": 6004
+                     *               }
+                     *             ],
+                     *             "outcome": "Yes"
+                     *           },
+                     *           {
+                     *             "asks": [
+                     *               {
+                     *                 "price": 0.63,
+                     *                 "size": 8368
+                     *               },
+                     *               {
+                     *                 "price": 0.64,
+                     *                 "size": 29051
+                     *               },
+                     *               {
+                     *                 "price": 0.65,
+                     *                 "size": 6004
+                     *               }
+                     *             ],
+                     *             "bids": [
+                     *               {
+                     *                 "price": 0.61,
+                     *                 "size": 79
+                     *               },
+                     *               {
+                     *                 "price": 0.6,
+                     *                 "size": 22031
+                     *               },
+                     *               {
+                     *                 "price": 0.59,
+                     *                 "size": 34986
+                     *               }
+                     *             ],
+                     *             "outcome": "No"
+                     *           }
+                     *         ],
+                     *         "recordedFrom": "KXEPLGAME-26MAR22TOTNFO-TOT",
+                     *         "source": "recording",
+                     *         "stale": true,
+                     *         "timestamp": "2026-03-16T00:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DataEnvelope_OrderBookView"];
+                };
+            };
+            /** @description A parameter is unknown, repeated or out of range (`INVALID_PARAMETER`, naming it), or a required one is missing; or two `Authorization` headers (`INVALID_REQUEST`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No key (`MISSING_API_KEY`), or an unknown, malformed or revoked one (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account has fewer credits than the call costs (`INSUFFICIENT_CREDITS`). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is suspended (`ACCOUNT_SUSPENDED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No market has this id, or the server has no depth for it (the demo serves recordings of a few markets) (`NOT_FOUND`); not charged. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The call first sent with this `Idempotency-Key` was still running when this one stopped waiting for it, after the request timeout (`IDEMPOTENCY_KEY_IN_PROGRESS`; see `Retry-After`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request: another method, path, query or body (`IDEMPOTENCY_KEY_REUSED`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account's requests-per-minute limit, or too many failed authentications from the client's address (`RATE_LIMITED`; see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The exchange did not answer usably (`EXCHANGE_UNAVAILABLE`); not charged. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server has no depth source (`DEPTH_UNAVAILABLE`), the store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listTrades: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page; absent for the first page. */
+                cursor?: string;
+                /**
+                 * @description How many items a page holds.
+                 * @example 2
+                 */
+                limit?: number;
+            };
+            header?: {
+                /** @description Makes a retry safe: the first call with this key (per account) runs and is charged, and its answer is kept for 24 hours (the server's `--idempotency-ttl-secs`); a repeat with the same key, method, path, query and body gets that answer back uncharged, marked `Idempotent-Replayed: true`, or, while the first still runs, waits for it (409 `IDEMPOTENCY_KEY_IN_PROGRESS` if it still runs after the request timeout). The kept answer's `X-Credits-Used` and `X-Credits-Remaining` are the first call's. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. Only charged answers are kept: after an error, a retry with the key runs again. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The market's id (a UUID).
+                 * @example ea1e5627-27b0-59b3-9cfb-460fa539d477
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the market's trades (1 credit). */
+            200: {
+                headers: {
+                    /** @description The account's balance after this call. */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Credits this call charged. */
+                    "X-Credits-Used"?: number;
+                    /** @description The account's requests per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When this minute's window ends, in seconds since the epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "exchange": "KALSHI",
+                     *         "marketId": "ea1e5627-27b0-59b3-9cfb-460fa539d477",
+                     *         "source": "recording",
+                     *         "trades": [
+                     *           {
+                     *             "id": "961535f3-d80f-5462-e91d-88d4fe6db285",
+                     *             "outcome": "No",
+                     *             "price": 0.94,
+                     *             "size": 1,
+                     *             "takerSide": "BUY",
+                     *             "time": "2026-01-12T15:00:20.897Z"
+                     *           },
+                     *           {
+                     *             "id": "58e2d628-f8b3-4506-36ee-f788a3a41695",
+                     *             "outcome": "No",
+                     *             "price": 0.94,
+                     *             "size": 1,
+                     *             "takerSide": "BUY",
+                     *             "time": "2026-01-12T14:59:36.373Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "limit": 2,
+                     *         "nextCursor": "32"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TradesEnvelope"];
+                };
+            };
+            /** @description A parameter is unknown, repeated or out of range (`INVALID_PARAMETER`, naming it), or a required one is missing; or two `Authorization` headers (`INVALID_REQUEST`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No key (`MISSING_API_KEY`), or an unknown, malformed or revoked one (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account has fewer credits than the call costs (`INSUFFICIENT_CREDITS`). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is suspended (`ACCOUNT_SUSPENDED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No market has this id, or the server has no depth for it (the demo serves recordings of a few markets) (`NOT_FOUND`); not charged. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The call first sent with this `Idempotency-Key` was still running when this one stopped waiting for it, after the request timeout (`IDEMPOTENCY_KEY_IN_PROGRESS`; see `Retry-After`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request: another method, path, query or body (`IDEMPOTENCY_KEY_REUSED`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account's requests-per-minute limit, or too many failed authentications from the client's address (`RATE_LIMITED`; see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The exchange did not answer usably (`EXCHANGE_UNAVAILABLE`); not charged. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server has no depth source (`DEPTH_UNAVAILABLE`), the store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -3637,6 +4215,287 @@ export interface operations {
                      *     }
                      */
                     "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    listOrderBooks: {
+        parameters: {
+            query: {
+                /**
+                 * @description Market ids (UUIDs), separated by commas: at most 50 different ones. A repeated id is served once.
+                 * @example ea1e5627-27b0-59b3-9cfb-460fa539d477,5e12b599-c88d-5eaf-a0c8-5e93d462f7be
+                 */
+                ids: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the first call with this key (per account) runs and is charged, and its answer is kept for 24 hours (the server's `--idempotency-ttl-secs`); a repeat with the same key, method, path, query and body gets that answer back uncharged, marked `Idempotent-Replayed: true`, or, while the first still runs, waits for it (409 `IDEMPOTENCY_KEY_IN_PROGRESS` if it still runs after the request timeout). The kept answer's `X-Credits-Used` and `X-Credits-Remaining` are the first call's. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. Only charged answers are kept: after an error, a retry with the key runs again. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The markets' order books (1 credit per book). */
+            200: {
+                headers: {
+                    /** @description The account's balance after this call. */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Credits this call charged. */
+                    "X-Credits-Used"?: number;
+                    /** @description The account's requests per minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When this minute's window ends, in seconds since the epoch. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "ageMs": 22127480723,
+                     *           "exchange": "KALSHI",
+                     *           "marketId": "ea1e5627-27b0-59b3-9cfb-460fa539d477",
+                     *           "outcomes": [
+                     *             {
+                     *               "asks": [
+                     *                 {
+                     *                   "price": 0.39,
+                     *                   "size": 79
+                     *                 },
+                     *                 {
+                     *                   "price": 0.4,
+                     *                   "size": 22031
+                     *                 },
+                     *                 {
+                     *                   "price": 0.41,
+                     *                   "size": 34986
+                     *                 }
+                     *               ],
+                     *               "bids": [
+                     *                 {
+                     *                   "price": 0.37,
+                     *                   "size": 8368
+                     *                 },
+                     *                 {
+                     *                   "price": 0.36,
+                     *                   "size": 29051
+                     *                 },
+                     *                 {
+                     *                   "price": 0.35,
+                     *                   "size": 6004
+                     *                 }
+                     *               ],
+                     *               "outcome": "Yes"
+                     *             },
+                     *             {
+                     *               "asks": [
+                     *                 {
+                     *                   "price": 0.63,
+                     *                   "size": 8368
+                     *                 },
+                     *                 {
+                     *                   "price": 0.64,
+                     *                   "size": 29051
+                     *                 },
+                     *                 {
+                     *                   "price": 0.65,
+                     *                   "size": 6004
+                     *                 }
+                     *               ],
+                     *               "bids": [
+                     *                 {
+                     *                   "price": 0.61,
+                     *                   "size": 79
+                     *                 },
+                     *                 {
+                     *                   "price": 0.6,
+                     *                   "size": 22031
+                     *                 },
+                     *                 {
+                     *                   "price": 0.59,
+                     *                   "size": 34986
+                     *                 }
+                     *               ],
+                     *               "outcome": "No"
+                     *             }
+                     *           ],
+                     *           "recordedFrom": "KXEPLGAME-26MAR22TOTNFO-TOT",
+                     *           "source": "recording",
+                     *           "stale": true,
+                     *           "timestamp": "2026-03-16T00:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "ageMs": 28192024508,
+                     *           "exchange": "POLYMARKET",
+                     *           "marketId": "5e12b599-c88d-5eaf-a0c8-5e93d462f7be",
+                     *           "outcomes": [
+                     *             {
+                     *               "asks": [
+                     *                 {
+                     *                   "price": 0.51,
+                     *                   "size": 1028
+                     *                 },
+                     *                 {
+                     *                   "price": 0.52,
+                     *                   "size": 918
+                     *                 },
+                     *                 {
+                     *                   "price": 0.53,
+                     *                   "size": 582
+                     *                 }
+                     *               ],
+                     *               "bids": [
+                     *                 {
+                     *                   "price": 0.49,
+                     *                   "size": 1028
+                     *                 },
+                     *                 {
+                     *                   "price": 0.48,
+                     *                   "size": 918
+                     *                 },
+                     *                 {
+                     *                   "price": 0.47,
+                     *                   "size": 582
+                     *                 }
+                     *               ],
+                     *               "outcome": "Yes"
+                     *             },
+                     *             {
+                     *               "asks": [
+                     *                 {
+                     *                   "price": 0.51,
+                     *                   "size": 1028
+                     *                 },
+                     *                 {
+                     *                   "price": 0.52,
+                     *                   "size": 918
+                     *                 },
+                     *                 {
+                     *                   "price": 0.53,
+                     *                   "size": 582
+                     *                 }
+                     *               ],
+                     *               "bids": [
+                     *                 {
+                     *                   "price": 0.49,
+                     *                   "size": 1028
+                     *                 },
+                     *                 {
+                     *                   "price": 0.48,
+                     *                   "size": 918
+                     *                 },
+                     *                 {
+                     *                   "price": 0.47,
+                     *                   "size": 582
+                     *                 }
+                     *               ],
+                     *               "outcome": "No"
+                     *             }
+                     *           ],
+                     *           "recordedFrom": "0x18b5d0680d437c512702d5ffb6f47faef308383e406cbea5468f09a6e7b77582",
+                     *           "source": "recording",
+                     *           "stale": true,
+                     *           "timestamp": "2026-01-04T19:24:16.215Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderBooksEnvelope"];
+                };
+            };
+            /** @description A parameter is unknown, repeated or out of range (`INVALID_PARAMETER`, naming it), or a required one is missing; or two `Authorization` headers (`INVALID_REQUEST`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No key (`MISSING_API_KEY`), or an unknown, malformed or revoked one (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account has fewer credits than the call costs (`INSUFFICIENT_CREDITS`). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is suspended (`ACCOUNT_SUSPENDED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An id names no market (`NOT_FOUND`; the message lists them), or the server has no book for one (`NOT_FOUND`, naming it); not charged. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The call first sent with this `Idempotency-Key` was still running when this one stopped waiting for it, after the request timeout (`IDEMPOTENCY_KEY_IN_PROGRESS`; see `Retry-After`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request: another method, path, query or body (`IDEMPOTENCY_KEY_REUSED`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account's requests-per-minute limit, or too many failed authentications from the client's address (`RATE_LIMITED`; see `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An exchange did not answer usably (`EXCHANGE_UNAVAILABLE`); not charged. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server has no depth source (`DEPTH_UNAVAILABLE`), the store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3815,8 +4674,8 @@ export interface operations {
                 content: {
                     /**
                      * @example # TYPE marketlens_store_markets gauge
-                     *     marketlens_store_markets{exchange="KALSHI"} 775
                      *     marketlens_store_markets{exchange="POLYMARKET"} 1233
+                     *     marketlens_store_markets{exchange="KALSHI"} 775
                      */
                     "text/plain": string;
                 };

@@ -72,6 +72,13 @@ pub enum ApiError {
     ServiceUnavailable {
         message: String,
     },
+    /// The server has no source of order books and trades (`serve --no-depth`).
+    DepthUnavailable {
+        message: String,
+    },
+    /// The exchange did not answer a depth request usably (down, slow, or a body we cannot
+    /// read).
+    ExchangeUnavailable,
     /// The `Idempotency-Key` was used with another request (see [`crate::idempotency`]).
     IdempotencyKeyReused,
     /// The request holding the `Idempotency-Key` still ran when the repeat stopped waiting.
@@ -81,7 +88,7 @@ pub enum ApiError {
 
 impl ApiError {
     /// Every error code, as the OpenAPI document lists them.
-    pub const CODES: [&'static str; 19] = [
+    pub const CODES: [&'static str; 21] = [
         "MISSING_API_KEY",
         "INVALID_API_KEY",
         "INVALID_ADMIN_TOKEN",
@@ -98,6 +105,8 @@ impl ApiError {
         "METHOD_NOT_ALLOWED",
         "INVALID_REQUEST",
         "SERVICE_UNAVAILABLE",
+        "DEPTH_UNAVAILABLE",
+        "EXCHANGE_UNAVAILABLE",
         "IDEMPOTENCY_KEY_REUSED",
         "IDEMPOTENCY_KEY_IN_PROGRESS",
         "INTERNAL_ERROR",
@@ -137,7 +146,8 @@ impl ApiError {
             }
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::InvalidRequest { status, .. } => *status,
-            ApiError::ServiceUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::ServiceUnavailable { .. } | ApiError::DepthUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::ExchangeUnavailable => StatusCode::BAD_GATEWAY,
             ApiError::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::IdempotencyKeyInProgress => StatusCode::CONFLICT,
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -162,6 +172,8 @@ impl ApiError {
             ApiError::MethodNotAllowed => "METHOD_NOT_ALLOWED",
             ApiError::InvalidRequest { .. } => "INVALID_REQUEST",
             ApiError::ServiceUnavailable { .. } => "SERVICE_UNAVAILABLE",
+            ApiError::DepthUnavailable { .. } => "DEPTH_UNAVAILABLE",
+            ApiError::ExchangeUnavailable => "EXCHANGE_UNAVAILABLE",
             ApiError::IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
             ApiError::IdempotencyKeyInProgress => "IDEMPOTENCY_KEY_IN_PROGRESS",
             ApiError::Internal => "INTERNAL_ERROR",
@@ -182,7 +194,11 @@ impl ApiError {
             | ApiError::NotFound { message }
             | ApiError::InvalidJson { message }
             | ApiError::InvalidRequest { message, .. }
-            | ApiError::ServiceUnavailable { message } => message.clone(),
+            | ApiError::ServiceUnavailable { message }
+            | ApiError::DepthUnavailable { message } => message.clone(),
+            ApiError::ExchangeUnavailable => {
+                "The exchange did not answer usably; try again shortly. Not charged.".to_owned()
+            }
             ApiError::MissingQuery => "The 'query' parameter is required and must not be empty.".to_owned(),
             ApiError::UnsupportedMediaType => "Send the body as JSON with 'Content-Type: application/json'.".to_owned(),
             ApiError::NoMatch { query, .. } => format!(
@@ -324,6 +340,22 @@ impl From<StoreError> for ApiError {
     }
 }
 
+impl From<marketlens_domain::depth::DepthError> for ApiError {
+    fn from(error: marketlens_domain::depth::DepthError) -> Self {
+        use marketlens_domain::depth::DepthError;
+        match error {
+            DepthError::NotAvailable => ApiError::not_found("This server has no order book or trades for this market."),
+            DepthError::Upstream(reason) => {
+                tracing::warn!(%reason, "an exchange's depth request failed");
+                ApiError::ExchangeUnavailable
+            }
+            DepthError::BadCursor => {
+                ApiError::invalid_parameter("cursor", "cursor must be a nextCursor this server returned.", json!({}))
+            }
+        }
+    }
+}
+
 /// Marks an error response whose body is another protocol's error, meant for that
 /// protocol's client (a JSON-RPC error of `/mcp`): [`render_errors`] passes it as it is.
 #[derive(Debug, Clone, Copy)]
@@ -438,6 +470,8 @@ mod tests {
                 message: String::new(),
             },
             ApiError::ServiceUnavailable { message: String::new() },
+            ApiError::DepthUnavailable { message: String::new() },
+            ApiError::ExchangeUnavailable,
             ApiError::IdempotencyKeyReused,
             ApiError::IdempotencyKeyInProgress,
             ApiError::Internal,

@@ -63,6 +63,14 @@ pub const HISTORY_DEFAULT_LIMIT: u64 = 100;
 pub const HISTORY_MAX_LIMIT: u64 = 1_000;
 pub const SPREADS_DEFAULT_LIMIT: u64 = 50;
 pub const SPREADS_MAX_LIMIT: u64 = 200;
+/// The most market ids one `GET /api/v1/orderbooks` takes.
+pub const ORDER_BOOKS_MAX_IDS: usize = 50;
+/// The longest `ids` accepted: 50 UUIDs with their commas, and room for spaces.
+pub const MAX_IDS_LEN: usize = ORDER_BOOKS_MAX_IDS * 40;
+pub const TRADES_DEFAULT_LIMIT: u64 = 50;
+pub const TRADES_MAX_LIMIT: u64 = 100;
+/// The longest trades `cursor` accepted (the exchanges' tokens are far shorter).
+pub const MAX_CURSOR_LEN: usize = 1024;
 /// The largest `minVolume24h` accepted (USD): more than any market has traded in a day.
 pub const MAX_MIN_VOLUME: f64 = 1e12;
 
@@ -388,6 +396,87 @@ pub fn spreads(query: Option<&str>) -> Result<SpreadQuery, ApiError> {
         limit: parameters.integer("limit", SPREADS_DEFAULT_LIMIT, 1, SPREADS_MAX_LIMIT)? as u32,
         offset: offset(&parameters)?,
     })
+}
+
+/// `GET /api/v1/orderbooks`: the market ids of `ids` (comma-separated, required), each once,
+/// in the order first given.
+pub fn order_books(query: Option<&str>) -> Result<Vec<String>, ApiError> {
+    let parameters = QueryParameters::parse(query, &["ids"])?;
+    let required = || {
+        ApiError::invalid_parameter(
+            "ids",
+            "ids is required: market ids (UUIDs), separated by commas.",
+            json!({ "maximum": ORDER_BOOKS_MAX_IDS }),
+        )
+    };
+    let text = parameters.text("ids").ok_or_else(required)?;
+    if text.len() > MAX_IDS_LEN {
+        return Err(ApiError::invalid_parameter(
+            "ids",
+            format!("ids is longer than {MAX_IDS_LEN} characters: at most {ORDER_BOOKS_MAX_IDS} ids are taken."),
+            json!({ "maximumLength": MAX_IDS_LEN, "maximum": ORDER_BOOKS_MAX_IDS }),
+        ));
+    }
+    let mut ids: Vec<String> = Vec::new();
+    for id in text.split(',').map(str::trim) {
+        if !id.is_empty() && !ids.iter().any(|seen| seen == id) {
+            ids.push(id.to_owned());
+        }
+    }
+    if ids.is_empty() {
+        return Err(required());
+    }
+    if ids.len() > ORDER_BOOKS_MAX_IDS {
+        return Err(ApiError::invalid_parameter(
+            "ids",
+            format!(
+                "ids names {} markets; at most {ORDER_BOOKS_MAX_IDS} are taken.",
+                ids.len()
+            ),
+            json!({ "maximum": ORDER_BOOKS_MAX_IDS }),
+        ));
+    }
+    Ok(ids)
+}
+
+/// `GET /api/v1/markets/{id}/trades`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TradesQuery {
+    /// The depth source's token of the page asked for (the decoded `cursor`); `None` for the
+    /// first page.
+    pub after: Option<String>,
+    pub limit: u32,
+}
+
+pub fn trades(query: Option<&str>) -> Result<TradesQuery, ApiError> {
+    let parameters = QueryParameters::parse(query, &["cursor", "limit"])?;
+    let after = match parameters.text("cursor") {
+        None => None,
+        Some(cursor) => Some(decode_cursor(cursor).ok_or_else(|| {
+            ApiError::invalid_parameter(
+                "cursor",
+                "cursor must be a nextCursor this server returned.",
+                json!({ "maximumLength": MAX_CURSOR_LEN }),
+            )
+        })?),
+    };
+    Ok(TradesQuery {
+        after,
+        limit: parameters.integer("limit", TRADES_DEFAULT_LIMIT, 1, TRADES_MAX_LIMIT)? as u32,
+    })
+}
+
+/// The `nextCursor` of a page: the depth source's token for the next page, in hex, so that a
+/// client treats it as opaque and it needs no escaping in a URL.
+pub fn encode_cursor(token: &str) -> String {
+    hex::encode(token.as_bytes())
+}
+
+fn decode_cursor(cursor: &str) -> Option<String> {
+    if cursor.len() > MAX_CURSOR_LEN {
+        return None;
+    }
+    String::from_utf8(hex::decode(cursor).ok()?).ok()
 }
 
 /// Endpoints that take no parameters refuse any, so that a typo is never silently ignored.

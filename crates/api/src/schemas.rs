@@ -2,6 +2,7 @@
 //! the parsers' limits, so that the document cannot drift from what the server accepts. A
 //! leaf: the views, the errors, the routes and the admin API describe themselves with it.
 
+use marketlens_domain::depth::{BookSource as DepthSourceKind, TakerSide as TakerSideKind};
 use marketlens_domain::{Category as CategoryKind, Exchange as ExchangeKind, MarketStatus as MarketStatusKind};
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::{Ref, RefOr};
@@ -68,6 +69,18 @@ string_set! {
     /// The subject a market or event is filed under, the same for both exchanges
     /// (`docs/contract/decisions.md#d6-category`).
     Category = CategoryKind::ALL.map(CategoryKind::as_str)
+}
+
+string_set! {
+    /// Where an order book or trades came from: `stream` (the exchange's live stream),
+    /// `rest` (fetched from the exchange's REST API, shared for a short while), or
+    /// `recording` (recorded earlier and served as recorded: the demo).
+    DepthSource = DepthSourceKind::ALL.map(DepthSourceKind::as_str)
+}
+
+string_set! {
+    /// Whether a trade's taker bought or sold the outcome traded.
+    TakerSide = TakerSideKind::ALL.map(TakerSideKind::as_str)
 }
 
 /// A reference to the component `T`, for a parameter's schema.

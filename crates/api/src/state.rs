@@ -2,6 +2,7 @@
 
 use chrono::TimeDelta;
 use marketlens_catalog::{LiveCatalog, LiveNews};
+use marketlens_domain::depth::DepthSource;
 use marketlens_domain::rate_limit::TierTable;
 use marketlens_storage::Store;
 use std::sync::Arc;
@@ -44,6 +45,8 @@ pub struct ApiSettings {
     /// How long the answer of a call sent with an `Idempotency-Key` is kept for its repeats
     /// (see [`crate::idempotency`]).
     pub idempotency_ttl: Duration,
+    /// How old an order book may be before it is marked `stale` (see `routes/depth.rs`).
+    pub depth_max_age: Duration,
 }
 
 impl Default for ApiSettings {
@@ -58,6 +61,7 @@ impl Default for ApiSettings {
             stale_after: DEFAULT_STALE_AFTER,
             failed_auth_per_minute: DEFAULT_FAILED_AUTH_PER_MINUTE,
             idempotency_ttl: DEFAULT_IDEMPOTENCY_TTL,
+            depth_max_age: DEFAULT_DEPTH_MAX_AGE,
         }
     }
 }
@@ -67,6 +71,10 @@ pub const DEFAULT_FAILED_AUTH_PER_MINUTE: u32 = 60;
 
 /// A day, as clients of payment APIs expect.
 pub const DEFAULT_IDEMPOTENCY_TTL: Duration = Duration::from_secs(86_400);
+
+/// Five times the default depth cache's life: a book this old has been refetched several
+/// times over, so one older is either a recording or an exchange's stale clock.
+pub const DEFAULT_DEPTH_MAX_AGE: Duration = Duration::from_secs(10);
 
 /// Three times the default interval of incremental syncs: one missed sync is not yet stale.
 pub const DEFAULT_STALE_AFTER: TimeDelta = TimeDelta::minutes(15);
@@ -98,6 +106,8 @@ pub struct AppState {
     pub(crate) readiness: Arc<ReadinessCache>,
     /// The constant bodies of `/benchmark/ceiling`.
     pub(crate) benchmark_bodies: Arc<CeilingBodies>,
+    /// Where order books and trades come from; `None` answers them 503 `DEPTH_UNAVAILABLE`.
+    pub depth: Option<Arc<dyn DepthSource>>,
 }
 
 impl AppState {
@@ -127,6 +137,15 @@ impl AppState {
             settings: Arc::new(settings),
             readiness: Arc::default(),
             benchmark_bodies: Arc::default(),
+            depth: None,
+        }
+    }
+
+    /// This state, with order books and trades from `depth`.
+    pub fn with_depth(self, depth: Arc<dyn DepthSource>) -> AppState {
+        AppState {
+            depth: Some(depth),
+            ..self
         }
     }
 }

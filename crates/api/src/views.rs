@@ -765,3 +765,117 @@ pub struct SpreadItem<'a> {
     /// The Kalshi side.
     pub kalshi: SpreadSide<'a>,
 }
+
+/// One price level of a book.
+#[derive(Serialize, ToSchema)]
+pub struct PriceLevel {
+    /// What one contract costs, a fraction from 0 to 1 (dollars).
+    pub price: f64,
+    /// Contracts wanted (bids) or offered (asks) at this price; may be fractional.
+    pub size: f64,
+}
+
+/// One outcome's side of a book.
+#[derive(Serialize, ToSchema)]
+pub struct OutcomeBookView<'a> {
+    /// The outcome's name, as the market names it.
+    pub outcome: &'a str,
+    /// Offers to buy this outcome, best (highest price) first.
+    pub bids: Vec<PriceLevel>,
+    /// Offers to sell this outcome, best (lowest price) first.
+    pub asks: Vec<PriceLevel>,
+}
+
+/// A market's order book.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderBookView<'a> {
+    /// The market's Marketlens id (a UUID).
+    pub market_id: Uuid,
+    #[schema(value_type = schemas::Exchange)]
+    pub exchange: &'static str,
+    /// When the book was as shown: the exchange's time for it (Polymarket), when its answer
+    /// arrived (Kalshi), or when it was recorded.
+    pub timestamp: Iso8601,
+    /// How old the book was when this answer was made, in milliseconds.
+    pub age_ms: i64,
+    #[schema(value_type = schemas::DepthSource)]
+    pub source: &'static str,
+    /// The book is older than the server's bound (`--depth-max-age-ms`, 10 s by default);
+    /// a recording always is.
+    pub stale: bool,
+    /// Recordings only (the demo): the market the recording was made on, as its exchange
+    /// names it, when that is another market than this one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recorded_from: Option<&'a str>,
+    /// One book per outcome, in the market's outcome order. A binary market's second book is
+    /// its first seen from the other side: each bid at `p` of one is an ask at `1 - p` of the
+    /// other.
+    pub outcomes: Vec<OutcomeBookView<'a>>,
+}
+
+/// One trade.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TradeView<'a> {
+    /// The exchange's id of the trade: Kalshi's `trade_id`; on Polymarket, the transaction hash
+    /// and the end of the outcome token's id.
+    pub id: &'a str,
+    /// When the trade happened.
+    pub time: Iso8601,
+    /// The outcome traded, as the market names it.
+    pub outcome: &'a str,
+    /// The price of one contract of `outcome`, a fraction from 0 to 1.
+    pub price: f64,
+    /// Contracts traded.
+    pub size: f64,
+    /// Whether the taker (the order that crossed the book) bought or sold `outcome`. Kalshi's
+    /// takers always buy: a taker selling YES is stated as buying NO.
+    #[schema(value_type = schemas::TakerSide)]
+    pub taker_side: &'static str,
+}
+
+/// A page of a market's trades.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MarketTrades<'a> {
+    /// The market's Marketlens id (a UUID).
+    pub market_id: Uuid,
+    #[schema(value_type = schemas::Exchange)]
+    pub exchange: &'static str,
+    #[schema(value_type = schemas::DepthSource)]
+    pub source: &'static str,
+    /// As in an order book: the market a recording was made on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recorded_from: Option<&'a str>,
+    /// Newest first.
+    pub trades: Vec<TradeView<'a>>,
+}
+
+/// Where a cursor-paged list goes next.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CursorPagination {
+    /// The most items a page holds, as requested (or the default).
+    pub limit: u32,
+    /// Whether another page may follow: ask for it with `cursor=nextCursor`. (An exchange that
+    /// pages by offset can answer the last full page with `hasMore` and an empty next page.)
+    pub has_more: bool,
+    /// The `cursor` of the next page; `null` on the last.
+    pub next_cursor: Option<String>,
+}
+
+/// A page of a market's trades.
+#[derive(Serialize, ToSchema)]
+pub struct TradesEnvelope<'a> {
+    /// The market and this page's trades.
+    pub data: MarketTrades<'a>,
+    pub pagination: CursorPagination,
+}
+
+/// Several markets' order books.
+#[derive(Serialize, ToSchema)]
+pub struct OrderBooksEnvelope<'a> {
+    /// One book per market, in the order the ids were given (each id once).
+    pub data: Vec<OrderBookView<'a>>,
+}

@@ -129,6 +129,7 @@ fn input(number: u64, exchange: Exchange, question: String, end: &str) -> MatchI
         end_date: Some(end.parse().expect("a generated timestamp")),
         outcomes: vec!["Yes".to_owned(), "No".to_owned()],
         event_title: None,
+        external_id: number.to_string(),
     }
 }
 

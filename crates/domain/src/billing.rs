@@ -20,10 +20,16 @@ pub enum Operation {
     MarketHistory,
     /// `GET /api/v1/spreads`: matched pairs' prices side by side.
     ListSpreads,
+    /// `GET /api/v1/markets/{id}/orderbook`: a market's order book.
+    GetOrderBook,
+    /// `GET /api/v1/orderbooks`: several markets' books, charged per book.
+    ListOrderBooks,
+    /// `GET /api/v1/markets/{id}/trades`: a page of a market's trades.
+    ListTrades,
 }
 
 impl Operation {
-    pub const ALL: [Operation; 9] = [
+    pub const ALL: [Operation; 12] = [
         Operation::ListMarkets,
         Operation::GetMarket,
         Operation::ListEvents,
@@ -33,6 +39,9 @@ impl Operation {
         Operation::LookupMarket,
         Operation::MarketHistory,
         Operation::ListSpreads,
+        Operation::GetOrderBook,
+        Operation::ListOrderBooks,
+        Operation::ListTrades,
     ];
 
     pub fn cost(self) -> i64 {
@@ -43,7 +52,11 @@ impl Operation {
             | Operation::GetEvent
             | Operation::LookupMarket
             | Operation::MarketHistory
-            | Operation::ListSpreads => 1,
+            | Operation::ListSpreads
+            | Operation::GetOrderBook
+            | Operation::ListTrades
+            // Per book: the call costs this times the books it returns.
+            | Operation::ListOrderBooks => 1,
             Operation::Explain => 5,
             Operation::GetAccount => 0,
         }
@@ -61,6 +74,9 @@ impl Operation {
             Operation::LookupMarket => "lookupMarket",
             Operation::MarketHistory => "marketHistory",
             Operation::ListSpreads => "listSpreads",
+            Operation::GetOrderBook => "getOrderBook",
+            Operation::ListOrderBooks => "listOrderBooks",
+            Operation::ListTrades => "listTrades",
         }
     }
 }
@@ -94,8 +110,8 @@ mod tests {
     fn costs_match_the_interface() {
         let costs: Vec<i64> = Operation::ALL.iter().map(|operation| operation.cost()).collect();
         // The interface's six calls, then the additive lookup, history and spreads (1 each,
-        // like get and list).
-        assert_eq!(costs, [1, 1, 1, 1, 5, 0, 1, 1, 1]);
+        // like get and list), and the depth calls (1 each; a list of books 1 per book).
+        assert_eq!(costs, [1, 1, 1, 1, 5, 0, 1, 1, 1, 1, 1, 1]);
         for operation in Operation::ALL {
             assert_eq!(operation.as_str().parse::<Operation>().unwrap(), operation);
         }

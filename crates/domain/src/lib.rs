@@ -17,6 +17,8 @@
 //! - [`account`]: accounts, keys and the ledger.
 //! - [`api_key`], [`billing`], [`rate_limit`]: the rules of paid access.
 //! - [`upsert`]: when an incoming record replaces a stored one.
+//! - [`depth`]: order books per outcome and trades, one form for both exchanges, and the
+//!   [`depth::DepthSource`] the API reads them from.
 //! - [`history`]: price history as bars of three resolutions, their retention, and candles.
 
 pub mod account;
@@ -24,6 +26,7 @@ pub mod api_key;
 pub mod article;
 pub mod billing;
 pub mod category;
+pub mod depth;
 pub mod event;
 pub mod exchange;
 pub mod history;

@@ -96,9 +96,12 @@ fn parse_kalshi(segments: &[String]) -> Option<MarketUrl> {
             UrlKey::Series(ticker.clone()),
         ],
         [kind, series, _slug] if kind == "markets" => vec![UrlKey::Series(series.clone())],
+        // Kalshi's page of an event: its markets, the one whose ticker is the event's among them
+        // (KXCLOSEHORMUZ-27JAN is one of its event's three markets). A market ticker here is
+        // still found, by the second key.
         [kind, series, _slug, ticker, ..] if kind == "markets" => vec![
-            UrlKey::Market(ticker.clone()),
             UrlKey::Event(ticker.clone()),
+            UrlKey::Market(ticker.clone()),
             UrlKey::Series(series.clone()),
         ],
         _ => return None,
@@ -204,8 +207,8 @@ mod tests {
             Some((
                 Exchange::Kalshi,
                 vec![
-                    UrlKey::Market("kxp3ar-other-event".into()),
                     UrlKey::Event("kxp3ar-other-event".into()),
+                    UrlKey::Market("kxp3ar-other-event".into()),
                     UrlKey::Series("kxp3ar".into())
                 ]
             ))
@@ -219,8 +222,8 @@ mod tests {
             Some((
                 Exchange::Kalshi,
                 vec![
-                    UrlKey::Market("kxelonmars-99".into()),
                     UrlKey::Event("kxelonmars-99".into()),
+                    UrlKey::Market("kxelonmars-99".into()),
                     UrlKey::Series("kxelonmars".into())
                 ]
             ))
@@ -251,6 +254,6 @@ mod tests {
             kalshi,
             "https://kalshi.com/markets/kxelonmars/will-elon-musk-visit-mars/kxelonmars-99"
         );
-        assert_eq!(parse(&kalshi).unwrap().keys[1], UrlKey::Event("kxelonmars-99".into()));
+        assert_eq!(parse(&kalshi).unwrap().keys[0], UrlKey::Event("kxelonmars-99".into()));
     }
 }

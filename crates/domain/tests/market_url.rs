@@ -128,7 +128,7 @@ proptest! {
         let event_page = parse(&decorate("kalshi.com", &format!("/markets/{series}/{title_slug}/{event}"), &decoration)).unwrap();
         prop_assert_eq!(
             event_page.keys,
-            vec![UrlKey::Market(lower(&event)), UrlKey::Event(lower(&event)), UrlKey::Series(lower(&series))]
+            vec![UrlKey::Event(lower(&event)), UrlKey::Market(lower(&event)), UrlKey::Series(lower(&series))]
         );
     }
 
@@ -144,7 +144,7 @@ proptest! {
         let expected = if market == event { UrlKey::Event(event.clone()) } else { UrlKey::Market(market.clone()) };
         prop_assert_eq!(polymarket.keys[0].clone(), expected);
         let kalshi = parse(&kalshi_market_url(&event_ticker, Some(&series), &title)).unwrap();
-        prop_assert_eq!(kalshi.keys[1].clone(), UrlKey::Event(event_ticker.to_ascii_lowercase()));
+        prop_assert_eq!(kalshi.keys[0].clone(), UrlKey::Event(event_ticker.to_ascii_lowercase()));
         let kalshi_bare = parse(&kalshi_market_url(&event_ticker, None, &title)).unwrap();
         prop_assert!(kalshi_bare.keys.contains(&UrlKey::Event(event_ticker.to_ascii_lowercase())));
         // A Polymarket market without an event has its own page, an event's slug alone names

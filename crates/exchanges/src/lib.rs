@@ -11,6 +11,7 @@
 //! else is decided record by record: a record that cannot be normalized becomes a [`Skipped`]
 //! entry with a one-line reason and the rest of the payload carries on.
 //!
+//! - [`depth`]: order books and trades (REST), into `marketlens_domain::depth`'s one form.
 //! - `payload`: recognising a payload by its shape (never its file name): [`detect`].
 //! - `polymarket`, `kalshi`: one module per exchange, each split into `wire` (typed structs
 //!   holding only the fields we use, read with `serde_with`) and `normalize` (the mapping
@@ -18,6 +19,7 @@
 //! - `lenient`: numbers, ids and dates as the exchanges actually spell them.
 //! - `record`: reading one record with a useful reason, and collecting the output.
 
+pub mod depth;
 mod kalshi;
 mod lenient;
 mod payload;

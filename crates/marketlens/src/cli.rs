@@ -45,7 +45,7 @@ pub enum Command {
     /// Load the bundled recorded exchange data if the store is empty, make a demo key, and serve.
     Demo(ServeArgs),
     /// Serve the API, and keep the store fresh from the exchanges unless --no-sync.
-    Serve(ServeCommandArgs),
+    Serve(Box<ServeCommandArgs>),
     /// Sync from the exchanges' APIs once, with progress, then report.
     Sync(SyncCommandArgs),
     /// Load saved exchange API responses (Polymarket Gamma or Kalshi v2, /events or /markets).
@@ -148,6 +148,43 @@ pub struct ServeArgs {
     /// repeats (1 to 2592000, 30 days).
     #[arg(long, env = "MARKETLENS_IDEMPOTENCY_TTL_SECS", default_value_t = 86_400)]
     pub idempotency_ttl_secs: u64,
+
+    /// Milliseconds after which an order book is answered `stale: true` (1 to 86400000).
+    #[arg(long, env = "MARKETLENS_DEPTH_MAX_AGE_MS", default_value_t = 10_000)]
+    pub depth_max_age_ms: u64,
+}
+
+/// Where order books and trades are fetched from (`serve`).
+#[derive(Debug, Clone, Args)]
+pub struct DepthArgs {
+    /// Serve no order books or trades: they are answered 503 DEPTH_UNAVAILABLE.
+    #[arg(long, env = "MARKETLENS_NO_DEPTH")]
+    pub no_depth: bool,
+
+    /// Polymarket's CLOB API (order books).
+    #[arg(
+        long,
+        env = "MARKETLENS_POLYMARKET_CLOB_URL",
+        default_value = "https://clob.polymarket.com"
+    )]
+    pub polymarket_clob_url: String,
+
+    /// Polymarket's Data API (trades).
+    #[arg(
+        long,
+        env = "MARKETLENS_POLYMARKET_DATA_URL",
+        default_value = "https://data-api.polymarket.com"
+    )]
+    pub polymarket_data_url: String,
+
+    /// Milliseconds a fetched order book or page of trades is shared by every caller on this
+    /// node (0 to 60000); concurrent callers of one book always share one fetch.
+    #[arg(long, env = "MARKETLENS_DEPTH_CACHE_MS", default_value_t = 2_000)]
+    pub depth_cache_ms: u64,
+
+    /// Requests per second to each exchange for order books and trades, besides the sync's.
+    #[arg(long, env = "MARKETLENS_DEPTH_RPS", default_value_t = 8)]
+    pub depth_rps: u32,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -157,6 +194,9 @@ pub struct ServeCommandArgs {
 
     #[command(flatten)]
     pub sync: SyncArgs,
+
+    #[command(flatten)]
+    pub depth: DepthArgs,
 
     /// Do not sync in the background (serve what the store holds).
     #[arg(long, env = "MARKETLENS_NO_SYNC")]

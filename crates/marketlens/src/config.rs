@@ -13,8 +13,11 @@ use std::time::Duration;
 
 use crate::cli::{HistoryArgs, NewsFeedArgs, ServeArgs, ServeCommandArgs, SyncArgs};
 use chrono::TimeDelta;
+use marketlens_domain::depth::DepthSource;
+use marketlens_sync::depth::{DepthSettings, RestDepth};
 use marketlens_sync::schedule::SyncSchedule;
 use marketlens_sync::{ExchangeSettings, SyncSettings};
+use std::sync::Arc;
 
 /// The tiers in force: the defaults with the operator's overrides.
 pub fn tiers(tier_limits: &str) -> anyhow::Result<TierTable> {
@@ -64,6 +67,7 @@ impl ServerConfig {
                 stale_after: TimeDelta::seconds(args.stale_after_secs as i64),
                 failed_auth_per_minute: args.failed_auth_per_minute,
                 idempotency_ttl: Duration::from_secs(args.idempotency_ttl_secs),
+                depth_max_age: depth_max_age(args.depth_max_age_ms)?,
                 admin_token: args
                     .admin_token
                     .as_deref()
@@ -134,6 +138,46 @@ pub fn sync_settings(args: &SyncArgs) -> anyhow::Result<SyncSettings> {
         max_attempts: args.sync_attempts,
         ..SyncSettings::default()
     })
+}
+
+fn depth_max_age(millis: u64) -> anyhow::Result<Duration> {
+    if !(1..=86_400_000).contains(&millis) {
+        bail!("--depth-max-age-ms must be from 1 to 86400000");
+    }
+    Ok(Duration::from_millis(millis))
+}
+
+/// The depth source of `serve`: the exchanges' REST endpoints on the configured base URLs,
+/// unless `--no-depth`.
+pub fn depth_source(args: &ServeCommandArgs) -> anyhow::Result<Option<Arc<dyn DepthSource>>> {
+    let depth = &args.depth;
+    if depth.no_depth {
+        return Ok(None);
+    }
+    for (name, url) in [
+        ("--polymarket-clob-url", &depth.polymarket_clob_url),
+        ("--polymarket-data-url", &depth.polymarket_data_url),
+    ] {
+        let parsed = url::Url::parse(url).with_context(|| format!("{name}: {url:?} is not a URL"))?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            bail!("{name} must be http or https, not {}", parsed.scheme());
+        }
+    }
+    if depth.depth_cache_ms > 60_000 {
+        bail!("--depth-cache-ms must be from 0 to 60000");
+    }
+    if !(1..=1000).contains(&depth.depth_rps) {
+        bail!("--depth-rps must be from 1 to 1000");
+    }
+    let settings = DepthSettings {
+        polymarket_clob_url: depth.polymarket_clob_url.clone(),
+        polymarket_data_url: depth.polymarket_data_url.clone(),
+        cache_ttl: Duration::from_millis(depth.depth_cache_ms),
+        requests_per_second: depth.depth_rps,
+        ..DepthSettings::default()
+    };
+    let source = RestDepth::new(&sync_settings(&args.sync)?, &settings).context("the depth HTTP client")?;
+    Ok(Some(Arc::new(source)))
 }
 
 /// How long articles count as news when the operator does not say.

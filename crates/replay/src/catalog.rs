@@ -227,6 +227,7 @@ mod tests {
             polymarket_markets: vec![json!({"id": "1", "closed": false, "events": [{"id": "10", "title": "E"}]})],
             kalshi_events: vec![json!({"event_ticker": "E", "markets": [{"ticker": "E-1", "status": "active"}]})],
             kalshi_markets: vec![json!({"ticker": "E-1", "status": "active", "volume_fp": "1"})],
+            ..ReplayData::default()
         })
     }
 

@@ -5,6 +5,8 @@
 //! sync engine's own parsers meet the real wire format.
 
 use serde_json::Value;
+
+use crate::depth::DepthRecordings;
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -25,6 +27,8 @@ pub struct ReplayData {
     pub kalshi_events: Vec<Value>,
     /// Kalshi markets.
     pub kalshi_markets: Vec<Value>,
+    /// Recorded order books and trades, by the market each is served for (not scaled).
+    pub depth: DepthRecordings,
 }
 
 impl ReplayData {
@@ -69,11 +73,16 @@ impl ReplayData {
         ];
         let kalshi_markets = first_of_each(kalshi_market_sources.into_iter().flatten(), "ticker");
 
+        let depth = DepthRecordings::read(&read_bytes("depth/recordings.json"), |file| {
+            read_bytes(&format!("depth/{file}"))
+        });
+
         ReplayData {
             polymarket_events,
             polymarket_markets,
             kalshi_events,
             kalshi_markets,
+            depth,
         }
     }
 
@@ -88,7 +97,10 @@ impl ReplayData {
     /// Other identifiers (condition ids, token ids) are left as recorded.
     pub fn scaled(copies: usize) -> ReplayData {
         let recorded = ReplayData::recorded();
-        let mut scaled = ReplayData::default();
+        let mut scaled = ReplayData {
+            depth: recorded.depth.clone(),
+            ..ReplayData::default()
+        };
         for copy in 0..copies {
             let mut data = recorded.clone();
             if copy > 0 {
@@ -176,15 +188,18 @@ fn first_of_each(records: impl Iterator<Item = Value>, key: &str) -> Vec<Value> 
 }
 
 fn read(file: &str) -> Value {
+    serde_json::from_slice(&read_bytes(file))
+        .unwrap_or_else(|error| panic!("the recorded payload {file} is not JSON: {error}"))
+}
+
+fn read_bytes(file: &str) -> Vec<u8> {
     let path = Path::new(DEMO_DATA).join(file);
-    let bytes = std::fs::read(&path).unwrap_or_else(|error| {
+    std::fs::read(&path).unwrap_or_else(|error| {
         panic!(
             "ReplayData::recorded() needs the recorded payload {}: {error}",
             path.display()
         )
-    });
-    serde_json::from_slice(&bytes)
-        .unwrap_or_else(|error| panic!("the recorded payload {} is not JSON: {error}", path.display()))
+    })
 }
 
 /// The records of a payload: the payload itself when it is a list (Gamma), else its list
@@ -238,6 +253,7 @@ mod tests {
                 {"ticker": "E-1", "event_ticker": "E"}
             ]})],
             kalshi_markets: vec![json!({"ticker": "E-1", "event_ticker": "E"})],
+            depth: DepthRecordings::default(),
         };
         data.rename(3);
         assert_eq!(

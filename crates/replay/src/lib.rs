@@ -38,6 +38,11 @@
 //! markets (events: with a nested market) whose status is `active` or `open`;
 //! `status=closed` and `status=settled` those `closed`, `finalized` or `settled`.
 //!
+//! Order books and trades (Polymarket's CLOB `/book` and Data API `/trades` under
+//! [`ReplayServer::polymarket_clob_url`] and [`ReplayServer::polymarket_data_url`], Kalshi's
+//! `/markets/{ticker}/orderbook` and `/markets/trades`) are served from the recordings of
+//! `demo-data/depth/` for the markets their manifest names (see the `depth` module).
+//!
 //! Under `/news/` ([`ReplayServer::news_url`]): each recorded feed file of `demo-data/news/`
 //! (`GET /news/bbc-news-home-2020-08.xml`), byte for byte, broken captures included.
 //!
@@ -68,6 +73,7 @@
 
 mod catalog;
 mod data;
+mod depth;
 mod error;
 mod fault;
 mod kalshi;
@@ -77,5 +83,6 @@ mod polymarket;
 mod server;
 
 pub use data::ReplayData;
+pub use depth::DepthRecordings;
 pub use fault::{Fault, MALFORMED_BODY};
 pub use server::ReplayServer;

@@ -27,6 +27,8 @@ async fn main() -> anyhow::Result<()> {
     let server = ReplayServer::bind(address, data).with_context(|| format!("cannot listen on {address}"))?;
     println!("Polymarket (Gamma) base URL: {}", server.polymarket_url());
     println!("Kalshi base URL:             {}", server.kalshi_url());
+    println!("Polymarket CLOB base URL:    {}", server.polymarket_clob_url());
+    println!("Polymarket Data API URL:     {}", server.polymarket_data_url());
     println!("Serving {} copies of the recorded data; Ctrl-C stops.", cli.copies);
     tokio::signal::ctrl_c().await.context("cannot wait for Ctrl-C")?;
     Ok(())

@@ -1,4 +1,4 @@
-//! Cursor pagination shared by the four listings, and the query parameters that drive it.
+//! Cursor pagination shared by the five listings, and the query parameters that drive it.
 //!
 //! A listing is a fixed order of records; a filter keeps some of them. A page is the next
 //! `limit` kept records from a position, and its cursor points at the first kept record after
@@ -11,13 +11,14 @@
 
 use crate::error::ReplayError;
 
-/// The four paginated listings; a cursor of one is refused by the others.
+/// The five paginated listings; a cursor of one is refused by the others.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Listing {
     GammaEvents = 1,
     GammaMarkets = 2,
     KalshiEvents = 3,
     KalshiMarkets = 4,
+    KalshiTrades = 5,
 }
 
 impl Listing {

@@ -12,9 +12,10 @@ use tokio::sync::oneshot;
 
 use crate::catalog::Catalog;
 use crate::data::ReplayData;
+use crate::depth::DepthRecordings;
 use crate::error::ReplayError;
 use crate::fault::{Fault, FaultQueue};
-use crate::{kalshi, news, polymarket};
+use crate::{depth, kalshi, news, polymarket};
 
 /// A replay server running in a background task of the current Tokio runtime; dropping it
 /// stops the server.
@@ -43,6 +44,8 @@ pub(crate) struct Shared {
     faults: Mutex<FaultQueue>,
     /// Every request so far: its path and raw query.
     requests: Mutex<Vec<(String, String)>>,
+    /// The recorded order books and trades (fixed for the server's life).
+    pub(crate) depth: DepthRecordings,
 }
 
 impl Shared {
@@ -74,7 +77,9 @@ impl ReplayServer {
         let listener = tokio::net::TcpListener::from_std(listener)?;
         let address = listener.local_addr()?;
 
+        let depth = data.depth.clone();
         let shared = Arc::new(Shared {
+            depth,
             catalog: Mutex::new(Catalog::new(data)),
             faults: Mutex::new(FaultQueue::default()),
             requests: Mutex::new(Vec::new()),
@@ -109,6 +114,16 @@ impl ReplayServer {
     /// The Kalshi base URL: `http://127.0.0.1:PORT/kalshi/trade-api/v2`.
     pub fn kalshi_url(&self) -> String {
         format!("http://{}/kalshi/trade-api/v2", self.address)
+    }
+
+    /// Polymarket's CLOB base URL (order books): `http://127.0.0.1:PORT/polymarket-clob`.
+    pub fn polymarket_clob_url(&self) -> String {
+        format!("http://{}/polymarket-clob", self.address)
+    }
+
+    /// Polymarket's Data API base URL (trades): `http://127.0.0.1:PORT/polymarket-data`.
+    pub fn polymarket_data_url(&self) -> String {
+        format!("http://{}/polymarket-data", self.address)
     }
 
     /// The URL of a recorded news feed of `demo-data/news/`, e.g. `bbc-news-home-2020-08.xml`.
@@ -167,7 +182,9 @@ impl Drop for ReplayServer {
 fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .nest("/polymarket", polymarket::router())
-        .nest("/kalshi/trade-api/v2", kalshi::router())
+        .nest("/polymarket-clob", depth::clob_router())
+        .nest("/polymarket-data", depth::data_router())
+        .nest("/kalshi/trade-api/v2", kalshi::router().merge(depth::kalshi_router()))
         .nest("/news", news::router())
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(shared.clone(), record_and_misbehave))

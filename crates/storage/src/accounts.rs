@@ -40,6 +40,9 @@ pub struct ChargeRequest {
     pub account_id: Uuid,
     pub api_key_id: Uuid,
     pub operation: Operation,
+    /// What the call costs: its operation's cost, times the items it served where it is
+    /// charged per item (`GET /api/v1/orderbooks`).
+    pub credits: i64,
     pub request_id: String,
     pub now: Timestamp,
     /// The answer to keep under the call's idempotency key, if it has one: the charge is taken
@@ -195,7 +198,7 @@ pub(crate) async fn charge_batch(
     }
     for (charge, outcome) in charges.iter().zip(&outcomes) {
         if let (Some(answer), ChargeOutcome::Charged { remaining }) = (&charge.keep, outcome) {
-            writer.keep_answer(answer, charge.operation.cost(), *remaining).await?;
+            writer.keep_answer(answer, charge.credits, *remaining).await?;
         }
     }
     Ok(outcomes)
@@ -233,7 +236,7 @@ fn decide_charges(
             if balance.status == AccountStatus::Suspended {
                 return ChargeOutcome::AccountSuspended;
             }
-            let cost = charge.operation.cost();
+            let cost = charge.credits;
             let remaining = balance.remaining - balance.taken;
             if remaining < cost {
                 return ChargeOutcome::Insufficient {
@@ -646,7 +649,7 @@ macro_rules! account_store_sql {
                             .push_bind(<$store>::id(charge.api_key_id))
                             .push_bind(marketlens_domain::account::LedgerKind::Charge.as_str())
                             .push_bind(charge.operation.as_str())
-                            .push_bind(charge.operation.cost())
+                            .push_bind(charge.credits)
                             .push_bind(charge.request_id.clone())
                             .push_bind(<$store>::time(charge.now));
                     });
@@ -709,6 +712,7 @@ mod tests {
             account_id,
             api_key_id,
             operation,
+            credits: operation.cost(),
             request_id: "r".into(),
             now: Utc::now(),
             keep: None,

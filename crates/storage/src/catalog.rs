@@ -462,7 +462,7 @@ macro_rules! catalog_store_sql {
                 revision: Option<i64>,
             ) -> Result<Vec<marketlens_domain::matching::MatchInput>, $crate::StoreError> {
                 let query = sqlx::query(sqlx::AssertSqlSafe(format!(
-                    "SELECT m.id, m.exchange, m.question, m.end_date, m.outcomes, e.title AS event_title \
+                    "SELECT m.id, m.exchange, m.question, m.end_date, m.outcomes, e.title AS event_title, m.external_id \
                      FROM markets m LEFT JOIN events e ON e.id = m.event_id WHERE {condition} ORDER BY m.id"
                 )));
                 let query = match revision {

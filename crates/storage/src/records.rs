@@ -255,7 +255,7 @@ pub fn matched_market(row: &impl RecordRow) -> Result<MatchedMarket, StoreError>
     })
 }
 
-/// From `id, exchange, question, end_date, outcomes, event_title`.
+/// From `id, exchange, question, end_date, outcomes, event_title, external_id`.
 pub fn match_input(row: &impl RecordRow) -> Result<MatchInput, StoreError> {
     Ok(MatchInput {
         id: row.uuid("id")?,
@@ -268,6 +268,7 @@ pub fn match_input(row: &impl RecordRow) -> Result<MatchInput, StoreError> {
             .map(|outcome| outcome.name)
             .collect(),
         event_title: row.optional_text("event_title")?,
+        external_id: row.text("external_id")?,
     })
 }
 

@@ -9,6 +9,8 @@
 //!   look-ups of single markets.
 //! - [`engine`]: one run for one exchange: walk the pages, normalize and upsert each (one
 //!   transaction per page), then check the markets stored as open that the walk did not see.
+//! - [`depth`]: order books and trades for the API, from the exchanges' REST endpoints with a
+//!   short shared cache, or from recordings (the demo).
 //! - [`news`]: the configured news feeds into the store, repeats cleared, old articles aged out.
 //! - [`write`]: normalized records into the store, the step a sync's page and an imported
 //!   file share.
@@ -22,6 +24,7 @@
 //! finished stored and nothing half-written; the next run completes it, because upserts are
 //! idempotent.
 
+pub mod depth;
 pub mod engine;
 pub mod fetch;
 pub mod http;

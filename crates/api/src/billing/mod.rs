@@ -110,6 +110,22 @@ where
     T: IntoResponse,
     Work: Future<Output = Result<T, ApiError>>,
 {
+    charged_per_item(state, call, operation, 1, work).await
+}
+
+/// [`charged`] for a call that serves `items` items and costs its operation's cost for each
+/// (`GET /api/v1/orderbooks`): all of them or, if the work fails, nothing.
+pub async fn charged_per_item<T, Work>(
+    state: &AppState,
+    call: &Call,
+    operation: Operation,
+    items: i64,
+    work: Work,
+) -> Result<Charged<Response>, ApiError>
+where
+    T: IntoResponse,
+    Work: Future<Output = Result<T, ApiError>>,
+{
     let Call {
         caller,
         request_id,
@@ -119,7 +135,7 @@ where
     let deadline = deadline
         .clone()
         .unwrap_or_else(|| Deadline::after(state.settings.request_timeout));
-    let cost = operation.cost();
+    let cost = operation.cost().saturating_mul(items);
     ensure_balance_covers(state, caller, cost).await?;
     let output = tokio::time::timeout_at(deadline.at(), work).await.unwrap_or_else(|_| {
         tracing::warn!(
@@ -149,6 +165,7 @@ where
         account_id: caller.account.id,
         api_key_id: caller.key.id,
         operation,
+        credits: cost,
         request_id: request_id.0.clone(),
         now: Utc::now(),
         keep: keep.clone(),

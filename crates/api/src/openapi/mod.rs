@@ -42,6 +42,7 @@ within the account's requests-per-minute limit. Errors share one shape (`ErrorBo
         (name = "account", description = "The calling key's account: credits, tier and rate limit."),
         (name = "history", description = "A market's price history as candles."),
         (name = "spreads", description = "Matched pairs of open markets and the gap between their prices."),
+        (name = "depth", description = "Order books and trades of a market, fetched from its exchange (or, in the demo, as recorded)."),
         (name = "operations", description = "Health, readiness and this document; no key needed."),
         (name = "admin", description = "The operator's calls: accounts, tiers, suspension, credits, keys and ledgers. \
 They exist only when the server has an admin token (`MARKETLENS_ADMIN_TOKEN`), which they take instead of an API key."),

@@ -4,6 +4,7 @@
 pub(crate) mod account;
 pub(crate) mod admin;
 pub mod benchmark;
+pub(crate) mod depth;
 pub(crate) mod document;
 pub(crate) mod events;
 pub(crate) mod explain;
@@ -29,6 +30,7 @@ pub(crate) fn charged() -> OpenApiRouter<AppState> {
         .merge(markets::router())
         .merge(history::router())
         .merge(spreads::router())
+        .merge(depth::router())
         .merge(events::router())
         .merge(explain::router())
 }

@@ -7,6 +7,7 @@ mod account;
 mod admin;
 mod auth;
 mod billing;
+mod depth;
 mod errors;
 mod events;
 mod explain;
@@ -33,6 +34,7 @@ use marketlens_catalog::{LiveCatalog, LiveNews};
 use marketlens_domain::account::Account;
 use marketlens_domain::api_key::ApiKey;
 use marketlens_domain::article::Article;
+use marketlens_domain::depth::DepthSource;
 use marketlens_domain::rate_limit::TierTable;
 use marketlens_storage::{NewAccount, Store};
 use marketlens_testkit::TestDatabase;
@@ -73,10 +75,23 @@ impl TestServer {
     }
 
     pub async fn start_with_limits(settings: ApiSettings, limits: ConnectionLimits) -> TestServer {
+        TestServer::start_serving(settings, limits, None).await
+    }
+
+    /// A server whose order books and trades come from `depth`.
+    pub async fn start_with_depth(settings: ApiSettings, depth: Arc<dyn DepthSource>) -> TestServer {
+        TestServer::start_serving(settings, ConnectionLimits::default(), Some(depth)).await
+    }
+
+    async fn start_serving(
+        settings: ApiSettings,
+        limits: ConnectionLimits,
+        depth: Option<Arc<dyn DepthSource>>,
+    ) -> TestServer {
         let database = test_database().await;
         let store = database.open().await;
         seed::catalogue(store.as_ref()).await;
-        let (node, state) = Node::start(store.clone(), settings, limits).await;
+        let (node, state) = Node::start(store.clone(), settings, limits, depth).await;
         TestServer {
             base_url: node.base_url,
             store,
@@ -91,7 +106,7 @@ impl TestServer {
     /// Another server over this one's database, with a store connection, state, memory and
     /// port of its own: a second node of a cluster, or this server as it is after a restart.
     pub async fn another_node(&self, settings: ApiSettings) -> Node {
-        Node::start(self._database.open().await, settings, ConnectionLimits::default())
+        Node::start(self._database.open().await, settings, ConnectionLimits::default(), None)
             .await
             .0
     }
@@ -167,8 +182,16 @@ pub struct Node {
 }
 
 impl Node {
-    async fn start(store: Arc<dyn Store>, settings: ApiSettings, limits: ConnectionLimits) -> (Node, AppState) {
-        let state = AppState::new(store, settings);
+    async fn start(
+        store: Arc<dyn Store>,
+        settings: ApiSettings,
+        limits: ConnectionLimits,
+        depth: Option<Arc<dyn DepthSource>>,
+    ) -> (Node, AppState) {
+        let mut state = AppState::new(store, settings);
+        if let Some(depth) = depth {
+            state = state.with_depth(depth);
+        }
         // Lists are answered from memory, as in `serve`.
         state.catalog.refresh().await.expect("the catalogue loads");
         let app = marketlens_api::app(state.clone());

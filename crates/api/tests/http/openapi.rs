@@ -7,12 +7,15 @@ use std::collections::BTreeSet;
 
 use marketlens_api::ApiSettings;
 use marketlens_api::admin_token::AdminToken;
+use marketlens_domain::Exchange;
 use marketlens_domain::account::AccountStatus;
 use marketlens_domain::api_key::ApiKey;
+use marketlens_replay::{Fault, ReplayData, ReplayServer};
 use reqwest::Method;
 use serde_json::{Value, json};
+use std::time::Duration;
 
-use crate::{TestServer, json_of, settings_with_tiers, stay_within_one_minute};
+use crate::{TestServer, depth, json_of, settings_with_tiers, stay_within_one_minute};
 
 /// One request: method, path with query, JSON body.
 #[derive(Clone)]
@@ -214,11 +217,21 @@ fn every_operation_has_an_example_that_matches_its_schema() {
 
 #[tokio::test]
 async fn every_documented_response_is_produced_and_matches_its_schema() {
-    let server = TestServer::start_with(ApiSettings {
+    // Order books and trades from the replay server, which fails when told to (502).
+    let replay = ReplayServer::start(ReplayData::recorded());
+    let settings = ApiSettings {
         admin_token: Some(AdminToken::new(ADMIN_TOKEN).unwrap()),
         ..settings_with_tiers("tiny=1")
-    })
-    .await;
+    };
+    let server = TestServer::start_with_depth(settings, depth::rest_source(&replay, Duration::from_secs(2))).await;
+    depth::store_depth_markets(&server).await;
+    let [elon, oprah, duke, ariz] = [
+        (Exchange::Kalshi, depth::ELON),
+        (Exchange::Polymarket, depth::OPRAH),
+        (Exchange::Kalshi, depth::DUKE),
+        (Exchange::Kalshi, depth::ARIZ),
+    ]
+    .map(|(exchange, external_id)| depth::id(exchange, external_id));
     let response = server
         .request(Method::GET, "/api/v1/openapi.json", None)
         .send()
@@ -306,6 +319,18 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
             Call::post("/api/v1/explain", json!({ "query": stored.market.question })),
         ),
         (("get", "/api/v1/account"), Call::get("/api/v1/account")),
+        (
+            ("get", "/api/v1/markets/{id}/orderbook"),
+            Call::get(format!("/api/v1/markets/{elon}/orderbook")),
+        ),
+        (
+            ("get", "/api/v1/orderbooks"),
+            Call::get(format!("/api/v1/orderbooks?ids={elon},{oprah}")),
+        ),
+        (
+            ("get", "/api/v1/markets/{id}/trades"),
+            Call::get(format!("/api/v1/markets/{elon}/trades?limit=2")),
+        ),
     ];
     // News about the Bitcoin market, so that explain's news sources are checked too.
     checker.server.add_news(&crate::news::news()).await;
@@ -402,6 +427,36 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
     for (operation, call, status) in &own_errors {
         checker.check(*operation, call, Some(&key), *status).await;
     }
+    // The depth operations' own errors: an unknown market, and an exchange that fails both
+    // attempts (on books and pages not fetched yet, so that no shared answer hides it).
+    let depth_errors = [
+        (
+            ("get", "/api/v1/markets/{id}/orderbook"),
+            format!("/api/v1/markets/{unknown}/orderbook"),
+            format!("/api/v1/markets/{duke}/orderbook"),
+            "/orderbook",
+        ),
+        (
+            ("get", "/api/v1/orderbooks"),
+            format!("/api/v1/orderbooks?ids={elon},{unknown}"),
+            format!("/api/v1/orderbooks?ids={ariz}"),
+            "/orderbook",
+        ),
+        (
+            ("get", "/api/v1/markets/{id}/trades"),
+            format!("/api/v1/markets/{unknown}/trades"),
+            format!("/api/v1/markets/{elon}/trades?limit=3"),
+            "/markets/trades",
+        ),
+    ];
+    for (operation, unknown_market, failing, upstream_path) in &depth_errors {
+        checker
+            .check(*operation, &Call::get(unknown_market), Some(&key), 404)
+            .await;
+        replay.inject_on(upstream_path, Fault::ServerError);
+        replay.inject_on(upstream_path, Fault::ServerError);
+        checker.check(*operation, &Call::get(failing), Some(&key), 502).await;
+    }
 
     // The operations that need no key.
     for path in ["/api/v1/openapi.json", "/healthz", "/readyz"] {
@@ -484,6 +539,18 @@ async fn a_repeat_that_waited_out_the_timeout_is_documented() {
         (
             ("post", "/api/v1/explain"),
             Call::post("/api/v1/explain", json!({ "query": "bitcoin" })),
+        ),
+        (
+            ("get", "/api/v1/markets/{id}/orderbook"),
+            Call::get(format!("/api/v1/markets/{market}/orderbook")),
+        ),
+        (
+            ("get", "/api/v1/orderbooks"),
+            Call::get(format!("/api/v1/orderbooks?ids={market}")),
+        ),
+        (
+            ("get", "/api/v1/markets/{id}/trades"),
+            Call::get(format!("/api/v1/markets/{market}/trades")),
         ),
     ];
     let mut checker = Checker {
@@ -790,6 +857,9 @@ async fn every_route_is_documented() {
         "get /api/v1/markets/lookup",
         "get /api/v1/markets/{id}",
         "get /api/v1/markets/{id}/history",
+        "get /api/v1/markets/{id}/orderbook",
+        "get /api/v1/orderbooks",
+        "get /api/v1/markets/{id}/trades",
         "get /api/v1/spreads",
         "get /api/v1/events",
         "get /api/v1/events/{id}",

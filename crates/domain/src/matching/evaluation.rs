@@ -55,6 +55,9 @@ pub struct LabelledMarket {
     #[serde(deserialize_with = "none_when_null")]
     pub outcomes: Vec<String>,
     pub event_title: Option<String>,
+    /// Kalshi's ticker, where the recording kept it.
+    #[serde(default)]
+    pub ticker: Option<String>,
     pub source: String,
 }
 
@@ -83,6 +86,7 @@ impl LabelledMarket {
             end_date: self.end_date,
             outcomes: self.outcomes.clone(),
             event_title: self.event_title.clone(),
+            external_id: self.ticker.clone().unwrap_or_default(),
         }
     }
 }

@@ -42,7 +42,7 @@ pub const MAX_MATCHES_PER_MARKET: usize = 5;
 /// each fold with (the most recall at precision 0.95, the highest threshold among equals; see
 /// [`evaluation`]), and held to it by a test, so it is never picked by hand. See
 /// `docs/MATCHING.md`.
-pub const SERVING_THRESHOLD: f64 = 0.62;
+pub const SERVING_THRESHOLD: f64 = 0.52;
 
 /// What the matcher needs of a market; every field comes from the stored market.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,6 +55,9 @@ pub struct MatchInput {
     pub outcomes: Vec<String>,
     /// The title of the market's event, when it belongs to one.
     pub event_title: Option<String>,
+    /// The market's id on its exchange: Kalshi's ticker names a game's day and both sides
+    /// ([`extract::ticker`]), which its title may not.
+    pub external_id: String,
 }
 
 impl MatchInput {
@@ -66,16 +69,21 @@ impl MatchInput {
             end_date: market.end_date,
             outcomes: market.outcomes.iter().map(|outcome| outcome.name.clone()).collect(),
             event_title: event_title.map(str::to_owned),
+            external_id: market.external_id.clone(),
         }
     }
 
     pub fn features(&self) -> extract::Features {
-        extract::Features::of(
+        let mut features = extract::Features::of(
             &self.question,
             &self.outcomes,
             self.event_title.as_deref(),
             self.end_date.map(|end_date| end_date.date_naive()),
-        )
+        );
+        if self.exchange == Exchange::Kalshi {
+            features.game = extract::ticker::TickerGame::read(&self.external_id);
+        }
+        features
     }
 }
 

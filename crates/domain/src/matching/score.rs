@@ -14,7 +14,8 @@ use std::fmt;
 
 use super::Orientation;
 use super::extract::Features;
-use super::extract::entities::{Entities, Entity, EntityKind};
+use super::extract::entities::{Entity, EntityKind};
+use super::extract::ticker;
 
 /// The fields a comparison reports on, in the order `--why` prints them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -103,11 +104,21 @@ const END_DATE_TOLERANCE_DAYS: i64 = 45;
 /// The date score when one question states a date and the other market gives no date at
 /// all, not even an end date: the date decides resolution and nothing confirms it.
 const UNCONFIRMED_DATE_SCORE: f64 = 0.3;
+/// The date score when one question states a date or year and the other market, stating
+/// none, ends well after it, but a contest named on both fixes the event ("the 2026 NBA
+/// Finals"): Kalshi closes its season markets late, so the end date says nothing. With no
+/// contest on both, such an end date speaks against the stated window ("Greenland before
+/// July" against a market open through the whole term) and the dates conflict: a key field
+/// must be confirmed, not merely uncontradicted.
+const LATE_END_DATE_SCORE: f64 = 0.5;
 /// How far apart the end dates of two markets on one game may be: Kalshi closes a game's
 /// market two weeks after it is played (its backstop for a postponement), Polymarket on the
 /// day. Meetings of the same two sides further apart are other games; closer ones cannot be
 /// told apart until Kalshi's expected expiration is read (see `docs/MATCHING.md`).
 const GAME_END_TOLERANCE_DAYS: i64 = 15;
+/// How far a game's day (from Kalshi's ticker) may be from the end date of a market its game
+/// decides: the exchanges' days differ by time zone.
+const GAME_DAY_TOLERANCE_DAYS: i64 = 2;
 /// End dates further apart than this, with no date in either question, are other markets.
 const END_DATE_CONFLICT_DAYS: i64 = 365;
 
@@ -144,10 +155,14 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
     .map(|(field, _agreement)| field);
     // A contest named on one side only leaves the subject unconfirmed: "Texas" in a mask
     // mandate and "Texas" in the college championship are not one subject.
-    let contest_factor = if contest == Agreement::Unknown {
-        UNCONFIRMED_CONTEST_FACTOR
-    } else {
-        1.0
+    // And when the other side also names something the first does not, that name is most
+    // likely its own contest, unread ("the American League Championship" against "the Pro
+    // Baseball Championship"): neither subject nor contest is confirmed, and the subject
+    // counts for nothing.
+    let contest_factor = match (contest, subject.0) {
+        (Agreement::Unknown, Agreement::Partial) if uncontested_side_names_more(left, right) => 0.0,
+        (Agreement::Unknown, _) => UNCONFIRMED_CONTEST_FACTOR,
+        _ => 1.0,
     };
     let subject = (subject.0, subject.1 * contest_factor);
     let mut similarity = SUBJECT_WEIGHT * subject.1 + DATE_WEIGHT * date.1 + WORDING_WEIGHT * wording;
@@ -169,11 +184,35 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
     }
 }
 
+/// Whether the market that names no contest names a subject the other does not (the other,
+/// naming a contest, may name more: "Netanyahu out?" against "... leave Prime Minister of
+/// Israel"). No allocation: this runs for every candidate pair.
+fn uncontested_side_names_more(left: &Features, right: &Features) -> bool {
+    let (uncontested, other) = if left.entities.contexts.is_empty() {
+        (left, right)
+    } else {
+        (right, left)
+    };
+    uncontested.entities.subjects.iter().any(|subject| {
+        !other
+            .entities
+            .subjects
+            .iter()
+            .any(|their| their.corresponds_to(subject))
+    })
+}
+
 /// The same form and the same stages, or they ask different things ("qualify" against "win",
 /// "the first round" against the whole election).
 fn compare_forms(left: &Features, right: &Features) -> Agreement {
     let other_span = matches!((left.form.span, right.form.span), (Some(left), Some(right)) if left != right);
-    if left.form.form() != right.form.form() || left.form.stages != right.form.stages || other_span {
+    let other_form = left.form.form() != right.form.form() && !left.form.succession_by_election(&right.form);
+    if other_form
+        || left.form.stages != right.form.stages
+        || other_span
+        || left.form.other_action(&right.form)
+        || left.form.other_extreme(&right.form)
+    {
         Agreement::Conflict
     } else if left.form.form == right.form.form {
         Agreement::Agree
@@ -184,6 +223,11 @@ fn compare_forms(left: &Features, right: &Features) -> Agreement {
 }
 
 fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Orientation) {
+    // "Tommy Paul wins" (ticker `…-26AUG20PAUCOB-PAU`) is his game against Cobolli, not
+    // "Alexander Zverev vs Tommy Paul".
+    if ticker_names_another_opponent(left, right) || ticker_names_another_opponent(right, left) {
+        return ((Agreement::Conflict, 0.0), Orientation::Same);
+    }
     // A market whose outcomes are names ("Chiefs" / "Bucs") is about both of them; a Yes/No
     // market about one of them matches it, and tells which outcome is its Yes.
     if let Some(result) = compare_with_named_outcomes(left, right) {
@@ -199,6 +243,12 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
     let agreement = match (left_subjects.is_empty(), right_subjects.is_empty()) {
         (true, true) => (Agreement::NotStated, 0.5),
         (true, false) | (false, true) => (Agreement::Unknown, 0.4),
+        // Kalshi's choice is who or what resolves Yes ("Which boroughs will Mamdani win? —
+        // Queens"): a market that names subjects but not the choice asks about something else
+        // (the whole city).
+        (false, false) if choice_unnamed(left, right_subjects) || choice_unnamed(right, left_subjects) => {
+            (Agreement::Conflict, 0.0)
+        }
         (false, false) => {
             let left_unmatched = Unmatched::of(left_subjects, right_subjects);
             let right_unmatched = Unmatched::of(right_subjects, left_subjects);
@@ -208,6 +258,8 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
                 || (left_unmatched.names_someone && right_unmatched.names_someone)
                 || foreign_figure(&left_unmatched, right_subjects)
                 || foreign_figure(&right_unmatched, left_subjects)
+                || another_figure(&left_unmatched, right_subjects)
+                || another_figure(&right_unmatched, left_subjects)
             {
                 // Nothing shared, or each names someone the other does not: another team,
                 // candidate or asset.
@@ -222,6 +274,32 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
         }
     };
     (agreement, Orientation::Same)
+}
+
+/// Whether `kalshi`'s ticker names a game whose opponent is none of the sides `other` names
+/// besides Kalshi's choice. The codes are loose evidence (a club's code may abbreviate words
+/// its name loses when read, "CAP" for "CA Paranaense"), so they are read only when the
+/// ticker's code for the choice fits the choice's name (the codes abbreviate names the way
+/// [`ticker::code_fits`] reads them) and the other market's end date does not confirm the
+/// ticker's day (two meetings of the same sides are not played on one day).
+fn ticker_names_another_opponent(kalshi: &Features, other: &Features) -> bool {
+    let (Some(game), Some(chosen)) = (&kalshi.game, &kalshi.entities.primary) else {
+        return false;
+    };
+    let day_confirmed = other
+        .end_date
+        .is_some_and(|end| (game.day - end).num_days().abs() <= GAME_DAY_TOLERANCE_DAYS);
+    if day_confirmed || !ticker::code_fits(&game.chosen, chosen) {
+        return false;
+    }
+    let mut other_sides = other
+        .named_outcomes
+        .iter()
+        .flatten()
+        .chain(other.opponent.iter())
+        .filter(|side| !side.corresponds_to(chosen))
+        .peekable();
+    other_sides.peek().is_some() && !other_sides.any(|side| ticker::code_fits(&game.opponent, side))
 }
 
 /// The subjects of `features`, less the opponent in its game when `other` asks about the same
@@ -239,6 +317,16 @@ fn without_unnamed_opponent(features: &Features, other: &Features) -> Vec<Entity
     subjects
 }
 
+/// Whether `features` is a Kalshi choice that none of `other_subjects` names.
+fn choice_unnamed(features: &Features, other_subjects: &[Entity]) -> bool {
+    features.primary_is_choice
+        && features
+            .entities
+            .primary
+            .as_ref()
+            .is_some_and(|choice| !other_subjects.iter().any(|other| other.corresponds_to(choice)))
+}
+
 /// Whether `other` asks that the opponent in `features`' game wins.
 fn backs_the_opponent(features: &Features, other: &Features) -> bool {
     matches!(
@@ -254,6 +342,18 @@ struct Unmatched {
     names_someone: bool,
     /// Whether one of them is a country other than the United States.
     names_a_foreign_country: bool,
+    /// Whether one of them is an economic figure.
+    names_a_figure: bool,
+}
+
+/// A figure on one side that the other, naming a figure too, does not name: "core
+/// inflation" against "inflation", payrolls against the unemployment rate. A market resolves
+/// on one figure, so two figures are two markets.
+fn another_figure(unmatched: &Unmatched, other_subjects: &[Entity]) -> bool {
+    unmatched.names_a_figure
+        && other_subjects
+            .iter()
+            .any(|subject| subject.kind == EntityKind::Indicator)
 }
 
 /// A country's figure against the same figure with no country: the exchanges leave the
@@ -272,11 +372,13 @@ impl Unmatched {
             count: 0,
             names_someone: false,
             names_a_foreign_country: false,
+            names_a_figure: false,
         };
         for entity in subjects {
             if !against.iter().any(|other| entity.corresponds_to(other)) {
                 unmatched.count += 1;
                 unmatched.names_someone |= entity.kind != EntityKind::Institution;
+                unmatched.names_a_figure |= entity.kind == EntityKind::Indicator;
                 // Place names read as names too ("China"): any but the United States.
                 unmatched.names_a_foreign_country |=
                     matches!(entity.kind, EntityKind::Country | EntityKind::Name) && entity.words != ["usa"];
@@ -298,8 +400,8 @@ fn compare_with_named_outcomes(left: &Features, right: &Features) -> Option<((Ag
                 ((Agreement::Conflict, 0.0), Orientation::Same)
             })
         }
-        (Some(outcomes), None) => Some(outcome_of(outcomes, &left.entities.subjects, &right.entities)),
-        (None, Some(outcomes)) => Some(outcome_of(outcomes, &right.entities.subjects, &left.entities)),
+        (Some(outcomes), None) => Some(outcome_of(outcomes, &left.entities.subjects, right)),
+        (None, Some(outcomes)) => Some(outcome_of(outcomes, &right.entities.subjects, left)),
         (None, None) => None,
     }
 }
@@ -308,8 +410,18 @@ fn compare_with_named_outcomes(left: &Features, right: &Features) -> Option<((Ag
 /// sides of the game ("Kansas City at Jacksonville Winner? — Kansas City", "Will Lorenzo
 /// Musetti win the Faria vs Musetti match?") is about the one its question makes the subject;
 /// one that names someone neither outcome nor the other question names is about another game
-/// ("Kansas City at Jacksonville" is not "Royals vs. Yankees").
-fn outcome_of(outcomes: &[Entity], their_subjects: &[Entity], entities: &Entities) -> ((Agreement, f64), Orientation) {
+/// ("Kansas City at Jacksonville" is not "Royals vs. Yankees"), and so is one whose opponent
+/// is neither outcome ("Tirante wins" against Fils is not "Tirante vs Mensik").
+fn outcome_of(outcomes: &[Entity], their_subjects: &[Entity], yes_no: &Features) -> ((Agreement, f64), Orientation) {
+    let entities = &yes_no.entities;
+    // "Tirante wins" against Fils is not his match against Mensik.
+    if yes_no
+        .opponent
+        .as_ref()
+        .is_some_and(|opponent| !outcomes.iter().any(|outcome| outcome.corresponds_to(opponent)))
+    {
+        return ((Agreement::Conflict, 0.0), Orientation::Same);
+    }
     let names = |outcome: &Entity| entities.subjects.iter().any(|subject| subject.corresponds_to(outcome));
     let someone_else = entities.subjects.iter().any(|subject| {
         subject.kind == EntityKind::Name
@@ -355,8 +467,19 @@ fn game_against_another_contest(left: &Features, right: &Features) -> bool {
             && game.entities.contexts.is_empty()
             && !other.entities.contexts.is_empty()
     };
-    let end_together = match (left.end_date, right.end_date) {
-        (Some(left), Some(right)) => (left - right).num_days().abs() <= GAME_END_TOLERANCE_DAYS,
+    // The game's day, where its ticker says it, is when it decides anything: a group game on
+    // June 21 is not the final of a tournament ending July 19, however late Kalshi closes it.
+    let game_day_apart = |game: &Features, other: &Features| match (&game.game, other.end_date) {
+        (Some(ticker_game), Some(end)) => Some((ticker_game.day - end).num_days().abs() > GAME_DAY_TOLERANCE_DAYS),
+        _ => None,
+    };
+    let end_together = match (
+        game_day_apart(left, right).or_else(|| game_day_apart(right, left)),
+        left.end_date,
+        right.end_date,
+    ) {
+        (Some(apart), _, _) => !apart,
+        (None, Some(left), Some(right)) => (left - right).num_days().abs() <= GAME_END_TOLERANCE_DAYS,
         _ => false,
     };
     (game_alone(left, right) || game_alone(right, left)) && !end_together
@@ -405,6 +528,16 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
     let days = |from: chrono::NaiveDate, to: chrono::NaiveDate| (to - from).num_days();
     let left_date = left.timing.resolution_date();
     let right_date = right.timing.resolution_date();
+    let decided_by_a_contest = !left.entities.contexts.is_empty()
+        || !right.entities.contexts.is_empty()
+        || left.form.names_an_election
+        || right.form.names_an_election;
+    let one_contest = compare_contests(left, right) == Agreement::Agree;
+    let outside_the_date = if one_contest {
+        (Agreement::Unknown, LATE_END_DATE_SCORE)
+    } else {
+        (Agreement::Conflict, 0.0)
+    };
     match (left_date, right_date) {
         (Some(left_date), Some(right_date)) => {
             // The state on a day ("above $100k on December 31") is not an event within a
@@ -423,8 +556,8 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
                 (Agreement::Conflict, 0.0)
             }
         }
-        (Some(date), None) => date_against_rest(date, right),
-        (None, Some(date)) => date_against_rest(date, left),
+        (Some(date), None) => date_against_rest(date, right, decided_by_a_contest, outside_the_date),
+        (None, Some(date)) => date_against_rest(date, left, decided_by_a_contest, outside_the_date),
         (None, None) => {
             let left_years = &left.timing.years;
             let right_years = &right.timing.years;
@@ -450,7 +583,7 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
                 };
                 match other.end_date {
                     Some(end_date) if years.contains(&end_date.year()) => (Agreement::Partial, 0.7),
-                    Some(_) => (Agreement::Unknown, 0.4),
+                    Some(_) => (outside_the_date.0, outside_the_date.1.min(0.4)),
                     None => (Agreement::Unknown, UNCONFIRMED_DATE_SCORE),
                 }
             } else {
@@ -476,7 +609,12 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
 }
 
 /// One question names a date; the other names only years, a dateless period, or nothing.
-fn date_against_rest(date: chrono::NaiveDate, other: &Features) -> (Agreement, f64) {
+fn date_against_rest(
+    date: chrono::NaiveDate,
+    other: &Features,
+    decided_by_a_contest: bool,
+    outside_the_date: (Agreement, f64),
+) -> (Agreement, f64) {
     let last_day = date.pred_opt().unwrap_or(date);
     if !other.timing.years.is_empty() {
         return if other.timing.years.contains(&last_day.year()) {
@@ -493,8 +631,14 @@ fn date_against_rest(date: chrono::NaiveDate, other: &Features) -> (Agreement, f
         Some(end_date) if (end_date - last_day).num_days().abs() <= END_DATE_TOLERANCE_DAYS => {
             (Agreement::Partial, 0.8)
         }
+        // A contest is decided on its own day, and a market on it closes then: one closing
+        // inside the stated year ("the Irish presidential election", ending in November)
+        // against "in 2025" is the same contest, decided inside that year.
+        Some(end_date) if decided_by_a_contest && end_date < last_day && end_date.year() == last_day.year() => {
+            (Agreement::Partial, 0.7)
+        }
         Some(end_date) if end_date < last_day => (Agreement::Conflict, 0.0),
-        Some(_) => (Agreement::Unknown, 0.5),
+        Some(_) => outside_the_date,
         None => (Agreement::Unknown, UNCONFIRMED_DATE_SCORE),
     }
 }
@@ -555,6 +699,17 @@ impl Comparison {
             if let Some(outcomes) = &features.named_outcomes {
                 let outcomes: Vec<String> = outcomes.iter().map(Entity::key).collect();
                 names.push(format!("outcomes: {}", outcomes.join(" / ")));
+            }
+            if let Some(opponent) = &features.opponent {
+                names.push(format!("against {}", opponent.key()));
+            }
+            if let Some(game) = &features.game {
+                names.push(format!(
+                    "ticker: the game of {}, {} against {}",
+                    game.day,
+                    game.chosen.to_uppercase(),
+                    game.opponent.to_uppercase()
+                ));
             }
             list_or_none(names)
         };
@@ -822,5 +977,313 @@ mod tests {
         let judgement = judge(&polymarket, &yes_no);
         assert_eq!(judgement.orientation, Orientation::Flipped);
         assert_eq!(judge(&yes_no, &polymarket).orientation, Orientation::Flipped);
+    }
+
+    #[test]
+    fn a_different_main_event_refuses() {
+        let win = features("Will Curtis Sliwa win the 2025 NYC mayoral election?", (2025, 11, 4));
+        let drop_out = features("Will Curtis Sliwa drop out of the NYC Mayoral race?", (2025, 11, 4));
+        assert_eq!(judge(&win, &drop_out).refused_by, Some(Field::Form));
+        let acquire = features("Will Trump acquire Greenland in 2025?", (2025, 12, 31));
+        let visit = features("Will Donald Trump visit Greenland in 2025?", (2025, 12, 31));
+        assert_eq!(judge(&acquire, &visit).refused_by, Some(Field::Form));
+        let reason = Comparison::new(&acquire, &visit, SERVING_THRESHOLD).to_string();
+        assert!(
+            reason.contains("action: acquire") && reason.contains("action: visit"),
+            "{reason}"
+        );
+    }
+
+    #[test]
+    fn kalshis_choice_must_be_named_by_the_other_market() {
+        let city = features("Will Zohran Mamdani win the 2025 NYC mayoral election?", (2025, 11, 4));
+        let borough = features(
+            "Which boroughs will Zohran Mamdani win in NYC Mayoral Race? — Queens",
+            (2025, 11, 4),
+        );
+        assert_eq!(judge(&city, &borough).refused_by, Some(Field::Subject));
+        assert_eq!(judge(&borough, &city).refused_by, Some(Field::Subject));
+        let queens = features("Will Zohran Mamdani win Queens in the NYC mayoral race?", (2025, 11, 4));
+        assert_ne!(judge(&queens, &borough).refused_by, Some(Field::Subject));
+    }
+
+    #[test]
+    fn one_countrys_election_in_either_words_agrees() {
+        let polymarket = features(
+            "Will Samuel Doria Medina win the 2025 Bolivia presidential election?",
+            (2025, 8, 17),
+        );
+        let kalshi = features(
+            "Who will win the Bolivian presidential election? — Samuel Doria Medina",
+            (2025, 8, 18),
+        );
+        let judgement = judge(&polymarket, &kalshi);
+        assert_eq!(judgement.refused_by, None, "{judgement:?}");
+        assert_eq!(judgement.subject.0, Agreement::Agree);
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
+    }
+
+    #[test]
+    fn a_contest_decided_inside_the_stated_year_agrees_on_the_date() {
+        let polymarket = features(
+            "Will Barry Andrews win the Irish Presidential Election?",
+            (2025, 11, 11),
+        );
+        let kalshi = features(
+            "Who will be elected President of Ireland in 2025? — Barry Andrews",
+            (2025, 11, 12),
+        );
+        let judgement = judge(&polymarket, &kalshi);
+        assert_eq!(judgement.date.0, Agreement::Partial, "{judgement:?}");
+        assert_eq!(judgement.refused_by, None, "{judgement:?}");
+        // Without a contest, a market closing before the year ends leaves the rest of the year
+        // out: still another window.
+        let open = features("Will Bitcoin reach $150,000?", (2025, 6, 30));
+        let year = features("Will Bitcoin reach $150,000 in 2025?", (2025, 12, 31));
+        assert_eq!(judge(&open, &year).date.0, Agreement::Conflict);
+    }
+
+    #[test]
+    fn a_market_on_a_race_closing_inside_the_stated_year_agrees_on_the_date() {
+        let polymarket = features("Will Cuomo endorse Eric Adams?", (2025, 11, 4));
+        let kalshi = features(
+            "Will Andrew Cuomo endorse Eric Adams in 2025 NYC Mayoral Race?",
+            (2025, 11, 4),
+        );
+        let judgement = judge(&polymarket, &kalshi);
+        assert_eq!(judgement.date.0, Agreement::Partial, "{judgement:?}");
+        assert_eq!(judgement.refused_by, None, "{judgement:?}");
+    }
+
+    #[test]
+    fn a_players_market_is_about_the_match_its_event_names() {
+        let polymarket = |question: &str, outcomes: &[&str]| market(question, outcomes, (2026, 8, 19));
+        let kalshi = Features::of(
+            "Thiago Agustin Tirante wins",
+            &["Yes".to_owned(), "No".to_owned()],
+            Some("Cincinnati Open: Thiago Agustin Tirante vs Arthur Fils"),
+            NaiveDate::from_ymd_opt(2026, 9, 3),
+        );
+        let other_match = polymarket(
+            "Cincinnati Open: Thiago Agustin Tirante vs Jakub Mensik",
+            &["Thiago Agustin Tirante", "Jakub Mensik"],
+        );
+        assert_eq!(judge(&other_match, &kalshi).refused_by, Some(Field::Subject));
+        let this_match = polymarket(
+            "Cincinnati Open: Thiago Agustin Tirante vs Arthur Fils",
+            &["Thiago Agustin Tirante", "Arthur Fils"],
+        );
+        assert_eq!(judge(&this_match, &kalshi).refused_by, None);
+    }
+
+    #[test]
+    fn another_figure_refuses_even_beside_the_same_word() {
+        let headline = features("Will annual inflation increase by ≥3.2% in January?", (2026, 2, 11));
+        let core = features(
+            "Will the rate of core CPI inflation be above 3.1% for the year ending in January 2026?",
+            (2026, 2, 13),
+        );
+        assert_eq!(judge(&headline, &core).refused_by, Some(Field::Subject));
+        let also_headline = features(
+            "Will the rate of CPI inflation be above 3.1% for the year ending in January 2026?",
+            (2026, 2, 13),
+        );
+        assert_ne!(judge(&headline, &also_headline).refused_by, Some(Field::Subject));
+    }
+
+    #[test]
+    fn a_contest_on_one_side_and_an_unmatched_name_on_the_other_confirm_nothing() {
+        let pennant = features(
+            "Will the New York Yankees win the 2025 American League Championship?",
+            (2025, 10, 20),
+        );
+        let world_series = features("Will the New York Y win the Pro Baseball Championship?", (2025, 10, 27));
+        let judgement = judge(&pennant, &world_series);
+        assert_eq!(judgement.contest, Agreement::Unknown, "{judgement:?}");
+        assert_eq!(judgement.subject.0, Agreement::Partial, "{judgement:?}");
+        assert_eq!(judgement.subject.1, 0.0, "{judgement:?}");
+        assert!(judgement.similarity < SERVING_THRESHOLD, "{judgement:?}");
+        // The same team in the same contest named on both sides is served.
+        let also_world_series = features("Will the New York Yankees win the 2025 World Series?", (2025, 10, 31));
+        assert!(judge(&also_world_series, &world_series).similarity >= SERVING_THRESHOLD);
+        // When it is the side naming the contest (an office) that names more ("Israel"), the
+        // other's names all have counterparts: the subject counts, unconfirmed.
+        let out = features("Netanyahu out by end of 2026?", (2026, 12, 31));
+        let leave = features(
+            "Will Benjamin Netanyahu leave Prime Minister of Israel before Jan 1, 2027?",
+            (2027, 1, 2),
+        );
+        let judgement = judge(&out, &leave);
+        assert_eq!(
+            (judgement.contest, judgement.subject.0),
+            (Agreement::Unknown, Agreement::Partial),
+            "{judgement:?}"
+        );
+        assert!(judgement.subject.1 > 0.0, "{judgement:?}");
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
+    }
+
+    #[test]
+    fn an_end_date_beyond_the_stated_deadline_confirms_no_date() {
+        let polymarket = features("Will Trump acquire Greenland before July?", (2025, 6, 30));
+        let kalshi = features("Will Trump buy at least part of Greenland?", (2029, 1, 20));
+        let judgement = judge(&polymarket, &kalshi);
+        assert_eq!(judgement.refused_by, Some(Field::Date), "{judgement:?}");
+        // With one contest named on both, the contest fixes the event: Kalshi closes its
+        // season markets late.
+        let polymarket = features("Will the Chiefs win Super Bowl 2026?", (2026, 2, 8));
+        let kalshi = features("Will the Kansas City win the Pro Football Championship?", (2027, 2, 8));
+        assert_eq!(judge(&polymarket, &kalshi).date.0, Agreement::Unknown);
+        assert!(judge(&polymarket, &kalshi).date.1 > 0.0);
+    }
+
+    #[test]
+    fn the_days_high_is_not_its_low_nor_a_band_a_tail() {
+        let high = features(
+            "Will the highest temperature in NYC be 72°F or higher on November 27?",
+            (2026, 11, 27),
+        );
+        let kalshi = features(
+            "Highest temperature in NYC on Nov 27, 2026? — 72° or above",
+            (2026, 11, 28),
+        );
+        assert_eq!(judge(&high, &kalshi).refused_by, None);
+        let low = features(
+            "Will the lowest temperature in NYC be 72°F or higher on November 27?",
+            (2026, 11, 27),
+        );
+        assert_eq!(judge(&low, &kalshi).refused_by, Some(Field::Form));
+        let band = features(
+            "Will the highest temperature in NYC be between 72-73°F on November 27?",
+            (2026, 11, 27),
+        );
+        assert_eq!(judge(&band, &kalshi).refused_by, Some(Field::Threshold));
+    }
+
+    #[test]
+    fn the_next_mayor_is_who_wins_the_mayoral_election() {
+        let polymarket = features("Will Gabriela Firea be the next Mayor of Bucharest?", (2025, 12, 31));
+        let kalshi = features(
+            "Who will win the Bucharest mayoral election? — Gabriela Firea",
+            (2025, 12, 31),
+        );
+        assert_eq!(judge(&polymarket, &kalshi).refused_by, None);
+    }
+
+    fn kalshi_game(question: &str, ticker: &str, end: (i32, u32, u32)) -> Features {
+        let mut kalshi = features(question, end);
+        kalshi.game = ticker::TickerGame::read(ticker);
+        kalshi
+    }
+
+    fn undated(question: &str, outcomes: &[&str]) -> Features {
+        let outcomes: Vec<String> = outcomes.iter().map(|outcome| (*outcome).to_owned()).collect();
+        Features::of(question, &outcomes, None, None)
+    }
+
+    #[test]
+    fn a_kalshi_tickers_opponent_tells_a_players_other_game() {
+        let paul = kalshi_game("Tommy Paul wins", "KXATPMATCH-26AUG20PAUCOB-PAU", (2026, 9, 3));
+        let other_game = undated(
+            "Cincinnati Open: Alexander Zverev vs Tommy Paul",
+            &["Alexander Zverev", "Tommy Paul"],
+        );
+        assert_eq!(judge(&paul, &other_game).refused_by, Some(Field::Subject));
+        assert_eq!(judge(&other_game, &paul).refused_by, Some(Field::Subject));
+        let this_game = undated(
+            "Cincinnati Open: Tommy Paul vs Flavio Cobolli",
+            &["Tommy Paul", "Flavio Cobolli"],
+        );
+        assert_eq!(judge(&paul, &this_game).refused_by, None);
+        // Without the ticker nothing tells the two games apart.
+        let untold = features("Tommy Paul wins", (2026, 9, 3));
+        assert_eq!(judge(&untold, &other_game).refused_by, None);
+        // `--why` and the reason show what the ticker says.
+        let comparison = Comparison::new(&paul, &this_game, SERVING_THRESHOLD);
+        assert!(
+            comparison
+                .reason()
+                .contains("ticker: the game of 2026-08-20, PAU against COB"),
+            "{}",
+            comparison.reason()
+        );
+        assert!(comparison.to_string().contains("PAU against COB"));
+        // An end date on the ticker's day confirms the game whatever the codes say ("CAP" for
+        // "CA Paranaense", read as "Paranaense").
+        let internacional = kalshi_game(
+            "Internacional vs Paranaense Winner? — Internacional",
+            "KXBRASILEIROGAME-26JAN28INTCAP-INT",
+            (2026, 2, 11),
+        );
+        let polymarket = Features::of(
+            "Will SC Internacional win on 2026-01-28?",
+            &["Yes".to_owned(), "No".to_owned()],
+            Some("SC Internacional vs. CA Paranaense"),
+            NaiveDate::from_ymd_opt(2026, 1, 28),
+        );
+        assert_eq!(judge(&internacional, &polymarket).refused_by, None);
+    }
+
+    #[test]
+    fn a_game_on_its_tickers_day_is_not_a_tournament_ending_weeks_later() {
+        let group_game = kalshi_game(
+            "Belgium vs IR Iran Winner? — Belgium",
+            "KXWCGAME-26JUN21BELIRI-BEL",
+            (2026, 7, 5),
+        );
+        let cup = features("Will Belgium win the 2026 FIFA World Cup?", (2026, 7, 20));
+        assert_eq!(judge(&group_game, &cup).refused_by, Some(Field::Contest));
+        // Kalshi closes it two weeks after the game: its end date alone cannot tell.
+        let untold = features("Belgium vs IR Iran Winner? — Belgium", (2026, 7, 5));
+        assert_eq!(judge(&untold, &cup).refused_by, None);
+    }
+
+    #[test]
+    fn another_event_about_the_same_person_or_another_stage_refuses() {
+        let refused = |polymarket: &str, kalshi: &str| {
+            judge(&features(polymarket, (2026, 12, 31)), &features(kalshi, (2027, 1, 1))).refused_by
+        };
+        assert_eq!(
+            refused(
+                "Xi Jinping out before 2027?",
+                "Will Xi Jinping visit the White House before Jan 1, 2027?"
+            ),
+            Some(Field::Form)
+        );
+        assert_eq!(
+            refused(
+                "US recognizes Reza Pahlavi as leader of Iran in 2026?",
+                "Will Reza Pahlavi visit Iran before Jan 1, 2027?"
+            ),
+            Some(Field::Form)
+        );
+        assert_eq!(
+            refused(
+                "Will Iran name a successor to Khamenei by March 31?",
+                "Will Mojtaba Khamenei be the next Supreme Leader of Iran?"
+            ),
+            Some(Field::Form)
+        );
+        assert_eq!(
+            refused(
+                "Will Italy qualify for the 2026 FIFA World Cup?",
+                "Will Italy qualify for FIFA World Cup Final?"
+            ),
+            Some(Field::Form)
+        );
+        assert_eq!(
+            refused(
+                "Will Belgium win the 2026 FIFA World Cup?",
+                "Will Belgium finish first in World Cup Group G?"
+            ),
+            Some(Field::Form)
+        );
+        assert_eq!(
+            refused(
+                "Xi Jinping out before 2027?",
+                "Will Xi Jinping leave General Secretary of the Communist Party of China before Jan 1, 2027?"
+            ),
+            None
+        );
     }
 }

@@ -40,6 +40,7 @@ fn input(number: usize, question: &str, on_kalshi: bool) -> MatchInput {
         end_date: Some("2025-12-31T12:00:00Z".parse().unwrap()),
         outcomes: vec!["Yes".to_owned(), "No".to_owned()],
         event_title: None,
+        external_id: String::new(),
     }
 }
 

@@ -2,6 +2,7 @@
 
 use anyhow::Context;
 use chrono::Utc;
+use marketlens_domain::{Exchange, ids};
 use marketlens_storage::{NewAccount, Store};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -9,6 +10,7 @@ use tokio::net::TcpListener;
 
 use crate::commands::{keys, serve};
 use crate::config::{self, ServerConfig};
+use marketlens_sync::depth::RecordedDepth;
 use marketlens_sync::{import, matching};
 
 use crate::fixtures::demo;
@@ -58,18 +60,55 @@ pub async fn run(
     println!();
     println!("Try (paste the export first; the curl lines read the key from $KEY):");
     println!("  export KEY={}", key.as_str());
-    println!("  curl -s -H \"Authorization: Bearer $KEY\" '{base}/api/v1/markets?limit=3&sortBy=volume'");
-    println!(
-        "  curl -s -H \"Authorization: Bearer $KEY\" '{base}/api/v1/explain?query=Israel%20withdraws%20from%20Gaza'"
-    );
-    println!("  curl -s -H \"Authorization: Bearer $KEY\" '{base}/api/v1/account'");
+    for (what, path) in tour() {
+        println!("  # {what}");
+        println!("  curl -s -H \"Authorization: Bearer $KEY\" '{base}{path}'");
+    }
     println!("The reference, with a \"try it\" form for every call: {base}/docs");
     println!();
     println!("Another port: marketlens demo --bind 127.0.0.1:PORT (or MARKETLENS_BIND). Stop with Ctrl-C.");
     println!();
-    // The demo serves the recorded data as it is: no background sync.
-    serve::serve(store, config, None, listener).await?;
+    // The demo serves the recorded data as it is: no background sync, and the recorded books
+    // and trades of the markets `demo-data/depth/recordings.json` names.
+    let depth = RecordedDepth::new(demo::DEPTH_MANIFEST, demo::depth_file).context("the demo's depth recordings")?;
+    serve::serve(store, config, None, Some(Arc::new(depth)), listener).await?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The calls the banner suggests, each with what it shows on the demo data: one market of
+/// each kind the demo is good at (a question on both exchanges, one recorded three times),
+/// and a query whose market has news of its own time in the demo feeds.
+fn tour() -> [(&'static str, String); 7] {
+    let matched = ids::market_id(Exchange::Polymarket, demo::MATCHED_MARKET);
+    let recorded_thrice = ids::market_id(Exchange::Polymarket, demo::HISTORY_MARKET);
+    let recorded_book = ids::market_id(Exchange::Kalshi, demo::DEPTH_MARKET);
+    [
+        (
+            "markets of both exchanges, most traded first",
+            "/api/v1/markets?limit=3&sortBy=volume".to_owned(),
+        ),
+        (
+            "one market, with the market of the other exchange that asks the same question",
+            format!("/api/v1/markets/{matched}"),
+        ),
+        (
+            "the pairs the matcher is surest of, with both exchanges' prices, widest spread first",
+            "/api/v1/spreads?minSimilarity=0.9&limit=5".to_owned(),
+        ),
+        (
+            "explain: the market the words name, and key factors from news of its own time",
+            format!("/api/v1/explain?query={}", demo::EXPLAIN_QUERY.replace(' ', "%20")),
+        ),
+        (
+            "a market's price history (three recordings)",
+            format!("/api/v1/markets/{recorded_thrice}/history"),
+        ),
+        (
+            "an order book, as recorded (demo-data/depth/SOURCES.md): bids and asks of each outcome",
+            format!("/api/v1/markets/{recorded_book}/orderbook"),
+        ),
+        ("your account: credits, tier, rate limit", "/api/v1/account".to_owned()),
+    ]
 }
 
 /// Imports the built-in payloads when the store holds no market yet.

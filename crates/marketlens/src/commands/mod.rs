@@ -37,8 +37,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Serve(args) => {
             let config = ServerConfig::from_args(&args.serve, tiers)?;
             let schedule = config::sync_schedule(&args)?;
+            let depth = config::depth_source(&args)?;
             let listener = serve::listen(config.bind).await?;
-            serve::run(open_store(database_url).await?, config, schedule, listener).await
+            serve::run(open_store(database_url).await?, config, schedule, depth, listener).await
         }
         Command::Sync(args) => sync::run(open_store(database_url).await?.as_ref(), &args).await,
         Command::Import(args) => import::run(open_store(database_url).await?.as_ref(), &args).await,

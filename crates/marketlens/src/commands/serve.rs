@@ -4,6 +4,7 @@
 use anyhow::Context;
 use marketlens_api::AppState;
 use marketlens_api::rate_limit::{InProcessRateLimiter, RateLimiter, RedisRateLimiter};
+use marketlens_domain::depth::DepthSource;
 use marketlens_storage::Store;
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -27,9 +28,10 @@ pub async fn run(
     store: Arc<dyn Store>,
     config: ServerConfig,
     sync: Option<SyncSchedule>,
+    depth: Option<Arc<dyn DepthSource>>,
     listener: TcpListener,
 ) -> anyhow::Result<ExitCode> {
-    serve(store, config, sync, listener).await?;
+    serve(store, config, sync, depth, listener).await?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -45,11 +47,13 @@ pub async fn listen(bind: SocketAddr) -> anyhow::Result<TcpListener> {
 /// and stopped by one signal (SIGTERM or Ctrl-C, which cancels `shutdown`): the catalogue and
 /// the news kept in step with the store, and the background sync when `sync` is given. The
 /// server first finishes the requests in flight; then each task ends at its next pause, the
-/// sync releasing its lease.
+/// sync releasing its lease. Order books and trades come from `depth`; without one they are
+/// answered 503 `DEPTH_UNAVAILABLE`.
 pub async fn serve(
     store: Arc<dyn Store>,
     config: ServerConfig,
     sync: Option<SyncSchedule>,
+    depth: Option<Arc<dyn DepthSource>>,
     listener: TcpListener,
 ) -> anyhow::Result<()> {
     let shutdown = CancellationToken::new();
@@ -70,7 +74,11 @@ pub async fn serve(
             None
         }
     };
-    let state = AppState::with_rate_limiter(store, config.api, rate_limiter);
+    let mut state = AppState::with_rate_limiter(store, config.api, rate_limiter);
+    match depth {
+        Some(depth) => state = state.with_depth(depth),
+        None => tracing::info!("order books and trades are off: no depth source"),
+    }
     // Lists are answered by the store until the catalogue is in memory, then from memory.
     let catalog_task = state.catalog.keep_in_step(config.catalog, shutdown.clone());
     let news_task = state.news.keep_in_step(NEWS_CHECK_EVERY, shutdown.clone());

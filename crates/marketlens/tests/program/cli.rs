@@ -450,14 +450,40 @@ async fn demo_loads_real_data_prints_a_working_key_and_stops_gracefully() {
 
     // Pasted into a shell as printed, the export and the curl lines answer successfully.
     assert_eq!(commands.first(), Some(&format!("export KEY={key}")), "{commands:?}");
-    assert!(commands.len() >= 4, "{commands:?}");
+    assert!(commands.len() >= 8, "{commands:?}");
     for curl in &commands[1..] {
         let script = format!("{}\n{curl} --fail-with-body", commands[0]);
         let output = std::process::Command::new("sh").args(["-c", &script]).output().unwrap();
         let body: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
         // --fail-with-body: curl fails on a 4xx or 5xx; every call answers a JSON object.
         assert!(output.status.success() && body.is_object(), "{curl}: {body}");
+        // And each shows what it is there to show.
+        let data = &body["data"];
+        if curl.contains("/orderbook") {
+            // The demo serves the recorded book, and says so.
+            assert_eq!(data["source"], "recording", "{body}");
+            assert_eq!(data["stale"], true, "{body}");
+        } else if curl.contains("/history") {
+            let candles = data["outcomes"][0]["candles"].as_array().unwrap();
+            assert!(candles.len() >= 3, "{curl}: {body}");
+        } else if curl.contains("/spreads") {
+            assert!(!data.as_array().unwrap().is_empty(), "{curl}: {body}");
+        } else if curl.contains("/explain") {
+            assert!(!data["keyFactors"].as_array().unwrap().is_empty(), "{curl}: {body}");
+        } else if curl.contains("/markets/") {
+            let matched = data["matchedMarkets"].as_array().unwrap();
+            assert!(
+                matched.iter().any(|market| market["exchangeId"] == "KALSHI"),
+                "{curl}: {body}"
+            );
+        }
     }
+    let matched_pairs: u64 = summary
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" matched pairs."))
+        .and_then(|count| count.parse().ok())
+        .unwrap_or_else(|| panic!("the banner counts matched pairs: {summary}"));
+    assert!(matched_pairs >= 20, "{summary}");
 
     // SIGTERM: the server finishes and exits cleanly.
     terminate(server.0.id());

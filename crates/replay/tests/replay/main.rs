@@ -1,6 +1,7 @@
 //! HTTP integration tests: each test starts a replay server on a free port and speaks HTTP to
 //! it with reqwest, as the sync engine will.
 
+mod depth;
 mod faults;
 mod filters;
 mod lifecycle;

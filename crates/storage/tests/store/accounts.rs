@@ -21,6 +21,7 @@ fn charge(account_id: Uuid, key_id: Uuid, operation: Operation) -> ChargeRequest
         account_id,
         api_key_id: key_id,
         operation,
+        credits: operation.cost(),
         request_id: "req".into(),
         now: at(5),
         keep: None,

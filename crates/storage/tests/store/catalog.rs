@@ -643,6 +643,8 @@ async fn match_inputs_changed_since_a_revision_are_the_markets_written_after_it(
         assert_eq!(ids, expected, "{}", backend.name);
         let rain_input = changed.iter().find(|input| input.id == rain.id()).unwrap();
         assert_eq!(rain_input.question, "Will it rain in Paris on Sunday?");
+        // The exchange's own id goes to the matcher: Kalshi's ticker names a game's day and sides.
+        assert_eq!(rain_input.external_id, "1", "{}", backend.name);
         let grouped_input = changed.iter().find(|input| input.id == grouped.id()).unwrap();
         assert_eq!(grouped_input.event_title.as_deref(), Some("Weather in Rome this week"));
         let now = store.catalog_revision().await.unwrap();

@@ -58,6 +58,7 @@ fn charge_keeping(
         account_id,
         api_key_id: key_id,
         operation: Operation::Explain,
+        credits: Operation::Explain.cost(),
         request_id: "charged".into(),
         now,
         keep: Some(Arc::new(AnswerToKeep {

@@ -13,6 +13,7 @@ from .check_readiness_response_200 import CheckReadinessResponse200
 from .create_account import CreateAccount
 from .created_account import CreatedAccount
 from .credits_view import CreditsView
+from .cursor_pagination import CursorPagination
 from .data_envelope_account_view import DataEnvelopeAccountView
 from .data_envelope_admin_account import DataEnvelopeAdminAccount
 from .data_envelope_admin_key import DataEnvelopeAdminKey
@@ -20,8 +21,10 @@ from .data_envelope_created_account import DataEnvelopeCreatedAccount
 from .data_envelope_event_detail import DataEnvelopeEventDetail
 from .data_envelope_market_detail import DataEnvelopeMarketDetail
 from .data_envelope_new_key import DataEnvelopeNewKey
+from .data_envelope_order_book_view import DataEnvelopeOrderBookView
 from .data_envelope_vec_admin_account import DataEnvelopeVecAdminAccount
 from .data_envelope_vec_admin_key import DataEnvelopeVecAdminKey
+from .depth_source import DepthSource
 from .detail_outcome import DetailOutcome
 from .error_body import ErrorBody
 from .error_code import ErrorCode
@@ -62,14 +65,22 @@ from .market_list_item import MarketListItem
 from .market_resolution import MarketResolution
 from .market_rules import MarketRules
 from .market_status import MarketStatus
+from .market_trades import MarketTrades
 from .matched_market_view import MatchedMarketView
 from .new_key import NewKey
+from .order_book_view import OrderBookView
+from .order_books_envelope import OrderBooksEnvelope
+from .outcome_book_view import OutcomeBookView
 from .outcome_history import OutcomeHistory
 from .pagination import Pagination
 from .platform import Platform
+from .price_level import PriceLevel
 from .rate_limit_view import RateLimitView
 from .spread_item import SpreadItem
 from .spread_side import SpreadSide
+from .taker_side import TakerSide
+from .trade_view import TradeView
+from .trades_envelope import TradesEnvelope
 from .update_account import UpdateAccount
 from .user_view import UserView
 
@@ -87,6 +98,7 @@ __all__ = (
     "CreateAccount",
     "CreatedAccount",
     "CreditsView",
+    "CursorPagination",
     "DataEnvelopeAccountView",
     "DataEnvelopeAdminAccount",
     "DataEnvelopeAdminKey",
@@ -94,8 +106,10 @@ __all__ = (
     "DataEnvelopeEventDetail",
     "DataEnvelopeMarketDetail",
     "DataEnvelopeNewKey",
+    "DataEnvelopeOrderBookView",
     "DataEnvelopeVecAdminAccount",
     "DataEnvelopeVecAdminKey",
+    "DepthSource",
     "DetailOutcome",
     "ErrorBody",
     "ErrorCode",
@@ -136,14 +150,22 @@ __all__ = (
     "MarketResolution",
     "MarketRules",
     "MarketStatus",
+    "MarketTrades",
     "MatchedMarketView",
     "NewKey",
+    "OrderBooksEnvelope",
+    "OrderBookView",
+    "OutcomeBookView",
     "OutcomeHistory",
     "Pagination",
     "Platform",
+    "PriceLevel",
     "RateLimitView",
     "SpreadItem",
     "SpreadSide",
+    "TakerSide",
+    "TradesEnvelope",
+    "TradeView",
     "UpdateAccount",
     "UserView",
 )

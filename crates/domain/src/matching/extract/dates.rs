@@ -142,11 +142,28 @@ pub fn extract(tokens: &mut [Token], reference: Option<Reference>) -> Timing {
             index += 1;
             continue;
         }
-        let Some(found) = date_at(tokens, index, reference, this_year) else {
+        let Some(mut found) = date_at(tokens, index, reference, this_year) else {
             index += 1;
             continue;
         };
         let cue = cue_before(tokens, index);
+        // "Before September" of a market closing on August 31 is the September to come: a
+        // deadline written as a month is its first day, which falls just after the market's
+        // end, not the September before.
+        if matches!(cue.as_deref(), Some("before" | "until"))
+            && found.year_inferred
+            && !found.single_day
+            && let Some(Reference::MarketEnd(end)) = reference
+        {
+            let distance = |date: NaiveDate| (date - end).num_days().abs();
+            if let (Some(start), Some(until)) = (
+                found.start.checked_add_months(Months::new(12)),
+                found.end.checked_add_months(Months::new(12)),
+            ) && distance(start) < distance(found.start)
+            {
+                (found.start, found.end) = (start, until);
+            }
+        }
         if let Some(cue_index) = found.first.checked_sub(1).filter(|_| cue.is_some()) {
             tokens[cue_index].used = true;
         }
@@ -339,6 +356,9 @@ struct FoundDate {
     end: NaiveDate,
     /// True for a single day ("December 31"), false for a month, quarter or year.
     single_day: bool,
+    /// A month written without its year ("before September"), the year taken from the
+    /// market's end.
+    year_inferred: bool,
 }
 
 fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_year: Option<i32>) -> Option<FoundDate> {
@@ -357,6 +377,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             start: last_day,
             end: inner.end,
             single_day: true,
+            year_inferred: false,
         });
     }
     // "this year": the year of the market's end date.
@@ -368,6 +389,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             start: NaiveDate::from_ymd_opt(year, 1, 1)?,
             end: NaiveDate::from_ymd_opt(year + 1, 1, 1)?,
             single_day: false,
+            year_inferred: false,
         });
     }
     // "2026-01-23": a year, month and day joined by hyphens, as Polymarket writes game days.
@@ -377,16 +399,28 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
         && let (Some(month), Some(day)) = (month, day)
         && month.gap_after == "-"
         && month.text.len() == 2
-        && day.text.len() == 2
-        && let (Ok(month), Ok(day)) = (month.text.parse::<u32>(), day.text.parse::<u32>())
-        && let Some(date) = NaiveDate::from_ymd_opt(year, month, day)
+        && (day.text.len() == 2 || is_day_and_hour(&day.lower))
+        && let (Ok(month), Ok(day_of_month)) = (month.text.parse::<u32>(), day.lower[..2].parse::<u32>())
+        && let Some(date) = NaiveDate::from_ymd_opt(year, month, day_of_month)
     {
+        // An ISO timestamp ("2026-04-01T14:00:00.000Z", as Kalshi's titles carry their
+        // deadlines): its minutes and seconds are part of the date, not numbers to read.
+        let time_parts = if day.text.len() == 2 {
+            0
+        } else {
+            tokens[index + 3..]
+                .iter()
+                .take(2)
+                .take_while(|part| part.gap_before == ":" && part.starts_with_digit())
+                .count()
+        };
         return Some(FoundDate {
             first: index,
-            length: 3,
+            length: 3 + time_parts,
             start: date,
             end: date.succ_opt()?,
             single_day: true,
+            year_inferred: false,
         });
     }
     if let Some(quarter) = quarter(&token.lower) {
@@ -401,6 +435,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             start,
             end: start.checked_add_months(Months::new(3))?,
             single_day: false,
+            year_inferred: false,
         });
     }
     if let Some(month) = month(&token.lower) {
@@ -418,6 +453,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             return None;
         }
         let length = 1 + usize::from(day.is_some()) + usize::from(year.is_some());
+        let year_inferred = year.is_none();
         // A month without a year is the last one on or before the market's end ("in
         // December" of a market ending in January is the December before).
         let year = match year {
@@ -433,6 +469,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
                     start,
                     end: start.succ_opt()?,
                     single_day: true,
+                    year_inferred,
                 }
             }
             None => {
@@ -443,6 +480,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
                     start,
                     end: start.checked_add_months(Months::new(1))?,
                     single_day: false,
+                    year_inferred,
                 }
             }
         });
@@ -458,7 +496,14 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
         start: NaiveDate::from_ymd_opt(year, 1, 1)?,
         end: NaiveDate::from_ymd_opt(year + 1, 1, 1)?,
         single_day: false,
+        year_inferred: false,
     })
+}
+
+/// Whether a token is an ISO timestamp's day and hour ("01t14").
+fn is_day_and_hour(lower: &str) -> bool {
+    let bytes = lower.as_bytes();
+    bytes.len() == 5 && bytes[2] == b't' && [0, 1, 3, 4].iter().all(|&at| bytes[at].is_ascii_digit())
 }
 
 fn cue_before(tokens: &[Token], index: usize) -> Option<String> {
@@ -631,6 +676,35 @@ mod tests {
             NaiveDate::from_ymd_opt(2025, 6, 30).map(Reference::MarketEnd),
         );
         assert_eq!(june.deadline, Some(date(2025, 7, 1)));
+    }
+
+    #[test]
+    fn an_iso_timestamp_is_a_date_and_none_of_its_numbers_a_threshold() {
+        let mut tokens = tokenize("Will Ali Khamenei leave office before 2026-04-01T14:00:00.000Z?");
+        let timing = extract(&mut tokens, None);
+        assert_eq!(timing.deadline, Some(date(2026, 4, 1)));
+        assert!(
+            tokens
+                .iter()
+                .filter(|token| token.starts_with_digit())
+                .all(|token| token.used),
+            "{tokens:?}"
+        );
+    }
+
+    #[test]
+    fn a_deadline_month_without_a_year_is_the_one_the_market_closes_before() {
+        let september = extract(
+            &mut tokenize("Will Reza Pahlavi enter Iran before September?"),
+            NaiveDate::from_ymd_opt(2025, 8, 31).map(Reference::MarketEnd),
+        );
+        assert_eq!(september.deadline, Some(date(2025, 9, 1)));
+        // A month the market closes after is still the one before its end.
+        let july = extract(
+            &mut tokenize("Will Trump acquire Greenland before July?"),
+            NaiveDate::from_ymd_opt(2025, 7, 1).map(Reference::MarketEnd),
+        );
+        assert_eq!(july.deadline, Some(date(2025, 7, 1)));
     }
 
     #[test]

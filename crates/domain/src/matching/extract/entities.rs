@@ -56,7 +56,10 @@ impl Entity {
         if self.kind != other.kind && self.kind != EntityKind::Name && other.kind != EntityKind::Name {
             return false;
         }
-        if self.words == other.words {
+        if self.words == other.words
+            || is_acronym_of(&self.words, &other.words)
+            || is_acronym_of(&other.words, &self.words)
+        {
             return true;
         }
         // Most names have no middle initial to drop: compare their words as they are.
@@ -70,6 +73,26 @@ impl Entity {
         };
         runs_match && suffix_of(&self.words) == suffix_of(&other.words)
     }
+}
+
+/// Whether `short` is one word of three to five letters that spells the initials of `long`'s
+/// words, with or without its small words ("BOA" = Bank of America, "NYC" = New York City).
+/// Compared letter by letter: this runs for every pair of names the index compares.
+fn is_acronym_of(short: &[String], long: &[String]) -> bool {
+    let [acronym] = short else {
+        return false;
+    };
+    if !(3..=5).contains(&acronym.len()) || long.len() < 2 || long.len() > acronym.len() {
+        return false;
+    }
+    let spells = |skip_small_words: bool| {
+        let mut letters = acronym.bytes();
+        long.iter()
+            .filter(|word| !(skip_small_words && matches!(word.as_str(), "of" | "the" | "and" | "de" | "for")))
+            .all(|word| word.bytes().next() == letters.next())
+            && letters.next().is_none()
+    };
+    spells(false) || spells(true)
 }
 
 /// Whether the shorter of two names is a run at the start or end of the longer (see
@@ -121,8 +144,9 @@ fn names_run_alike<S: AsRef<str>>(left: &[S], right: &[S]) -> bool {
 /// Words that say a name is a club's rather than which club it is: Polymarket writes clubs'
 /// full names ("Associação Chapecoense de Futebol", "Fulham FC", "AFC Bournemouth"), Kalshi
 /// their short ones ("Chapecoense", "Fulham", "Bournemouth").
-const CLUB_WORDS: [&str; 16] = [
+const CLUB_WORDS: [&str; 17] = [
     "fc",
+    "rcd",
     "afc",
     "cf",
     "sc",
@@ -148,6 +172,102 @@ pub fn drop_club_words(entity: &mut Entity) {
         && entity.words.iter().any(|word| !CLUB_WORDS.contains(&word.as_str()))
     {
         entity.words.retain(|word| !CLUB_WORDS.contains(&word.as_str()));
+    }
+}
+
+/// Nationality adjectives and the place they name: "the Bolivian presidential election" is
+/// Bolivia's, "the Irish Presidential Election" Ireland's. The exchanges write one or the
+/// other ("Bolivia presidential election" / "Bolivian presidential election"), so a name that
+/// is only an adjective of nationality is read as its country. (Adjectives of the United
+/// States are not here: "American" names teams and companies more often than the country.)
+const DEMONYMS: &[(&str, &str)] = &[
+    ("afghan", "afghanistan"),
+    ("albanian", "albania"),
+    ("algerian", "algeria"),
+    ("argentine", "argentina"),
+    ("argentinian", "argentina"),
+    ("armenian", "armenia"),
+    ("australian", "australia"),
+    ("austrian", "austria"),
+    ("belarusian", "belarus"),
+    ("belgian", "belgium"),
+    ("bolivian", "bolivia"),
+    ("brazilian", "brazil"),
+    ("british", "united kingdom"),
+    ("bulgarian", "bulgaria"),
+    ("canadian", "canada"),
+    ("chilean", "chile"),
+    ("chinese", "china"),
+    ("colombian", "colombia"),
+    ("croatian", "croatia"),
+    ("czech", "czech republic"),
+    ("danish", "denmark"),
+    ("dutch", "netherlands"),
+    ("ecuadorian", "ecuador"),
+    ("egyptian", "egypt"),
+    ("estonian", "estonia"),
+    ("finnish", "finland"),
+    ("french", "france"),
+    ("georgian", "georgia"),
+    ("german", "germany"),
+    ("greek", "greece"),
+    ("honduran", "honduras"),
+    ("hungarian", "hungary"),
+    ("icelandic", "iceland"),
+    ("indian", "india"),
+    ("indonesian", "indonesia"),
+    ("iranian", "iran"),
+    ("iraqi", "iraq"),
+    ("irish", "ireland"),
+    ("israeli", "israel"),
+    ("italian", "italy"),
+    ("japanese", "japan"),
+    ("kenyan", "kenya"),
+    ("latvian", "latvia"),
+    ("lebanese", "lebanon"),
+    ("lithuanian", "lithuania"),
+    ("malawian", "malawi"),
+    ("mexican", "mexico"),
+    ("moldovan", "moldova"),
+    ("nigerian", "nigeria"),
+    ("norwegian", "norway"),
+    ("pakistani", "pakistan"),
+    ("peruvian", "peru"),
+    ("philippine", "philippines"),
+    ("polish", "poland"),
+    ("portuguese", "portugal"),
+    ("romanian", "romania"),
+    ("russian", "russia"),
+    ("saudi", "saudi arabia"),
+    ("scottish", "scotland"),
+    ("serbian", "serbia"),
+    ("slovak", "slovakia"),
+    ("slovenian", "slovenia"),
+    ("korean", "korea"),
+    ("spanish", "spain"),
+    ("swedish", "sweden"),
+    ("swiss", "switzerland"),
+    ("syrian", "syria"),
+    ("taiwanese", "taiwan"),
+    ("thai", "thailand"),
+    ("turkish", "turkey"),
+    ("ukrainian", "ukraine"),
+    ("venezuelan", "venezuela"),
+    ("vietnamese", "vietnam"),
+    ("welsh", "wales"),
+];
+
+/// Reads a name that is only a nationality adjective ("Bolivian") as its country
+/// ("bolivia"), so that the two exchanges' ways of naming one country's election meet.
+pub fn demonym_to_country(entity: &mut Entity) {
+    if entity.kind != EntityKind::Name || entity.words.len() != 1 {
+        return;
+    }
+    if let Some((_adjective, country)) = DEMONYMS
+        .iter()
+        .find(|(adjective, _country)| *adjective == entity.words[0])
+    {
+        entity.words = country.split(' ').map(str::to_owned).collect();
     }
 }
 
@@ -267,6 +387,32 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("superbowl", "super bowl", Alias::Context),
     ("pro football championship", "super bowl", Alias::Context),
     ("pro football champion", "super bowl", Alias::Context),
+    // The NFL's divisions, as Polymarket ("the NFC North") and Kalshi ("Pro Football NFC North
+    // Division") write them.
+    ("afc east", "afc east", Alias::Context),
+    ("afc east division", "afc east", Alias::Context),
+    ("pro football afc east division", "afc east", Alias::Context),
+    ("afc north", "afc north", Alias::Context),
+    ("afc north division", "afc north", Alias::Context),
+    ("pro football afc north division", "afc north", Alias::Context),
+    ("afc south", "afc south", Alias::Context),
+    ("afc south division", "afc south", Alias::Context),
+    ("pro football afc south division", "afc south", Alias::Context),
+    ("afc west", "afc west", Alias::Context),
+    ("afc west division", "afc west", Alias::Context),
+    ("pro football afc west division", "afc west", Alias::Context),
+    ("nfc east", "nfc east", Alias::Context),
+    ("nfc east division", "nfc east", Alias::Context),
+    ("pro football nfc east division", "nfc east", Alias::Context),
+    ("nfc north", "nfc north", Alias::Context),
+    ("nfc north division", "nfc north", Alias::Context),
+    ("pro football nfc north division", "nfc north", Alias::Context),
+    ("nfc south", "nfc south", Alias::Context),
+    ("nfc south division", "nfc south", Alias::Context),
+    ("pro football nfc south division", "nfc south", Alias::Context),
+    ("nfc west", "nfc west", Alias::Context),
+    ("nfc west division", "nfc west", Alias::Context),
+    ("pro football nfc west division", "nfc west", Alias::Context),
     ("nhl stanley cup", "stanley cup", Alias::Context),
     ("stanley cup", "stanley cup", Alias::Context),
     ("pro hockey championship", "stanley cup", Alias::Context),
@@ -278,6 +424,44 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("champions league", "champions league", Alias::Context),
     ("europa league", "europa league", Alias::Context),
     ("world series", "world series", Alias::Context),
+    ("pro baseball championship", "world series", Alias::Context),
+    ("pro baseball champion", "world series", Alias::Context),
+    ("f1 drivers championship", "f1 drivers championship", Alias::Context),
+    (
+        "formula 1 drivers championship",
+        "f1 drivers championship",
+        Alias::Context,
+    ),
+    ("f1 drivers champion", "f1 drivers championship", Alias::Context),
+    ("formula 1 drivers champion", "f1 drivers championship", Alias::Context),
+    ("drivers championship", "f1 drivers championship", Alias::Context),
+    ("drivers champion", "f1 drivers championship", Alias::Context),
+    (
+        "f1 constructors championship",
+        "f1 constructors championship",
+        Alias::Context,
+    ),
+    (
+        "formula 1 constructors championship",
+        "f1 constructors championship",
+        Alias::Context,
+    ),
+    (
+        "f1 constructors champion",
+        "f1 constructors championship",
+        Alias::Context,
+    ),
+    (
+        "formula 1 constructors champion",
+        "f1 constructors championship",
+        Alias::Context,
+    ),
+    (
+        "constructors championship",
+        "f1 constructors championship",
+        Alias::Context,
+    ),
+    ("constructors champion", "f1 constructors championship", Alias::Context),
     (
         "college basketball national championship",
         "ncaa basketball championship",
@@ -511,6 +695,13 @@ fn is_capitalised_non_name(word: &str) -> bool {
             | "if"
             | "new"
             | "next"
+            | "highest"
+            | "lowest"
+            | "cut"
+            | "hike"
+            | "hold"
+            | "maximum"
+            | "minimum"
             | "other"
             | "another"
             | "any"
@@ -851,5 +1042,72 @@ mod tests {
             words: vec!["donald".to_owned(), "trump".to_owned()],
         };
         assert!(trump.corresponds_to(&donald));
+    }
+
+    #[test]
+    fn a_nationality_adjective_is_its_country() {
+        let mut bolivian = Entity {
+            kind: EntityKind::Name,
+            words: vec!["bolivian".to_owned()],
+        };
+        demonym_to_country(&mut bolivian);
+        assert_eq!(bolivian.key(), "bolivia");
+        let mut irish = Entity {
+            kind: EntityKind::Name,
+            words: vec!["irish".to_owned()],
+        };
+        demonym_to_country(&mut irish);
+        assert_eq!(irish.key(), "ireland");
+        // Only a name that is the adjective alone: "French Open" is a tournament.
+        let mut french_open = Entity {
+            kind: EntityKind::Name,
+            words: vec!["french".to_owned(), "open".to_owned()],
+        };
+        demonym_to_country(&mut french_open);
+        assert_eq!(french_open.key(), "french open");
+    }
+
+    #[test]
+    fn kalshis_trademark_free_contests_are_the_leagues() {
+        let world_series = extract(&mut tokenize("Will the Arizona win the Pro Baseball Championship?"));
+        assert_eq!(world_series.contexts, ["world series"]);
+        let constructors = extract(&mut tokenize(
+            "Will the Williams Mercedes win the F1 Constructors Champion??",
+        ));
+        assert_eq!(constructors.contexts, ["f1 constructors championship"]);
+        let drivers = extract(&mut tokenize("Will Max Verstappen be the 2025 Drivers Champion?"));
+        assert_eq!(drivers.contexts, ["f1 drivers championship"]);
+        let division = extract(&mut tokenize("Pro Football NFC North Division Winner? — Detroit"));
+        assert_eq!(division.contexts, ["nfc north"]);
+        assert_eq!(
+            extract(&mut tokenize("Will the Detroit Lions win the NFC North?")).contexts,
+            ["nfc north"]
+        );
+    }
+
+    #[test]
+    fn kalshis_capitalised_verbs_and_clubs_prefixes_are_not_names() {
+        let fed = extract(&mut tokenize(
+            "Will the Federal Reserve Cut rates by 25bps at their December 2025 meeting?",
+        ));
+        assert!(fed.subjects.iter().all(|subject| subject.words != ["cut"]), "{fed:?}");
+        let mut espanyol = extract(&mut tokenize("Will RCD Espanyol de Barcelona win?"))
+            .primary
+            .unwrap();
+        drop_club_words(&mut espanyol);
+        assert_eq!(espanyol.key(), "espanyol barcelona");
+    }
+
+    #[test]
+    fn an_acronym_is_the_name_it_spells() {
+        let name = |words: &[&str]| Entity {
+            kind: EntityKind::Name,
+            words: words.iter().map(|word| (*word).to_owned()).collect(),
+        };
+        assert!(name(&["boa"]).corresponds_to(&name(&["bank", "of", "america"])));
+        assert!(name(&["new", "york", "city"]).corresponds_to(&name(&["nyc"])));
+        assert!(!name(&["boa"]).corresponds_to(&name(&["bank", "of", "canada"])));
+        // Two letters are too few to tell a name by.
+        assert!(!name(&["ny"]).corresponds_to(&name(&["new", "york"])));
     }
 }

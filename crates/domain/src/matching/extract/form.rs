@@ -44,6 +44,10 @@ pub enum Form {
     Next,
     /// A game ends level ("end in a draw", Kalshi's choice "Tie"): neither side wins.
     Draw,
+    /// Some successor is named, whoever it is ("name a successor", "appoint a new leader"):
+    /// not the question whether one named person is the next holder ([`Form::Next`]), which
+    /// another's being named resolves the other way.
+    AnySuccessor,
 }
 
 impl fmt::Display for Form {
@@ -60,6 +64,7 @@ impl fmt::Display for Form {
             Form::GainSeats => write!(formatter, "gain seats"),
             Form::Next => write!(formatter, "be the next holder"),
             Form::Draw => write!(formatter, "end in a draw"),
+            Form::AnySuccessor => write!(formatter, "any successor named"),
         }
     }
 }
@@ -74,6 +79,15 @@ pub enum Stage {
     Quarterfinal,
     /// A set, half, quarter or period of a game rather than the game.
     PartOfGame,
+    /// The final, as a stage to reach ("qualify for the World Cup Final", "make the final"):
+    /// winning the final is winning the contest, so it is read only after a verb of reaching.
+    Final,
+    /// A round named by how many remain ("Round of 16").
+    RoundOf(u16),
+    /// The group stage or one group ("Group G"): topping a group is not winning the contest.
+    Group,
+    /// The knockout stage, as a stage to reach.
+    Knockout,
 }
 
 impl fmt::Display for Stage {
@@ -85,6 +99,10 @@ impl fmt::Display for Stage {
             Stage::Semifinal => "semifinal",
             Stage::Quarterfinal => "quarterfinal",
             Stage::PartOfGame => "part of a game",
+            Stage::Final => "final",
+            Stage::RoundOf(remaining) => return write!(formatter, "round of {remaining}"),
+            Stage::Group => "group stage",
+            Stage::Knockout => "knockout stage",
         };
         formatter.write_str(name)
     }
@@ -99,12 +117,117 @@ pub enum Span {
     Quarterly,
 }
 
+/// The event a question's main verb names. Two questions about the same person, place and
+/// year whose verbs name different events resolve apart: winning an election is not dropping
+/// out of it, visiting Greenland is not acquiring it, endorsing a candidate is not meeting
+/// one. Read only where a verb of one of these classes is written; a question with none
+/// states no action, and is compared on its other fields alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// Wins, is elected, is champion.
+    Win,
+    /// Drops out, withdraws, suspends a campaign: leaves a race before it is decided.
+    Withdraw,
+    /// Visits, enters or travels to a place.
+    Visit,
+    /// Acquires, buys, annexes or takes control of something.
+    Acquire,
+    /// Endorses someone.
+    Endorse,
+    /// Meets or talks with someone.
+    Meet,
+    /// Signs a law, an order or a deal, or agrees to one.
+    Sign,
+    /// Leaves an office: resigns, steps down, is removed, is "out" (Polymarket's "Netanyahu
+    /// out by ...?").
+    Leave,
+    /// Recognizes someone or something (a government, a state).
+    Recognize,
+    /// Something ongoing ends (a war, a conflict, a shutdown).
+    End,
+    /// Gets engaged.
+    Engage,
+    /// Marries (a wedding).
+    Marry,
+    /// Divorces.
+    Divorce,
+    /// Strikes, attacks or bombs a place: not invading it, not dealing with it.
+    Attack,
+    /// Invades a country (troops on the ground), which a strike is not.
+    Invade,
+    /// Reopens something closed (an embassy, a border, a strait).
+    Reopen,
+    /// Holds a vote (an election, a referendum): whether it takes place, not who wins it.
+    HoldVote,
+    /// A regime or a government falls or collapses, which one leader leaving is not.
+    Fall,
+    /// Is seen or appears in public.
+    Appear,
+    /// Is indicted, charged or arrested.
+    Charged,
+    /// Is impeached.
+    Impeached,
+    /// Is pardoned.
+    Pardoned,
+    /// Releases or launches something (an album, a product, a coin).
+    Release,
+    /// Announces or unveils something, which need not be out yet.
+    Announce,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            Action::Win => "win",
+            Action::Withdraw => "drop out",
+            Action::Visit => "visit",
+            Action::Acquire => "acquire",
+            Action::Endorse => "endorse",
+            Action::Meet => "meet",
+            Action::Sign => "sign / agree",
+            Action::Leave => "leave office",
+            Action::Recognize => "recognize",
+            Action::End => "end",
+            Action::Engage => "get engaged",
+            Action::Marry => "marry",
+            Action::Divorce => "divorce",
+            Action::Attack => "strike / attack",
+            Action::Invade => "invade",
+            Action::Reopen => "reopen",
+            Action::HoldVote => "hold a vote",
+            Action::Fall => "fall / collapse",
+            Action::Appear => "appear in public",
+            Action::Charged => "be charged",
+            Action::Impeached => "be impeached",
+            Action::Pardoned => "be pardoned",
+            Action::Release => "release",
+            Action::Announce => "announce",
+        };
+        formatter.write_str(name)
+    }
+}
+
+/// Which extreme of a reading a question asks about: the day's high temperature is not its
+/// low, and how high Bitcoin gets in a year is not how low.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Extreme {
+    High,
+    Low,
+}
+
 /// A question's form and stages.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Reading {
     pub form: Option<Form>,
     pub stages: Vec<Stage>,
     pub span: Option<Span>,
+    /// The event the first verb of an [`Action`] class names, if any.
+    pub action: Option<Action>,
+    /// The extreme of a reading the question asks about, if it names one.
+    pub extreme: Option<Extreme>,
+    /// Whether the question names an election ("election", "elected", "race"): winning one is
+    /// how an elected office gets its next holder, and it is decided on its own day.
+    pub names_an_election: bool,
 }
 
 impl Reading {
@@ -121,7 +244,33 @@ impl Reading {
         if let Some(span) = self.span {
             description.push_str(&format!(", {span:?} figure").to_lowercase());
         }
+        if let Some(action) = self.action {
+            description.push_str(&format!(", action: {action}"));
+        }
+        if let Some(extreme) = self.extreme {
+            description.push_str(&format!(", the {extreme:?}").to_lowercase());
+        }
         description
+    }
+
+    /// Whether both name an extreme and they differ (the day's high against its low).
+    pub fn other_extreme(&self, other: &Reading) -> bool {
+        matches!((self.extreme, other.extreme), (Some(left), Some(right)) if left != right)
+    }
+
+    /// Whether both state an action and the actions differ ("win" against "drop out").
+    pub fn other_action(&self, other: &Reading) -> bool {
+        matches!((self.action, other.action), (Some(left), Some(right)) if left != right)
+    }
+
+    /// Whether one asks who is the next holder of an office and the other who wins the
+    /// election that fills it ("be the next Mayor of Bucharest" / "win the Bucharest mayoral
+    /// election"): one question, as long as the office is filled by that election.
+    pub fn succession_by_election(&self, other: &Reading) -> bool {
+        let wins_an_election = |reading: &Reading| {
+            reading.form() == Form::Happen && reading.action == Some(Action::Win) && reading.names_an_election
+        };
+        (self.form() == Form::Next && wins_an_election(other)) || (other.form() == Form::Next && wins_an_election(self))
     }
 }
 
@@ -162,13 +311,169 @@ const FORMS: &[(&[&str], Form)] = &[
     (&["announce", "a", "presidential", "run"], Form::Run),
     (&["declare", "a", "run"], Form::Run),
     (&["announce", "candidacy"], Form::Run),
+    (&["declare", "for"], Form::Run),
+    (&["declares", "for"], Form::Run),
     (&["first", "to"], Form::First),
-    (&["the", "next"], Form::Next),
+    (&["first", "person", "to"], Form::First),
+    (&["be", "first"], Form::First),
+    // "Be the next Mayor", not "win the next election".
+    (&["be", "the", "next"], Form::Next),
+    (&["become", "the", "next"], Form::Next),
+    (&["as", "the", "next"], Form::Next),
     (&["successor"], Form::Next),
+    // "Name a successor", "appoint a new Supreme Leader": anyone, not one named person.
+    (&["a", "successor"], Form::AnySuccessor),
+    (&["any", "successor"], Form::AnySuccessor),
+    (&["name", "a", "new"], Form::AnySuccessor),
+    (&["names", "a", "new"], Form::AnySuccessor),
+    (&["appoint", "a", "new"], Form::AnySuccessor),
+    (&["appoints", "a", "new"], Form::AnySuccessor),
+    (&["choose", "a", "new"], Form::AnySuccessor),
+    (&["chooses", "a", "new"], Form::AnySuccessor),
     (&["end", "in", "a", "draw"], Form::Draw),
     (&["end", "in", "a", "tie"], Form::Draw),
     (&["ends", "in", "a", "draw"], Form::Draw),
     (&["ends", "in", "a", "tie"], Form::Draw),
+];
+
+/// Verb phrases and the action they name. Inflections are listed: matching is by word.
+const ACTIONS: &[(&[&str], Action)] = &[
+    (&["win"], Action::Win),
+    (&["wins"], Action::Win),
+    (&["won"], Action::Win),
+    (&["winner"], Action::Win),
+    (&["elected"], Action::Win),
+    (&["drop", "out"], Action::Withdraw),
+    (&["drops", "out"], Action::Withdraw),
+    (&["dropped", "out"], Action::Withdraw),
+    (&["withdraw"], Action::Withdraw),
+    (&["withdraws"], Action::Withdraw),
+    (&["suspend", "his", "campaign"], Action::Withdraw),
+    (&["suspend", "her", "campaign"], Action::Withdraw),
+    (&["exit", "the", "race"], Action::Withdraw),
+    (&["visit"], Action::Visit),
+    (&["visits"], Action::Visit),
+    (&["enter"], Action::Visit),
+    (&["enters"], Action::Visit),
+    (&["travel", "to"], Action::Visit),
+    (&["travels", "to"], Action::Visit),
+    (&["acquire"], Action::Acquire),
+    (&["acquires"], Action::Acquire),
+    (&["acquired"], Action::Acquire),
+    (&["buy"], Action::Acquire),
+    (&["buys"], Action::Acquire),
+    (&["purchase"], Action::Acquire),
+    (&["annex"], Action::Acquire),
+    (&["annexes"], Action::Acquire),
+    (&["take", "control"], Action::Acquire),
+    (&["takes", "control"], Action::Acquire),
+    (&["endorse"], Action::Endorse),
+    (&["endorses"], Action::Endorse),
+    (&["endorsed"], Action::Endorse),
+    (&["meet"], Action::Meet),
+    (&["meets"], Action::Meet),
+    (&["meet", "with"], Action::Meet),
+    (&["talk", "to"], Action::Meet),
+    (&["talk", "with"], Action::Meet),
+    (&["sign"], Action::Sign),
+    (&["signs"], Action::Sign),
+    (&["signed"], Action::Sign),
+    (&["agree"], Action::Sign),
+    (&["agrees"], Action::Sign),
+    (&["agreed"], Action::Sign),
+    (&["reach", "a", "deal"], Action::Sign),
+    (&["reaches", "a", "deal"], Action::Sign),
+    (&["reach", "an", "agreement"], Action::Sign),
+    (&["reaches", "an", "agreement"], Action::Sign),
+    (&["strike", "a", "deal"], Action::Sign),
+    (&["strikes", "a", "deal"], Action::Sign),
+    (&["engaged"], Action::Engage),
+    (&["engagement"], Action::Engage),
+    (&["marry"], Action::Marry),
+    (&["marries"], Action::Marry),
+    (&["married"], Action::Marry),
+    (&["wedding"], Action::Marry),
+    (&["divorce"], Action::Divorce),
+    (&["divorces"], Action::Divorce),
+    (&["divorced"], Action::Divorce),
+    // "Strike a deal" is an agreement (above): the longest phrase at a place wins.
+    (&["strike"], Action::Attack),
+    (&["strikes"], Action::Attack),
+    (&["struck"], Action::Attack),
+    (&["attack"], Action::Attack),
+    (&["attacks"], Action::Attack),
+    (&["attacked"], Action::Attack),
+    (&["bomb"], Action::Attack),
+    (&["bombs"], Action::Attack),
+    (&["bombed"], Action::Attack),
+    (&["invade"], Action::Invade),
+    (&["invades"], Action::Invade),
+    (&["invaded"], Action::Invade),
+    (&["invasion"], Action::Invade),
+    (&["reopen"], Action::Reopen),
+    (&["reopens"], Action::Reopen),
+    (&["reopened"], Action::Reopen),
+    (&["hold", "an", "election"], Action::HoldVote),
+    (&["hold", "elections"], Action::HoldVote),
+    (&["hold", "a", "referendum"], Action::HoldVote),
+    (&["hold", "a", "presidential", "election"], Action::HoldVote),
+    (&["hold", "a", "general", "election"], Action::HoldVote),
+    (&["hold", "a", "snap", "election"], Action::HoldVote),
+    (&["hold", "a", "vote"], Action::HoldVote),
+    (&["holds", "an", "election"], Action::HoldVote),
+    (&["holds", "elections"], Action::HoldVote),
+    (&["holds", "a", "referendum"], Action::HoldVote),
+    (&["holds", "a", "presidential", "election"], Action::HoldVote),
+    (&["holds", "a", "general", "election"], Action::HoldVote),
+    (&["holds", "a", "snap", "election"], Action::HoldVote),
+    (&["holds", "a", "vote"], Action::HoldVote),
+    (&["fall"], Action::Fall),
+    (&["falls"], Action::Fall),
+    (&["collapse"], Action::Fall),
+    (&["collapses"], Action::Fall),
+    (&["seen", "in", "public"], Action::Appear),
+    (&["appear", "in", "public"], Action::Appear),
+    (&["appears", "in", "public"], Action::Appear),
+    (&["recognize"], Action::Recognize),
+    (&["recognizes"], Action::Recognize),
+    (&["recognized"], Action::Recognize),
+    (&["recognise"], Action::Recognize),
+    (&["recognises"], Action::Recognize),
+    (&["recognised"], Action::Recognize),
+    (&["resign"], Action::Leave),
+    (&["resigns"], Action::Leave),
+    (&["step", "down"], Action::Leave),
+    (&["steps", "down"], Action::Leave),
+    (&["leave", "office"], Action::Leave),
+    (&["leaves", "office"], Action::Leave),
+    (&["removed", "from", "office"], Action::Leave),
+    // Kalshi's "leave President of Russia", "leave Prime Minister of Israel": an office's
+    // title after "leave" (not "leave Iran", a place).
+    (&["leave", "president"], Action::Leave),
+    (&["leave", "prime"], Action::Leave),
+    (&["leave", "supreme"], Action::Leave),
+    (&["leave", "general"], Action::Leave),
+    (&["leave", "chancellor"], Action::Leave),
+    (&["leave", "premier"], Action::Leave),
+    (&["leave", "power"], Action::Leave),
+    (&["indicted"], Action::Charged),
+    (&["charged"], Action::Charged),
+    (&["arrested"], Action::Charged),
+    (&["impeached"], Action::Impeached),
+    (&["pardon"], Action::Pardoned),
+    (&["pardons"], Action::Pardoned),
+    (&["pardoned"], Action::Pardoned),
+    (&["release"], Action::Release),
+    (&["releases"], Action::Release),
+    (&["released"], Action::Release),
+    (&["launch"], Action::Release),
+    (&["launches"], Action::Release),
+    (&["launched"], Action::Release),
+    (&["announce"], Action::Announce),
+    (&["announces"], Action::Announce),
+    (&["announced"], Action::Announce),
+    (&["unveil"], Action::Announce),
+    (&["unveils"], Action::Announce),
 ];
 
 /// Stage phrases.
@@ -200,6 +505,13 @@ const STAGES: &[(&[&str], Stage)] = &[
     (&["1st", "period"], Stage::PartOfGame),
     (&["first", "inning"], Stage::PartOfGame),
     (&["first", "5", "innings"], Stage::PartOfGame),
+    // The NCAA's "Final Four" is its semifinals, not its final.
+    (&["final", "four"], Stage::Semifinal),
+    (&["group", "stage"], Stage::Group),
+    (&["knockout", "stage"], Stage::Knockout),
+    (&["knockout", "round"], Stage::Knockout),
+    (&["knockout", "rounds"], Stage::Knockout),
+    (&["knockouts"], Stage::Knockout),
 ];
 
 /// Span phrases.
@@ -225,8 +537,26 @@ pub fn extract(tokens: &[Token]) -> Reading {
     let words: Vec<&str> = tokens.iter().map(|token| token.lower.as_str()).collect();
     let phrase_at =
         |at: usize, phrase: &[&str]| words.len() >= at + phrase.len() && words[at..at + phrase.len()] == *phrase;
-    let mut reading = Reading::default();
+    let mut reading = Reading {
+        names_an_election: words
+            .iter()
+            .any(|word| matches!(*word, "election" | "elections" | "elected" | "race")),
+        extreme: words.iter().find_map(|word| match *word {
+            "highest" | "high" | "maximum" | "max" | "peak" => Some(Extreme::High),
+            "lowest" | "low" | "minimum" | "min" => Some(Extreme::Low),
+            _ => None,
+        }),
+        ..Reading::default()
+    };
     for (at, word) in words.iter().enumerate() {
+        if reading.action.is_none() {
+            reading.action = action_by_position(tokens, &words, at);
+        }
+        if let Some(stage) = stage_by_position(&words, at)
+            && !reading.stages.contains(&stage)
+        {
+            reading.stages.push(stage);
+        }
         // Only phrases that start with this word: this runs for every market.
         let Some(starting_here) = PHRASES_BY_FIRST_WORD.get(word) else {
             continue;
@@ -234,6 +564,9 @@ pub fn extract(tokens: &[Token]) -> Reading {
         for marker in starting_here {
             match *marker {
                 // Longest first (see `PHRASES_BY_FIRST_WORD`): the first form that fits wins.
+                // What is announced or named is its object: "announce a new nominee for Chair"
+                // asks about the announcement, not whether the subject is nominated.
+                Marker::Form(_, Form::Nominated) if reading.action == Some(Action::Announce) => {}
                 Marker::Form(phrase, form) if reading.form.is_none() && phrase_at(at, phrase) => {
                     reading.form = Some(form);
                 }
@@ -243,6 +576,9 @@ pub fn extract(tokens: &[Token]) -> Reading {
                 Marker::Span(phrase, span) if reading.span.is_none() && phrase_at(at, phrase) => {
                     reading.span = Some(span);
                 }
+                Marker::Action(phrase, action) if reading.action.is_none() && phrase_at(at, phrase) => {
+                    reading.action = Some(action);
+                }
                 _ => {}
             }
         }
@@ -251,21 +587,129 @@ pub fn extract(tokens: &[Token]) -> Reading {
     if reading.form.is_none() && words.last() == Some(&"first") && !reading.stages.contains(&Stage::FirstRound) {
         reading.form = Some(Form::First);
     }
+    // Reaching a stage: "qualify for the World Cup Final" and "make the final" ask to reach
+    // it. (Winning the final is winning the contest: no stage then.)
+    let reaching = matches!(reading.form, Some(Form::Qualify | Form::Advance));
+    if reaching
+        && !reading.stages.contains(&Stage::Final)
+        && words
+            .iter()
+            .enumerate()
+            .any(|(at, word)| matches!(*word, "final" | "finals") && words.get(at + 1) != Some(&"four"))
+    {
+        reading.stages.push(Stage::Final);
+    }
+    // To qualify for a stage of a contest is to reach it, however it is worded.
+    if reading.form == Some(Form::Qualify) && reading.stages.iter().any(|stage| stage.is_reached()) {
+        reading.form = Some(Form::Advance);
+    }
     reading.stages.sort_unstable();
     reading
 }
 
-/// One phrase of [`FORMS`], [`STAGES`] or [`SPANS`].
+/// The action a word names by where it stands rather than by a fixed phrase: Polymarket's
+/// "<Name> out" (leaving office; "drop out" is read as a phrase before it), and "end" as a
+/// verb ("the conflict ends by March?"; not "by the end of", "end of 2026", "end in a draw").
+fn action_by_position(tokens: &[Token], words: &[&str], at: usize) -> Option<Action> {
+    let previous = at.checked_sub(1).map(|before| words[before]);
+    let next = words.get(at + 1).copied();
+    match words[at] {
+        // After a name, not after a capitalised verb of a title ("Knocked Out", "Sold Out").
+        "out"
+            if at > 0
+                && tokens[at - 1].is_capitalized()
+                && !matches!(
+                    previous,
+                    Some(
+                        "knocked"
+                            | "knock"
+                            | "knocks"
+                            | "sold"
+                            | "sell"
+                            | "sells"
+                            | "ruled"
+                            | "rule"
+                            | "rules"
+                            | "come"
+                            | "comes"
+                            | "came"
+                            | "pull"
+                            | "pulls"
+                            | "pulled"
+                            | "bail"
+                            | "bailed"
+                            | "opt"
+                            | "opts"
+                            | "opted"
+                            | "sit"
+                            | "sits"
+                            | "sat"
+                            | "run"
+                            | "runs"
+                            | "ran"
+                            | "time"
+                            | "timed"
+                            | "phase"
+                    )
+                ) =>
+        {
+            Some(Action::Leave)
+        }
+        "end" | "ends" | "ended"
+            if !matches!(
+                previous,
+                Some("by" | "the" | "at" | "of" | "before" | "until" | "to" | "an" | "its" | "year" | "season")
+            ) && !matches!(next, Some("of" | "in" | "with")) =>
+        {
+            Some(Action::End)
+        }
+        _ => None,
+    }
+}
+
+/// A stage read from a word and what follows it: "Group G" (a group by its letter) and
+/// "Round of 16".
+fn stage_by_position(words: &[&str], at: usize) -> Option<Stage> {
+    match (words[at], words.get(at + 1), words.get(at + 2)) {
+        ("group", Some(letter), _) if letter.len() == 1 && letter.chars().all(|c| c.is_ascii_alphabetic()) => {
+            Some(Stage::Group)
+        }
+        ("round", Some(&"of"), Some(remaining)) => remaining.parse().ok().map(Stage::RoundOf),
+        _ => None,
+    }
+}
+
+impl Stage {
+    /// Whether the stage is one a contestant reaches by going through the ones before it (not
+    /// a part of one game).
+    fn is_reached(self) -> bool {
+        !matches!(self, Stage::PartOfGame | Stage::FirstRound)
+    }
+
+    /// Whether the stage names a round of a tournament, which in a question about one game
+    /// says which game it is ("win the Faria vs Musetti: Round Of 16 match") rather than a
+    /// stage to reach.
+    pub fn is_tournament_round(self) -> bool {
+        matches!(
+            self,
+            Stage::Semifinal | Stage::Quarterfinal | Stage::Final | Stage::RoundOf(_) | Stage::Group | Stage::Knockout
+        )
+    }
+}
+
+/// One phrase of [`FORMS`], [`STAGES`], [`SPANS`] or [`ACTIONS`].
 #[derive(Clone, Copy)]
 enum Marker {
     Form(&'static [&'static str], Form),
     Stage(&'static [&'static str], Stage),
     Span(&'static [&'static str], Span),
+    Action(&'static [&'static str], Action),
 }
 
 impl Marker {
     fn phrase(self) -> &'static [&'static str] {
-        let (Marker::Form(phrase, _) | Marker::Stage(phrase, _) | Marker::Span(phrase, _)) = self;
+        let (Marker::Form(phrase, _) | Marker::Stage(phrase, _) | Marker::Span(phrase, _) | Marker::Action(phrase, _)) =
+            self;
         phrase
     }
 }
@@ -277,7 +721,8 @@ static PHRASES_BY_FIRST_WORD: LazyLock<HashMap<&'static str, Vec<Marker>>> = Laz
         .iter()
         .map(|(phrase, form)| Marker::Form(phrase, *form))
         .chain(STAGES.iter().map(|(phrase, stage)| Marker::Stage(phrase, *stage)))
-        .chain(SPANS.iter().map(|(phrase, span)| Marker::Span(phrase, *span)));
+        .chain(SPANS.iter().map(|(phrase, span)| Marker::Span(phrase, *span)))
+        .chain(ACTIONS.iter().map(|(phrase, action)| Marker::Action(phrase, *action)));
     for marker in markers {
         by_first_word.entry(marker.phrase()[0]).or_default().push(marker);
     }
@@ -338,6 +783,26 @@ mod tests {
     }
 
     #[test]
+    fn declaring_for_an_election_is_running_and_being_first_of_a_list_is_first() {
+        let declare = read(
+            "Will Gavin Newsom be first this list to declare for 2028 United States presidential election before Nov 7, 2028?",
+        );
+        assert_eq!(declare.form(), Form::First);
+        assert_eq!(read("Will Gavin Newsom declare for president?").form(), Form::Run);
+    }
+
+    #[test]
+    fn reads_which_extreme_a_reading_asks_about() {
+        let high = read("Highest temperature in NYC on Nov 27, 2026? — 72° or above");
+        let low = read("Will the lowest temperature in NYC be 72°F or higher on November 27?");
+        assert_eq!(high.extreme, Some(Extreme::High));
+        assert!(high.other_extreme(&low));
+        assert!(!high.other_extreme(&read("Will the high in NYC be 72°F or higher on November 27?")));
+        assert!(!high.other_extreme(&read("Will it be 72°F in NYC on November 27?")));
+        assert!(read("How high will Bitcoin get in 2025?").other_extreme(&read("How low will Bitcoin get in 2025?")));
+    }
+
+    #[test]
     fn a_successor_is_not_the_holder_leaving() {
         assert_eq!(
             read("Will Mojtaba Khamenei be the next Supreme Leader of Iran?").form(),
@@ -379,5 +844,196 @@ mod tests {
             read("Will anyone win 2026 Texas Republican Senate primary in the first round?").stages
         );
         assert_eq!(read("Set 1 Winner: Anisimova vs Pegula").stages, [Stage::PartOfGame]);
+    }
+
+    #[test]
+    fn reads_the_event_the_main_verb_names() {
+        let win = read("Will Curtis Sliwa win the 2025 NYC mayoral election?");
+        let drop_out = read("Will Curtis Sliwa drop out of the NYC Mayoral race?");
+        assert_eq!(win.action, Some(Action::Win));
+        assert_eq!(drop_out.action, Some(Action::Withdraw));
+        assert!(win.other_action(&drop_out));
+        let acquire = read("Will Trump acquire Greenland in 2025?");
+        let visit = read("Will Donald Trump visit Greenland in 2025?");
+        assert!(acquire.other_action(&visit));
+        // Two verbs of one event agree; a question with no such verb states no action.
+        assert!(
+            !read("Will Reza Pahlavi enter Iran before September?")
+                .other_action(&read("Will Reza Pahlavi visit Iran before Sep 1, 2025?"))
+        );
+        assert!(!acquire.other_action(&read("Will Trump buy at least part of Greenland?")));
+        assert!(
+            read("Will Taylor Swift release a new album in 2025?")
+                .other_action(&read("Will Taylor Swift announce a new album before 2026?"))
+        );
+        assert_eq!(
+            read("Khamenei out as Supreme Leader of Iran in 2025?").action,
+            Some(Action::Leave)
+        );
+        assert!(!read("US government shutdown in 2025?").other_action(&visit));
+    }
+
+    #[test]
+    fn a_strike_an_invasion_a_reopening_a_vote_and_a_fall_are_different_events() {
+        let strike = read("US strikes Iran by December 31, 2026?");
+        assert_eq!(strike.action, Some(Action::Attack));
+        let invade = read("Will the U.S. invade Iran before 2027?");
+        assert_eq!(invade.action, Some(Action::Invade));
+        let embassy = read("Will the US reopen its embassy in Iran before Jan 1, 2027?");
+        let deal = read("Will the US agree to a new Iranian nuclear deal this year?");
+        for (left, right) in [
+            (&strike, &invade),
+            (&strike, &embassy),
+            (&invade, &embassy),
+            (&strike, &deal),
+        ] {
+            assert!(left.other_action(right));
+        }
+        // "Strike a deal" is an agreement, not an attack.
+        assert_eq!(
+            read("Will the US strike a deal with Iran in 2026?").action,
+            Some(Action::Sign)
+        );
+        let fall = read("Will the Iranian regime fall by June 30?");
+        assert!(fall.other_action(&read("Will Iran hold a presidential election before Jul 1, 2026?")));
+        assert!(fall.other_action(&read("Khamenei out as Supreme Leader of Iran by June 30?")));
+        assert!(
+            read("Trump divorce in 2025?").other_action(&read("Will Donald Trump and Melania Trump marry in 2025?"))
+        );
+        assert!(
+            read("Khamenei seen in public by February 28?")
+                .other_action(&read("Will Ali Khamenei leave office before Mar 1, 2026?"))
+        );
+        // One verb of a class on each side: the same event.
+        assert!(!strike.other_action(&read("Will the US bomb Iran in 2026?")));
+        assert_eq!(
+            read("Will Jamieson Greer be the first person to leave the Trump Cabinet?").form(),
+            Form::First
+        );
+    }
+
+    #[test]
+    fn the_next_holder_of_an_elected_office_is_who_wins_its_election() {
+        let next_mayor = read("Will Gabriela Firea be the next Mayor of Bucharest?");
+        assert_eq!(next_mayor.form(), Form::Next);
+        let election = read("Who will win the Bucharest mayoral election? — Gabriela Firea");
+        assert!(next_mayor.succession_by_election(&election));
+        assert!(election.succession_by_election(&next_mayor));
+        // "The next" election is not a succession.
+        assert_eq!(
+            read("Who will win the next Malawian presidential election? — Lazarus Chakwera").form(),
+            Form::Happen
+        );
+        // A succession with no election is not one: the holder leaving is another question.
+        let out = read("Khamenei out as Supreme Leader of Iran in 2025?");
+        assert!(!read("Will Mojtaba Khamenei be the next Supreme Leader of Iran?").succession_by_election(&out));
+    }
+
+    #[test]
+    fn leaving_office_is_another_event_than_visiting_meeting_or_being_recognized() {
+        let out = read("Xi Jinping out before 2027?");
+        assert_eq!(out.action, Some(Action::Leave));
+        assert!(out.other_action(&read("Will Xi Jinping visit the White House before Jan 1, 2027?")));
+        assert!(read("Netanyahu out by end of 2026?").other_action(&read(
+            "Will Donald Trump meet in person Benjamin Netanyahu before Jan 1, 2027?"
+        )));
+        // Kalshi's wording of the same event agrees.
+        assert!(!out.other_action(&read(
+            "Will Xi Jinping leave General Secretary of the Communist Party of China before Jan 1, 2027?"
+        )));
+        assert_eq!(
+            read("Will Vladimir Putin leave President of Russia before Jan 1, 2027?").action,
+            Some(Action::Leave)
+        );
+        // "Drop out" stays a withdrawal; leaving a place is no office.
+        assert_eq!(
+            read("Will Curtis Sliwa drop out of the race?").action,
+            Some(Action::Withdraw)
+        );
+        assert_eq!(read("Will Khamenei leave Iran by March 31?").action, None);
+        assert_eq!(read("Will Tyson Fury Be Knocked Out in 2026?").action, None);
+        let recognize = read("US recognizes Reza Pahlavi as leader of Iran in 2026?");
+        assert_eq!(recognize.action, Some(Action::Recognize));
+        assert!(recognize.other_action(&read("Will Reza Pahlavi visit Iran before Jan 1, 2027?")));
+        assert!(!recognize.other_action(&read(
+            "Will the United States recognize Reza Pahlavi as the leader of Iran in 2026?"
+        )));
+    }
+
+    #[test]
+    fn a_conflict_ending_is_not_a_deal_agreed() {
+        let ends = read("Iran x Israel/US conflict ends by March 31?");
+        assert_eq!(ends.action, Some(Action::End));
+        let deal = read("Will the US agree to a new Iranian nuclear deal before April?");
+        assert_eq!(deal.action, Some(Action::Sign));
+        assert!(ends.other_action(&deal));
+        // "End" as a date or a draw is no action.
+        assert_eq!(read("Netanyahu out by end of 2026?").action, Some(Action::Leave));
+        assert_eq!(read("Will Bitcoin be above $100k at the end of 2025?").action, None);
+        assert_eq!(read("Will Fulham vs Brighton end in a draw?").action, None);
+    }
+
+    #[test]
+    fn any_successor_named_is_not_one_named_person_being_next() {
+        let any = read("Will Iran name a successor to Khamenei by March 31?");
+        assert_eq!(any.form(), Form::AnySuccessor);
+        assert_eq!(
+            read("Will Mojtaba Khamenei be the next Supreme Leader of Iran?").form(),
+            Form::Next
+        );
+        assert_eq!(
+            read("Will Iran appoint a new Supreme Leader in 2026?").form(),
+            Form::AnySuccessor
+        );
+    }
+
+    #[test]
+    fn a_stage_to_reach_is_not_the_whole_tournament() {
+        let qualify = read("Will Italy qualify for the 2026 FIFA World Cup?");
+        assert_eq!((qualify.form(), qualify.stages.as_slice()), (Form::Qualify, &[][..]));
+        let final_ = read("Will Italy qualify for FIFA World Cup Final?");
+        assert_eq!(
+            (final_.form(), final_.stages.as_slice()),
+            (Form::Advance, &[Stage::Final][..])
+        );
+        // Qualifying for a stage and reaching it are one question.
+        assert_eq!(final_, read("Will Italy make the final?"));
+        assert_eq!(
+            read("Will Germany qualify for FIFA World Cup Round of 16?").stages,
+            [Stage::RoundOf(16)]
+        );
+        let semifinal = read("Will Brazil qualify for FIFA World Cup Semifinals?");
+        assert_eq!(semifinal.form(), Form::Advance);
+        assert_eq!(semifinal.stages, read("Will Brazil reach the semifinals?").stages);
+        // Topping a group, or reaching the knockouts, is a stage; winning the final is the whole.
+        assert_eq!(
+            read("Will Belgium finish first in World Cup Group G?").stages,
+            [Stage::Group]
+        );
+        assert_eq!(read("Will Egypt reach the knockout stage?").stages, [Stage::Knockout]);
+        assert!(read("Will Spain win the 2026 FIFA World Cup Final?").stages.is_empty());
+        assert!(read("Will the Knicks win the 2026 NBA Finals?").stages.is_empty());
+        assert_eq!(read("Will Duke make the Final Four?").stages, [Stage::Semifinal]);
+    }
+
+    #[test]
+    fn an_engagement_is_not_a_wedding_and_an_announced_nominee_is_an_announcement() {
+        let engaged = read("Taylor Swift and Travis Kelce engaged in 2025?");
+        assert_eq!(engaged.action, Some(Action::Engage));
+        assert!(engaged.other_action(&read(
+            "Who will be a Bridesmaid for the wedding of Travis Kelce and Taylor Swift?"
+        )));
+        assert!(!read("Will Taylor Swift get married in 2026?").other_action(&read("Taylor Swift wedding in 2026?")));
+        let announce =
+            read("Will Donald Trump announce a new nominee for Chair of the Federal Reserve by December 31, 2025?");
+        assert_eq!(
+            (announce.form(), announce.action),
+            (Form::Happen, Some(Action::Announce))
+        );
+        assert_eq!(
+            announce,
+            read("Will Trump announce his new Chair of the Federal Reserve in 2025?")
+        );
+        assert_eq!(read("Will Gavin Newsom be the nominee?").form(), Form::Nominated);
     }
 }

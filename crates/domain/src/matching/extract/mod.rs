@@ -11,6 +11,7 @@ pub mod form;
 pub mod numbers;
 pub mod side;
 pub mod teams;
+pub mod ticker;
 pub mod tokens;
 
 use chrono::{Datelike, NaiveDate};
@@ -36,6 +37,13 @@ pub struct Features {
     /// The other side of the game, when the question asks whether one side of a named game
     /// wins ("Fulham vs Brighton Winner? — Fulham": Brighton).
     pub opponent: Option<Entity>,
+    /// Whether `entities.primary` is Kalshi's choice after the dash ("Which boroughs will
+    /// Mamdani win? — Queens"): the one name whose fate resolves Yes, which a market on the
+    /// same question must name too.
+    pub primary_is_choice: bool,
+    /// The game a Kalshi market's ticker names (its day and both sides' codes), set by
+    /// [`crate::matching::MatchInput::features`]: the question alone may name one side only.
+    pub game: Option<ticker::TickerGame>,
     pub end_date: Option<NaiveDate>,
     /// Remaining informative words as (hash, weight), sorted by hash.
     pub wording: Vec<(u64, f32)>,
@@ -69,6 +77,18 @@ impl Features {
         // Winner? — Kansas City"): the choice is the subject that resolves Yes, and the other
         // side of the game its opponent. A choice of "Tie" asks for a draw, not a winner.
         let mut opponent = None;
+        let mut primary_is_choice = false;
+        // Kalshi's "Will Tie win the Ryder Cup?" puts its choice in the question: a tie is a
+        // draw, not a contestant.
+        if entities
+            .primary
+            .as_ref()
+            .is_some_and(|primary| primary.words == ["tie"])
+        {
+            form.form = Some(form::Form::Draw);
+            entities.subjects.retain(|entity| entity.words != ["tie"]);
+            entities.primary = None;
+        }
         if let Some((title, choice)) = question.rsplit_once(" \u{2014} ") {
             if matches!(choice.trim().to_lowercase().as_str(), "tie" | "draw") {
                 form.form = Some(form::Form::Draw);
@@ -85,7 +105,30 @@ impl Features {
                         .cloned();
                 }
                 entities.primary = Some(chosen);
+                primary_is_choice = true;
             }
+        }
+        // Kalshi's match markets name one player ("Thiago Agustin Tirante wins") under an
+        // event that names the match ("… Tirante vs Arthur Fils"): the event's other side is
+        // the opponent, which tells this match from the player's next one.
+        if opponent.is_none()
+            && entities.subjects.len() == 1
+            && let (Some(primary), Some(event_title)) = (&entities.primary, event_title)
+        {
+            let game = event_title
+                .rsplit_once(':')
+                .map_or(event_title, |(_contest, game)| game);
+            if names_a_game(game) {
+                let sides = entities::extract(&mut tokens::tokenize(game)).subjects;
+                if sides.len() == 2 && sides.iter().any(|side| side.corresponds_to(primary)) {
+                    opponent = sides.into_iter().find(|side| !side.corresponds_to(primary));
+                }
+            }
+        }
+        // In a question about one game, a round names which game it is: "win the Faria vs
+        // Musetti: Round Of 16 match" asks who wins that game, not whether one reaches a round.
+        if opponent.is_some() || (!side::is_yes_no(outcomes) && outcomes.len() == 2) || names_a_game(&question) {
+            form.stages.retain(|stage| !stage.is_tournament_round());
         }
         // The league settles a team name several teams share ("Kings"); read only then.
         let league = entities
@@ -102,6 +145,7 @@ impl Features {
             .chain(opponent.as_mut())
         {
             entities::drop_club_words(entity);
+            entities::demonym_to_country(entity);
             teams::canonicalize(entity, league);
         }
         let named_outcomes = (!side::is_yes_no(outcomes) && outcomes.len() == 2).then(|| {
@@ -128,6 +172,8 @@ impl Features {
             form,
             named_outcomes,
             opponent,
+            primary_is_choice,
+            game: None,
             end_date,
             wording,
         }
@@ -302,6 +348,69 @@ mod tests {
         assert_eq!(features.timing.deadline, NaiveDate::from_ymd_opt(2026, 1, 1));
         assert_eq!(features.key_words(), ["bitcoin"]);
         assert_eq!(features.years(), [2025]);
+    }
+
+    #[test]
+    fn a_round_in_a_game_says_which_game_not_a_stage_to_reach() {
+        let game = Features::of(
+            "Will Lorenzo Musetti win the Faria vs Musetti: Round Of 16 match?",
+            &yes_no(),
+            None,
+            None,
+        );
+        assert!(game.form.stages.is_empty());
+        let reach = Features::of(
+            "Will Germany qualify for FIFA World Cup Round of 16?",
+            &yes_no(),
+            None,
+            None,
+        );
+        assert_eq!(reach.form.stages, [form::Stage::RoundOf(16)]);
+        // A part of the game stays a stage.
+        let set = Features::of(
+            "Set 1 Winner: Paul vs Cobolli",
+            &["Paul".to_owned(), "Cobolli".to_owned()],
+            None,
+            None,
+        );
+        assert_eq!(set.form.stages, [form::Stage::PartOfGame]);
+    }
+
+    #[test]
+    fn the_event_of_a_one_player_market_names_the_opponent() {
+        let features = Features::of(
+            "Thiago Agustin Tirante wins",
+            &yes_no(),
+            Some("Cincinnati Open: Thiago Agustin Tirante vs Arthur Fils"),
+            None,
+        );
+        assert_eq!(
+            features.opponent.map(|opponent| opponent.key()).as_deref(),
+            Some("arthur fils")
+        );
+        let without = Features::of("Thiago Agustin Tirante wins", &yes_no(), None, None);
+        assert_eq!(without.opponent, None);
+    }
+
+    #[test]
+    fn a_tie_in_kalshis_question_is_a_draw() {
+        let features = Features::of("Will Tie win the Ryder Cup?", &yes_no(), None, None);
+        assert_eq!(features.form.form(), form::Form::Draw);
+        assert!(
+            features
+                .entities
+                .subjects
+                .iter()
+                .all(|subject| subject.words != ["tie"]),
+            "{:?}",
+            features.entities
+        );
+        assert_eq!(
+            Features::of("Will the 2025 Ryder Cup end in a tie?", &yes_no(), None, None)
+                .form
+                .form(),
+            form::Form::Draw
+        );
     }
 
     #[test]

@@ -13,6 +13,8 @@ pub enum Unit {
     BasisPoints,
     /// A plain count: people, launches, rate cuts, seeds.
     Count,
+    /// Degrees of temperature ("72°F", "72°", "72 degrees").
+    Degrees,
 }
 
 /// Which side of the number resolves Yes.
@@ -62,6 +64,7 @@ impl Quantity {
             Unit::Percent => format!("{}%", trim(number)),
             Unit::BasisPoints => format!("{} bps", trim(number)),
             Unit::Count => trim(number),
+            Unit::Degrees => format!("{}°", trim(number)),
         };
         let strict = self.inclusive == Some(false);
         match self.bound {
@@ -91,12 +94,16 @@ impl Quantity {
         let bounds_agree = match (self.bound, other.bound) {
             (Bound::Unstated, Bound::Unstated) => true,
             (Bound::Unstated, bound) | (bound, Bound::Unstated) => {
-                let strict = if self.bound == Bound::Unstated {
+                let inclusive = if self.bound == Bound::Unstated {
                     other.inclusive
                 } else {
                     self.inclusive
-                } == Some(false);
-                bound != Bound::Between && !strict
+                };
+                // A bare count is exact where the other writes an open end: "cut rates 8
+                // times" is not "8+ cuts", "hike by 25bps" not "by 25+ bps". Only an open end
+                // the words state ("+", "or more", "at least", "≥", "above") counts; a verb
+                // of reaching leaves it open to either reading.
+                bound != Bound::Between && inclusive.is_none()
             }
             (left, right) => left == right,
         };
@@ -286,12 +293,14 @@ fn parse(tokens: &[Token], index: usize) -> Option<Parsed> {
         "b" | "bn" => 1e9,
         "t" | "tn" => 1e12,
         "bps" | "bp" => 1.0,
+        // "°", "°F", "°C", transliterated.
+        "deg" | "degf" | "degc" => 1.0,
         _ => return None,
     };
-    let mut unit = if suffix == "bps" || suffix == "bp" {
-        Unit::BasisPoints
-    } else {
-        Unit::Count
+    let mut unit = match suffix {
+        "bps" | "bp" => Unit::BasisPoints,
+        "deg" | "degf" | "degc" => Unit::Degrees,
+        _ => Unit::Count,
     };
     if let Some(next) = tokens
         .get(index + 1)
@@ -309,6 +318,9 @@ fn parse(tokens: &[Token], index: usize) -> Option<Parsed> {
             last_token = index + 1;
         } else if next.lower == "percent" {
             unit = Unit::Percent;
+            last_token = index + 1;
+        } else if matches!(next.lower.as_str(), "degrees" | "degree" | "deg" | "degf" | "degc") {
+            unit = Unit::Degrees;
             last_token = index + 1;
         } else if next.lower == "bps" || next.lower == "bp" || next.lower == "basis" {
             unit = Unit::BasisPoints;
@@ -517,6 +529,46 @@ mod tests {
                 .boundary_with(&one("Will CPI rise more than 0.1% in February 2026?")),
             None
         );
+    }
+
+    #[test]
+    fn a_bare_count_is_exact_against_a_stated_open_end() {
+        // "8 times" is exactly 8; "8+" is 8 or more: nine cuts resolve them apart.
+        let times = one("Will the Fed cut rates 8 times?");
+        assert_eq!(times.bound, Bound::Unstated);
+        assert_eq!(times.boundary_with(&one("Will 8+ Fed rate cuts happen in 2025?")), None);
+        assert_eq!(
+            one("Will the Federal Reserve Hike rates by 25bps at their October 2025 meeting?").boundary_with(&one(
+                "Fed increases interest rates by 25+ bps after October 2025 meeting?"
+            )),
+            None
+        );
+        assert_eq!(times.boundary_with(&one("at least 8")), None);
+        // Two bare counts, or a bare number against a verb of reaching, still agree.
+        assert_eq!(
+            times.boundary_with(&one("Will 8 Fed rate cuts happen in 2025?")),
+            Some(Boundary::Same)
+        );
+        assert_eq!(
+            one("Bitcoin $150,000 in 2025").boundary_with(&one("Will Bitcoin reach $150,000")),
+            Some(Boundary::Same)
+        );
+    }
+
+    #[test]
+    fn reads_temperatures_with_their_degrees() {
+        let tail = one("Highest temperature in NYC? — 72° or above");
+        assert_eq!((tail.low, tail.unit, tail.bound), (72.0, Unit::Degrees, Bound::Above));
+        let fahrenheit = one("Will the highest temperature in NYC be 72°F or higher?");
+        assert_eq!(fahrenheit.boundary_with(&tail), Some(Boundary::Same));
+        let band = one("Will the highest temperature in NYC be between 72-73°F?");
+        assert_eq!(
+            (band.low, band.high, band.unit, band.bound),
+            (72.0, 73.0, Unit::Degrees, Bound::Between)
+        );
+        // A band is not a tail.
+        assert_eq!(band.boundary_with(&tail), None);
+        assert_eq!(one("at least 72 degrees").unit, Unit::Degrees);
     }
 
     #[test]

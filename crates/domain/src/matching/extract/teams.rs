@@ -161,6 +161,30 @@ fn teams_of(entity: &Entity) -> Option<&'static Vec<&'static Team>> {
     BY_SPELLING.get(&entity.key())
 }
 
+/// Kalshi's choices name a team by its code and nickname ("NYI Islanders", "BUF Sabres"):
+/// the teams the nickname names whose location the code abbreviates (its initials, "nyi" for
+/// New York I, or the start of its city, "buf" for Buffalo).
+fn coded_team(entity: &Entity) -> Option<&'static Vec<&'static Team>> {
+    let (code, rest) = entity.words.split_first()?;
+    if entity.kind != EntityKind::Name
+        || !(2..=3).contains(&code.len())
+        || !rest.first().is_some_and(|first| FIRST_WORDS.contains(first.as_str()))
+    {
+        return None;
+    }
+    let teams = BY_SPELLING.get(&rest.join(" "))?;
+    teams
+        .iter()
+        .all(|team| abbreviates(code, &team.location))
+        .then_some(teams)
+}
+
+/// Whether `code` is the initials of `location`'s words or the start of its first word.
+fn abbreviates(code: &str, location: &[String]) -> bool {
+    let initials: String = location.iter().filter_map(|word| word.chars().next()).collect();
+    initials == code || location.first().is_some_and(|first| first.starts_with(code))
+}
+
 /// Whether `entity` is a spelling several teams share, which only the league settles.
 pub fn needs_league(entity: &Entity) -> bool {
     teams_of(entity).is_some_and(|teams| teams.len() > 1)
@@ -169,7 +193,7 @@ pub fn needs_league(entity: &Entity) -> bool {
 /// Rewrites a name that is a team's (see the module's documentation) as the team's full
 /// name. `league` settles a name two leagues share.
 pub fn canonicalize(entity: &mut Entity, league: Option<League>) {
-    let Some(found) = teams_of(entity) else {
+    let Some(found) = teams_of(entity).or_else(|| coded_team(entity)) else {
         return;
     };
     let mut in_league = found
@@ -195,6 +219,15 @@ mod tests {
         let mut entity = name(text);
         canonicalize(&mut entity, league);
         entity.key()
+    }
+
+    #[test]
+    fn a_code_before_a_nickname_is_the_team_it_abbreviates() {
+        assert_eq!(canonical("NYI Islanders", None), "new york islanders");
+        assert_eq!(canonical("BUF Sabres", None), "buffalo sabres");
+        assert_eq!(canonical("TOR Maple Leafs", None), "toronto maple leafs");
+        // A code that is not the team's location is not read as it.
+        assert_eq!(canonical("BOS Islanders", None), "bos islanders");
     }
 
     #[test]

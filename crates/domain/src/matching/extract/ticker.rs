@@ -1,0 +1,180 @@
+//! Kalshi's game tickers: which day a game is played and who plays it.
+//!
+//! A Kalshi market on one game carries both in its ticker, where its title may name only the
+//! chosen side ("Tommy Paul wins", ticker `KXATPMATCH-26AUG20PAUCOB-PAU`): a segment of the
+//! day (`26AUG20`, year, month, day; Kalshi sometimes adds the time, `26AUG201900`) followed
+//! by the two sides' codes run together (`PAUCOB`), and a last segment with the chosen side's
+//! code (`PAU`), which begins or ends the pair. The other code is the opponent (`COB`). A
+//! player reaches several games of one tournament, so the opponent and the day are what tell
+//! this game from the next; the title alone cannot.
+//!
+//! Codes are abbreviations of the sides' names (the start of a surname, a country's or
+//! team's letters), read here loosely ([`code_fits`]): the first letter begins a word of the
+//! name and the others follow in order. Tickers of anything else (a leader's exit by a date,
+//! `KXKHAMENEIOUT-AKHA-26FEB01`; a round, `KXWCROUND-26FINAL-ESP`) name no game and read as
+//! none.
+
+use chrono::NaiveDate;
+
+use super::entities::Entity;
+
+/// One game as its Kalshi ticker names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TickerGame {
+    /// The day of the game (the exchange's local date).
+    pub day: NaiveDate,
+    /// The chosen side's code, lower-case ("pau").
+    pub chosen: String,
+    /// The other side's code, lower-case ("cob").
+    pub opponent: String,
+}
+
+impl TickerGame {
+    /// Reads a Kalshi ticker; `None` when it names no game of two sides.
+    pub fn read(ticker: &str) -> Option<TickerGame> {
+        let (series_and_event, chosen) = ticker.rsplit_once('-')?;
+        if chosen.is_empty() || !chosen.bytes().all(|byte| byte.is_ascii_uppercase()) {
+            return None;
+        }
+        let chosen = chosen.to_ascii_lowercase();
+        series_and_event.split('-').skip(1).find_map(|segment| {
+            let (day, sides) = day_and_rest(segment)?;
+            let sides = sides.to_ascii_lowercase();
+            let opponent = sides
+                .strip_prefix(chosen.as_str())
+                .or_else(|| sides.strip_suffix(chosen.as_str()))?;
+            (!opponent.is_empty()).then(|| TickerGame {
+                day,
+                chosen: chosen.clone(),
+                opponent: opponent.to_owned(),
+            })
+        })
+    }
+}
+
+/// Splits `26AUG20PAUCOB` (or `26AUG201900PAUCOB`) into the day and the letters after it.
+fn day_and_rest(segment: &str) -> Option<(NaiveDate, &str)> {
+    let bytes = segment.as_bytes();
+    if bytes.len() < 8 || !bytes[..2].iter().all(u8::is_ascii_digit) || !bytes[5..7].iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let month = match &segment[2..5] {
+        "JAN" => 1,
+        "FEB" => 2,
+        "MAR" => 3,
+        "APR" => 4,
+        "MAY" => 5,
+        "JUN" => 6,
+        "JUL" => 7,
+        "AUG" => 8,
+        "SEP" => 9,
+        "OCT" => 10,
+        "NOV" => 11,
+        "DEC" => 12,
+        _ => return None,
+    };
+    let year = 2000 + segment[..2].parse::<i32>().ok()?;
+    let day = NaiveDate::from_ymd_opt(year, month, segment[5..7].parse().ok()?)?;
+    let rest = &segment[7..];
+    // An optional time of day (four digits) before the sides.
+    let rest = match rest.as_bytes() {
+        [a, b, c, d, ..] if [a, b, c, d].iter().all(|byte| byte.is_ascii_digit()) => &rest[4..],
+        _ => rest,
+    };
+    (!rest.is_empty() && rest.bytes().all(|byte| byte.is_ascii_uppercase())).then_some((day, rest))
+}
+
+/// Whether `code` (lower-case) can abbreviate `name`: its first letter begins a word of the
+/// name and its other letters follow in order ("cob" / Flavio Cobolli, "dej" / Jesper de Jong,
+/// "nzl" / New Zealand, "kc" / Kansas City Chiefs). Loose on purpose: a code that does not fit
+/// is good evidence the ticker names someone else. (No allocation: run per candidate pair.)
+pub fn code_fits(code: &str, name: &Entity) -> bool {
+    // A surname's particle may lead the code ("dej" for Jesper de Jong) where the name, read,
+    // has lost it.
+    letters_fit(code, name)
+        || PARTICLES.iter().any(|particle| {
+            code.strip_prefix(particle)
+                .is_some_and(|rest| !rest.is_empty() && letters_fit(rest, name))
+        })
+}
+
+/// Surname particles a code may begin with.
+const PARTICLES: &[&str] = &["de", "da", "di", "du", "del", "van", "von", "le", "la", "dos", "das"];
+
+fn letters_fit(code: &str, name: &Entity) -> bool {
+    let Some(first) = code.chars().next() else {
+        return false;
+    };
+    name.words.iter().enumerate().any(|(at, word)| {
+        if !word.starts_with(first) {
+            return false;
+        }
+        let mut rest = code.chars().skip(1).peekable();
+        let letters = name.words[at..]
+            .iter()
+            .flat_map(|word| word.chars())
+            .skip(1)
+            .filter(char::is_ascii_alphanumeric);
+        for letter in letters {
+            if rest.peek() == Some(&letter) {
+                rest.next();
+            }
+        }
+        rest.peek().is_none()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::entities::EntityKind;
+    use super::*;
+
+    fn name(text: &str) -> Entity {
+        Entity {
+            kind: EntityKind::Name,
+            words: text.split_whitespace().map(str::to_lowercase).collect(),
+        }
+    }
+
+    #[test]
+    fn reads_the_day_and_both_sides_of_a_game() {
+        let game = TickerGame::read("KXATPMATCH-26AUG20PAUCOB-COB").unwrap();
+        assert_eq!(game.day, NaiveDate::from_ymd_opt(2026, 8, 20).unwrap());
+        assert_eq!((game.chosen.as_str(), game.opponent.as_str()), ("cob", "pau"));
+        let first = TickerGame::read("KXWCGAME-26JUN21BELIRI-BEL").unwrap();
+        assert_eq!(first.opponent, "iri");
+        let timed = TickerGame::read("KXMLBGAME-25AUG071905NYYTEX-NYY").unwrap();
+        assert_eq!(
+            (timed.day.to_string().as_str(), timed.opponent.as_str()),
+            ("2025-08-07", "tex")
+        );
+    }
+
+    #[test]
+    fn other_tickers_name_no_game() {
+        for ticker in [
+            "KXKHAMENEIOUT-AKHA-26FEB01",
+            "KXLEADERSOUT-27JAN01-XJINCHI",
+            "KXWCROUND-26FINAL-ESP",
+            "KXNFLSPREAD-26JAN25KCJAC-KC7",
+            "KXATP-26CINCIN-TIA",
+            "558946",
+            "",
+        ] {
+            assert_eq!(TickerGame::read(ticker), None, "{ticker}");
+        }
+    }
+
+    #[test]
+    fn a_code_fits_the_names_it_can_abbreviate() {
+        assert!(code_fits("cob", &name("Flavio Cobolli")));
+        assert!(code_fits("dej", &name("Jesper de Jong")));
+        assert!(code_fits("dej", &name("Jesper Jong")));
+        assert!(code_fits("nzl", &name("New Zealand")));
+        assert!(code_fits("kc", &name("Kansas City Chiefs")));
+        assert!(code_fits("iri", &name("IR Iran")));
+        assert!(!code_fits("cob", &name("Alexander Zverev")));
+        assert!(!code_fits("fil", &name("Jakub Mensik")));
+        assert!(!code_fits("", &name("Jakub Mensik")));
+    }
+}
