@@ -403,8 +403,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The process can serve: its store answers.
-         * @description Reports what the store holds and, per exchange, the freshness of its data: the last
+         * The process can serve: its store answers, quickly enough, and takes writes.
+         * @description Answers at once, 503, while the store's health probe finds it down, read-only or slow
+         *     (the reason in the message); else reports what the store holds and, per exchange, the freshness of its data: the last
          *     successful sync, its age, and the last run's error (URLs in errors without their
          *     credentials). Read at most once a second however often it is asked (see
          *     [`ReadinessCache`]), since anyone may ask.
@@ -4753,7 +4754,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Not ready: the store does not answer or refuses writes (`SERVICE_UNAVAILABLE`). */
+            /** @description Not ready (`SERVICE_UNAVAILABLE`, the reason in the message): the store does not answer, answers more slowly than the configured bound, or refuses writes. */
             503: {
                 headers: {
                     [name: string]: unknown;

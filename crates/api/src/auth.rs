@@ -133,10 +133,13 @@ struct Identified {
 }
 
 /// The request's key and account, or why it is refused: no or a malformed
-/// `Authorization`, an unknown or revoked key, a suspended account, an address over its limit
-/// of failed authentications, or a store that cannot answer.
+/// `Authorization`, a store known to be away (every keyed call needs it, to charge or to read
+/// the account: refused at once, even with the key cached), an unknown or revoked key, a
+/// suspended account, an address over its limit of failed authentications, or a store that
+/// cannot answer.
 async fn identify(state: &AppState, headers: &HeaderMap, peer: Option<IpAddr>) -> Result<Identified, ApiError> {
     let token = bearer_token(headers)?.ok_or(ApiError::MissingApiKey)?;
+    state.store_health.check()?;
     let parsed = ApiKey::parse(token).map(|key| key.hash());
     // A key the cache holds passes without a store read, even from an address over its limit
     // of failures (a suspended account is read afresh, by `known_key`).
@@ -178,6 +181,7 @@ async fn identify(state: &AppState, headers: &HeaderMap, peer: Option<IpAddr>) -
         Ok(None) => return Err(ApiError::InvalidApiKey),
         Err(error) => {
             // The store failed, not the client.
+            state.store_health.observe(&error);
             if let Some(attempt) = attempt {
                 attempt.succeeded();
             }

@@ -43,6 +43,7 @@ use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use crate::auth::Caller;
+use crate::deadline::Deadline;
 use crate::error::ApiError;
 use crate::request_id::RequestId;
 use crate::state::{AppState, REQUEST_TIMEOUT_MARGIN};
@@ -195,6 +196,7 @@ async fn run_once(state: &AppState, request: Request, next: Next) -> Result<Resp
         tracing::error!("the idempotency layer runs without the authentication or request id layer");
         return Err(ApiError::Internal);
     };
+    let parts_deadline = request.extensions().get::<Deadline>().cloned();
     let (parts, body) = request.into_parts();
     let body = Bytes::from_request(Request::new(body), &())
         .await
@@ -214,7 +216,10 @@ async fn run_once(state: &AppState, request: Request, next: Next) -> Result<Resp
     let account_id = caller.account.id;
     let lease_time =
         chrono::TimeDelta::from_std(lease(state.settings.request_timeout)).unwrap_or(chrono::TimeDelta::MAX);
-    let deadline = Instant::now() + state.settings.request_timeout;
+    let deadline = match parts_deadline {
+        Some(deadline) => deadline.at().into_std(),
+        None => Instant::now() + state.settings.request_timeout,
+    };
     let mut pause = FIRST_PAUSE;
     let mut claim_next = true;
     loop {
@@ -256,12 +261,13 @@ async fn run_once(state: &AppState, request: Request, next: Next) -> Result<Resp
                 tracing::error!(%error, "an idempotency key's claim failed");
                 ApiError::Internal
             })?;
-            match outcome? {
+            match outcome.inspect_err(|error| state.store_health.observe(error))? {
                 ClaimOutcome::Claimed => return Ok(run_claimed(claim, release, request, next).await),
                 ClaimOutcome::Taken(record) => record,
             }
         } else {
-            match state.store.idempotency_record(account_id, &key, Utc::now()).await? {
+            let record = state.store.idempotency_record(account_id, &key, Utc::now()).await;
+            match record.inspect_err(|error| state.store_health.observe(error))? {
                 Some(record) => record,
                 // Released or lapsed: claim it.
                 None => {

@@ -4,8 +4,10 @@
 //! - [`serve`] runs it on a listener until a shutdown signal, finishing requests in flight.
 //!
 //! A request passes, outermost first: request id ([`request_id`]), error rendering
-//! ([`error::render_errors`]), tracing, panic catching, the timeout and the body limit; then,
-//! on `/api/v1` routes, authentication ([`auth`], through [`key_cache`], with failures limited
+//! ([`error::render_errors`]), tracing, panic catching, the backstop timeout, the request's
+//! deadline ([`deadline`], which bounds everything after it, the charge included) and the body
+//! limit; then, on `/api/v1` routes, the store's health ([`store_health`]: refused at once
+//! while the store is away), authentication ([`auth`], through [`key_cache`], with failures limited
 //! per address by [`failed_auth`]) and the rate limit ([`rate_limit`]); on charged routes,
 //! idempotency keys ([`idempotency`]); then the handler, which parses its parameters ([`params`]) and runs its
 //! work as a charged call ([`billing`]). Responses are built from [`views`], the contract's JSON shapes.
@@ -14,8 +16,10 @@
 pub mod admin_token;
 pub mod auth;
 pub mod billing;
+pub mod breaker;
 mod cache_control;
 pub mod connections;
+pub mod deadline;
 pub mod error;
 pub mod failed_auth;
 pub mod freshness;
@@ -30,6 +34,7 @@ pub mod request_id;
 mod routes;
 pub mod schemas;
 pub mod state;
+pub mod store_health;
 pub mod telemetry;
 pub mod views;
 
@@ -55,7 +60,8 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024;
 
 pub fn app(state: AppState) -> Router {
     telemetry::install();
-    let request_timeout = state.settings.request_timeout + state::REQUEST_TIMEOUT_MARGIN;
+    let backstop = state.settings.request_timeout + state::REQUEST_TIMEOUT_MARGIN;
+    let bounded = middleware::from_fn_with_state(state.clone(), deadline::bound);
     router(state).layer(
         ServiceBuilder::new()
             .layer(middleware::from_fn(request_id::assign_request_id))
@@ -86,10 +92,12 @@ pub fn app(state: AppState) -> Router {
                 )
             }))
             .layer(CatchPanicLayer::new())
+            // Only cuts a request whose charge's commit never got an answer (see `deadline`).
             .layer(TimeoutLayer::with_status_code(
                 StatusCode::SERVICE_UNAVAILABLE,
-                request_timeout,
+                backstop,
             ))
+            .layer(bounded)
             .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES)),
     )
 }

@@ -17,15 +17,19 @@ use crate::key_cache::KeyCache;
 use crate::rate_limit::{InProcessRateLimiter, RateLimiter};
 use crate::routes::benchmark::bodies::CeilingBodies;
 use crate::routes::health::readiness::ReadinessCache;
+use crate::store_health::StoreHealth;
 
 /// What the API takes from configuration.
 #[derive(Debug, Clone)]
 pub struct ApiSettings {
     /// Requests per minute of each tier.
     pub tiers: TierTable,
-    /// The longest a call's work may take before it is answered 503 (uncharged). The whole
-    /// request gets [`REQUEST_TIMEOUT_MARGIN`] more, as a backstop.
+    /// The longest a request may take, authentication, work and charge included, before it is
+    /// answered 503 (uncharged; see [`crate::deadline`]).
     pub request_timeout: Duration,
+    /// How long the store may take to answer the health probe before it is reported slow
+    /// (see [`crate::store_health`]).
+    pub store_slow_after: Duration,
     /// Whether `GET /benchmark/ceiling` is served (`serve --benchmark`).
     pub benchmark: bool,
     /// How old a news article may be and still count as recent for explain.
@@ -50,6 +54,7 @@ impl Default for ApiSettings {
         ApiSettings {
             tiers: TierTable::default(),
             request_timeout: Duration::from_secs(30),
+            store_slow_after: crate::store_health::DEFAULT_SLOW_AFTER,
             benchmark: false,
             news_window: TimeDelta::days(14),
             admin_token: None,
@@ -74,8 +79,9 @@ pub const DEFAULT_DEPTH_MAX_AGE: Duration = Duration::from_secs(10);
 /// Three times the default interval of incremental syncs: one missed sync is not yet stale.
 pub const DEFAULT_STALE_AFTER: TimeDelta = TimeDelta::minutes(15);
 
-/// How much longer than its work a whole request may take (authentication, charging) before
-/// the server gives up on it.
+/// How much longer than its timeout a request whose charge began may wait for the charge's
+/// outcome before the server gives up on it (a backstop for a store that stopped answering in
+/// the middle of a commit; see [`crate::deadline`]).
 pub const REQUEST_TIMEOUT_MARGIN: Duration = Duration::from_secs(10);
 
 #[derive(Clone)]
@@ -89,6 +95,8 @@ pub struct AppState {
     pub freshness: Arc<Freshness>,
     pub rate_limiter: Arc<dyn RateLimiter>,
     pub keys: Arc<KeyCache>,
+    /// Whether the store is away, known without asking it.
+    pub store_health: Arc<StoreHealth>,
     pub failed_auth: Arc<FailedAuth>,
     pub charger: Charger,
     /// Wakes requests waiting on this node for another that holds their idempotency key.
@@ -103,8 +111,8 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// State with the in-process rate limiter (one node). Starts the charging task, so it
-    /// must be called inside a Tokio runtime.
+    /// State with the in-process rate limiter (one node). Starts the charging task and the
+    /// store's health probe, so it must be called inside a Tokio runtime.
     pub fn new(store: Arc<dyn Store>, settings: ApiSettings) -> AppState {
         AppState::with_rate_limiter(store, settings, Arc::new(InProcessRateLimiter::default()))
     }
@@ -114,8 +122,10 @@ impl AppState {
         settings: ApiSettings,
         rate_limiter: Arc<dyn RateLimiter>,
     ) -> AppState {
+        let store_health = StoreHealth::start(store.clone(), settings.store_slow_after);
         AppState {
-            charger: Charger::start(store.clone(), REQUEST_TIMEOUT_MARGIN / 2),
+            charger: Charger::start(store.clone(), store_health.clone()),
+            store_health,
             idempotency_waiters: Arc::default(),
             catalog: LiveCatalog::new(store.clone()),
             news: LiveNews::new(store.clone(), settings.news_window),

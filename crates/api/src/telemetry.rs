@@ -19,6 +19,7 @@ use chrono::Utc;
 use marketlens_domain::Exchange;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
+use crate::breaker::Trouble;
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -103,7 +104,22 @@ pub async fn render(State(state): State<AppState>) -> Result<Response, ApiError>
         .into_response())
 }
 
+/// The gauges read from the store, and the node's own. While the store is known to be away
+/// the store's gauges keep their last values, so that `/metrics` still answers at once.
 async fn record_store_state(state: &AppState) -> Result<(), ApiError> {
+    let limiter = state.rate_limiter.health();
+    metrics::gauge!("marketlens_rate_limiter_degraded").set(if limiter.degraded.is_some() { 1.0 } else { 0.0 });
+    let trouble = state.store_health.tripped().map(|tripped| tripped.trouble);
+    for kind in [Trouble::Down, Trouble::ReadOnly, Trouble::Slow] {
+        metrics::gauge!("marketlens_store_trouble", "trouble" => kind.as_str()).set(if trouble == Some(kind) {
+            1.0
+        } else {
+            0.0
+        });
+    }
+    if state.store_health.check().is_err() {
+        return Ok(());
+    }
     let counts = state.store.catalog_counts().await?;
     metrics::gauge!("marketlens_store_markets", "exchange" => Exchange::Polymarket.as_str())
         .set(counts.polymarket_markets as f64);
@@ -129,7 +145,5 @@ async fn record_store_state(state: &AppState) -> Result<(), ApiError> {
                 .set(if latest.succeeded { 1.0 } else { 0.0 });
         }
     }
-    let limiter = state.rate_limiter.health();
-    metrics::gauge!("marketlens_rate_limiter_degraded").set(if limiter.degraded.is_some() { 1.0 } else { 0.0 });
     Ok(())
 }

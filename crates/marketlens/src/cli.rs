@@ -99,9 +99,15 @@ pub struct ServeArgs {
     #[arg(long, env = "MARKETLENS_BIND", default_value = "127.0.0.1:8080")]
     pub bind: String,
 
-    /// The longest a request's work may take before it is answered 503 (uncharged).
+    /// The longest a request may take, authentication and charging included, before it is
+    /// answered 503 (uncharged).
     #[arg(long, env = "MARKETLENS_REQUEST_TIMEOUT_SECS", default_value_t = 30)]
     pub request_timeout_secs: u64,
+
+    /// How many milliseconds the store may take to answer the background health probe (a
+    /// trivial read, every 250 ms) before it counts as slow and /readyz says not ready.
+    #[arg(long, env = "MARKETLENS_STORE_SLOW_MS", default_value_t = 500)]
+    pub store_slow_ms: u64,
 
     /// Failed authentications (API key or admin token) one client address may make in a minute
     /// before its unknown credentials are refused with 429 unread; 0 turns the limit off.

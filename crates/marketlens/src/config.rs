@@ -45,6 +45,9 @@ impl ServerConfig {
         if !(1..=600).contains(&args.request_timeout_secs) {
             bail!("--request-timeout-secs / MARKETLENS_REQUEST_TIMEOUT_SECS must be from 1 to 600");
         }
+        if !(10..=10_000).contains(&args.store_slow_ms) {
+            bail!("--store-slow-ms / MARKETLENS_STORE_SLOW_MS must be from 10 to 10000");
+        }
         if !(1..=MAX_STALE_AFTER_SECS).contains(&args.stale_after_secs) {
             bail!("--stale-after-secs / MARKETLENS_STALE_AFTER_SECS must be from 1 to {MAX_STALE_AFTER_SECS}");
         }
@@ -58,6 +61,7 @@ impl ServerConfig {
             api: ApiSettings {
                 tiers,
                 request_timeout: Duration::from_secs(args.request_timeout_secs),
+                store_slow_after: Duration::from_millis(args.store_slow_ms),
                 benchmark: args.benchmark,
                 news_window: news_window(args.news_window_days)?,
                 stale_after: TimeDelta::seconds(args.stale_after_secs as i64),

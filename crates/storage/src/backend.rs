@@ -14,7 +14,8 @@
 
 use marketlens_domain::Outcome;
 use marketlens_domain::time::Timestamp;
-use sqlx::{Database, Pool, QueryBuilder, Transaction};
+use sqlx::pool::PoolConnection;
+use sqlx::{Connection, Database, Pool, QueryBuilder, SqlSafeStr, Transaction};
 use uuid::Uuid;
 
 use crate::{SearchWords, StoreError};
@@ -72,6 +73,9 @@ pub(crate) trait Backend {
     /// The pool writes go to.
     fn writer(&self) -> &Pool<Self::Db>;
 
+    /// The health probe's own connection (one, made when first used), apart from the calls'.
+    fn prober(&self) -> &Pool<Self::Db>;
+
     /// A transaction that writes accounts, keys, news or sync records, holding what keeps
     /// concurrent writers from deciding against the same rows (SQLite: the database's write
     /// lock, taken at once; PostgreSQL: row locks taken by its statements).
@@ -83,6 +87,25 @@ pub(crate) trait Backend {
 
     /// Called after a catalogue write commits (SQLite restarts its WAL here if asked to).
     async fn after_catalog_write(&self);
+}
+
+/// A write transaction on a connection of `pool`, begun with `begin` (`BEGIN`, or SQLite's
+/// `BEGIN IMMEDIATE`). A connection whose last transaction failed at its `COMMIT` (a full
+/// disk) comes back to the pool still counted as inside it, and sqlx then refuses every
+/// transaction on it ("attempted to call begin_with at non-zero transaction depth"), for as
+/// long as the process runs: such a connection is dropped and replaced, so that the store
+/// writes again once the cause is gone.
+pub(crate) async fn begin_on<DB: Database>(
+    pool: &Pool<DB>,
+    begin: &'static str,
+) -> Result<Transaction<'static, DB>, StoreError> {
+    let mut connection: PoolConnection<DB> = pool.acquire().await?;
+    if connection.is_in_transaction() {
+        tracing::warn!("a connection left inside a failed transaction is replaced");
+        drop(connection.detach());
+        connection = pool.acquire().await?;
+    }
+    Ok(Transaction::begin(connection, Some(begin.into_sql_str())).await?)
 }
 
 /// Implements every store trait for `$store`, a type implementing [`Backend`], from the SQL

@@ -25,13 +25,15 @@ pub enum StoreError {
 impl From<sqlx::Error> for StoreError {
     fn from(error: sqlx::Error) -> Self {
         match &error {
-            sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_) => {
-                StoreError::Unavailable(error.to_string())
-            }
+            sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::WorkerCrashed => StoreError::Unavailable(error.to_string()),
             sqlx::Error::Database(database_error) if is_read_only(database_error.as_ref()) => {
                 StoreError::ReadOnly(error.to_string())
             }
-            sqlx::Error::Database(database_error) if is_busy(database_error.code().as_deref()) => {
+            sqlx::Error::Database(database_error) if is_away(database_error.as_ref()) => {
                 StoreError::Unavailable(error.to_string())
             }
             _ => StoreError::Internal(error.to_string()),
@@ -45,11 +47,23 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
     }
 }
 
-/// SQLite's "database is locked/busy" codes (5, 6 and their extended forms): another
-/// process holds the write lock for longer than the busy timeout.
-fn is_busy(code: Option<&str>) -> bool {
-    code.and_then(|code| code.parse::<i64>().ok())
-        .is_some_and(|code| matches!(code & 0xff, 5 | 6))
+/// Whether the database failed for want of something outside the request, which comes back
+/// by itself or by an operator's hand, rather than for the request itself: SQLite's "database
+/// is locked/busy" (5, 6: another process holds the write lock for longer than the busy
+/// timeout), disk I/O errors (10) and a full disk (13), each with its extended forms;
+/// PostgreSQL's connection exceptions (class 08), insufficient resources (class 53: disk full,
+/// out of memory, too many connections) and operator intervention (class 57: shutting down,
+/// not yet accepting connections), apart from a cancelled statement (57014).
+fn is_away(error: &dyn sqlx::error::DatabaseError) -> bool {
+    let Some(code) = error.code() else {
+        return false;
+    };
+    if error.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
+        code.parse::<i64>()
+            .is_ok_and(|code| matches!(code & 0xff, 5 | 6 | 10 | 13))
+    } else {
+        (code.starts_with("08") || code.starts_with("53") || code.starts_with("57")) && code != "57014"
+    }
 }
 
 /// Whether the database refused a write because it is read-only: SQLite's `SQLITE_READONLY`

@@ -8,6 +8,11 @@
 //!
 //! Without the variable, the PostgreSQL half is skipped with a note on stderr; a variable
 //! that is set but names a server that does not answer fails the test.
+//!
+//! [`proxy::FaultProxy`] stands between a server under test and its PostgreSQL or Redis to
+//! inject faults (gone, slow) without touching the machine's shared servers.
+
+pub mod proxy;
 
 use marketlens_storage::Store;
 use std::sync::Arc;

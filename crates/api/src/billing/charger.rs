@@ -1,10 +1,17 @@
 //! The queue of charges and the task that hands them to the store in batches (group commit):
 //! one transaction each time the previous one commits.
+//!
+//! A charge begins only through its request's [`Deadline`] gate, so that none is taken for a
+//! request already answered 503 for its timeout; and while the store's breaker refuses calls
+//! ([`StoreHealth`]) a batch fails at once rather than waiting for the store. A batch that
+//! fails because the store is away trips the breaker.
 
 use marketlens_storage::{ChargeOutcome, ChargeRequest, Store, StoreError};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
+
+use crate::deadline::Deadline;
+use crate::store_health::StoreHealth;
 
 /// The most charges one transaction takes.
 const MAX_BATCH: usize = 512;
@@ -13,7 +20,7 @@ const QUEUE_CAPACITY: usize = 8_192;
 
 struct QueuedCharge {
     request: ChargeRequest,
-    deadline: Instant,
+    deadline: Deadline,
     reply: oneshot::Sender<Result<ChargeOutcome, StoreError>>,
 }
 
@@ -21,27 +28,24 @@ struct QueuedCharge {
 #[derive(Clone)]
 pub struct Charger {
     queue: mpsc::Sender<QueuedCharge>,
-    /// The longest a charge may wait for its transaction to begin. A charge that waited longer
-    /// is dropped uncharged (and its call answered 503), so that no charge can commit after
-    /// the request's own deadline has answered the client with an error.
-    max_wait: Duration,
 }
 
 impl Charger {
-    /// Starts the task that writes queued charges to `store`, each waiting at most `max_wait`
-    /// for its transaction. It ends when every `Charger` clone is dropped.
-    pub fn start(store: Arc<dyn Store>, max_wait: Duration) -> Charger {
+    /// Starts the task that writes queued charges to `store`. It ends when every `Charger`
+    /// clone is dropped.
+    pub fn start(store: Arc<dyn Store>, health: Arc<StoreHealth>) -> Charger {
         let (queue, queued) = mpsc::channel(QUEUE_CAPACITY);
-        tokio::spawn(write_batches(store, queued));
-        Charger { queue, max_wait }
+        tokio::spawn(write_batches(store, health, queued));
+        Charger { queue }
     }
 
-    /// Charges one call, with the charges of the calls that finish alongside it.
-    pub async fn charge(&self, request: ChargeRequest) -> Result<ChargeOutcome, StoreError> {
+    /// Charges one call, with the charges of the calls that finish alongside it, if it begins
+    /// before `deadline` (else it fails uncharged).
+    pub async fn charge(&self, request: ChargeRequest, deadline: Deadline) -> Result<ChargeOutcome, StoreError> {
         let (reply, outcome) = oneshot::channel();
         let queued = QueuedCharge {
             request,
-            deadline: Instant::now() + self.max_wait,
+            deadline,
             reply,
         };
         let stopped = || StoreError::Unavailable("the charging task has stopped".to_owned());
@@ -50,15 +54,24 @@ impl Charger {
     }
 }
 
-async fn write_batches(store: Arc<dyn Store>, mut queued: mpsc::Receiver<QueuedCharge>) {
+async fn write_batches(store: Arc<dyn Store>, health: Arc<StoreHealth>, mut queued: mpsc::Receiver<QueuedCharge>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while queued.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let now = Instant::now();
+        if health.check().is_err() {
+            for charge in batch.drain(..) {
+                let _ = charge.reply.send(Err(StoreError::Unavailable(
+                    "the store is away; the charge was not attempted".to_owned(),
+                )));
+            }
+            continue;
+        }
+        // The gate is passed here, as the transaction begins: a charge whose request was
+        // answered for its timeout meanwhile is dropped, and one let through is waited for.
         let (live, late): (Vec<QueuedCharge>, Vec<QueuedCharge>) =
-            batch.drain(..).partition(|charge| charge.deadline > now);
+            batch.drain(..).partition(|charge| charge.deadline.begin_charge());
         for charge in late {
             let _ = charge.reply.send(Err(StoreError::Unavailable(
-                "the charge waited too long for the store".to_owned(),
+                "the request's time ran out before its charge began".to_owned(),
             )));
         }
         if live.is_empty() {
@@ -72,6 +85,7 @@ async fn write_batches(store: Arc<dyn Store>, mut queued: mpsc::Receiver<QueuedC
                 }
             }
             Err(error) => {
+                health.observe(&error);
                 tracing::error!(%error, charges = requests.len(), "a batch of charges failed; none was taken");
                 let message = error.to_string();
                 for charge in live {

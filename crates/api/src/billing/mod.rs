@@ -34,6 +34,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use crate::auth::Caller;
+use crate::deadline::Deadline;
 use crate::error::ApiError;
 use crate::idempotency::{AnswerKept, Held, KEPT_HEADERS};
 use crate::request_id::RequestId;
@@ -41,13 +42,16 @@ use crate::state::AppState;
 
 /// A charged call's frame, from the request's extensions: who calls (set by
 /// `auth::authenticate`), the server's request id its ledger line carries (set by
-/// `request_id::assign_request_id`) and the idempotency key it holds, if any (set by
-/// `idempotency::layer`). One extractor, so that no handler reads them apart.
+/// `request_id::assign_request_id`), the idempotency key it holds, if any (set by
+/// `idempotency::layer`), and the request's deadline (set by `deadline::bound`; a call made
+/// without it gets the request timeout from when its work begins). One extractor, so that no
+/// handler reads them apart.
 #[derive(Debug, Clone)]
 pub struct Call {
     pub caller: Caller,
     pub request_id: RequestId,
     pub idempotency: Option<Held>,
+    pub deadline: Option<Deadline>,
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for Call {
@@ -60,10 +64,12 @@ impl<S: Send + Sync> FromRequestParts<S> for Call {
             ApiError::Internal
         })?;
         let idempotency = parts.extensions.get::<Held>().cloned();
+        let deadline = parts.extensions.get::<Deadline>().cloned();
         Ok(Call {
             caller,
             request_id,
             idempotency,
+            deadline,
         })
     }
 }
@@ -91,9 +97,9 @@ impl<T: IntoResponse> IntoResponse for Charged<T> {
     }
 }
 
-/// Runs `work` as a call of `operation`: the balance checked first, the work under the
-/// request timeout, then the cost taken if the work succeeded, with the answer kept under the
-/// call's idempotency key if it holds one.
+/// Runs `work` as a call of `operation`: the balance checked first, the work within the
+/// request's deadline, then the cost taken if the work succeeded and its charge begins before
+/// the deadline, with the answer kept under the call's idempotency key if it holds one.
 pub async fn charged<T, Work>(
     state: &AppState,
     call: &Call,
@@ -124,15 +130,19 @@ where
         caller,
         request_id,
         idempotency,
+        deadline,
     } = call;
+    let deadline = deadline
+        .clone()
+        .unwrap_or_else(|| Deadline::after(state.settings.request_timeout));
     let cost = operation.cost().saturating_mul(items);
     ensure_balance_covers(state, caller, cost).await?;
-    let timeout = state.settings.request_timeout;
-    let output = tokio::time::timeout(timeout, work).await.unwrap_or_else(|_| {
-        tracing::warn!(timeout_secs = timeout.as_secs_f64(), "the work of a call timed out");
-        Err(ApiError::ServiceUnavailable {
-            message: "The request took too long; try again.".to_owned(),
-        })
+    let output = tokio::time::timeout_at(deadline.at(), work).await.unwrap_or_else(|_| {
+        tracing::warn!(
+            timeout_secs = state.settings.request_timeout.as_secs_f64(),
+            "a call timed out before its work was done"
+        );
+        Err(crate::deadline::timed_out())
     })?;
     let output = output.into_response();
     if cost == 0 {
@@ -160,7 +170,26 @@ where
         now: Utc::now(),
         keep: keep.clone(),
     };
-    let outcome = state.charger.charge(request).await?;
+    let charging = state.charger.charge(request, deadline.clone());
+    tokio::pin!(charging);
+    // A charge still waiting for its turn when the store is found away (a batch before it
+    // hangs on a store gone silent) gives up at once, through the same gate as a timeout; one
+    // already begun is waited for.
+    let charged = tokio::select! {
+        charged = &mut charging => charged,
+        () = state.store_health.refusing() => {
+            if deadline.give_up() {
+                return Err(state.store_health.check().err().unwrap_or_else(crate::deadline::timed_out));
+            }
+            charging.await
+        }
+    };
+    let outcome = match charged {
+        Ok(outcome) => outcome,
+        // The gate closed before the charge began.
+        Err(_) if deadline.left().is_zero() => return Err(crate::deadline::timed_out()),
+        Err(error) => return Err(error.into()),
+    };
     if !matches!(outcome, ChargeOutcome::Charged { .. }) {
         // The caller's key or account changed since it was looked up: look it up afresh next time.
         state.keys.forget(&caller.key_hash);
@@ -232,7 +261,8 @@ async fn ensure_balance_covers(state: &AppState, caller: &Caller, cost: i64) -> 
     let remaining = state
         .store
         .get_account(caller.account.id)
-        .await?
+        .await
+        .inspect_err(|error| state.store_health.observe(error))?
         .map_or(0, |account| account.credits_remaining);
     if remaining >= cost {
         state.keys.forget(&caller.key_hash);
@@ -295,6 +325,7 @@ mod tests {
             caller: caller.clone(),
             request_id: RequestId("r".into()),
             idempotency: None,
+            deadline: None,
         }
     }
 
@@ -322,6 +353,38 @@ mod tests {
             (10, 1),
             "only the credit line"
         );
+    }
+
+    #[tokio::test]
+    async fn a_call_whose_deadline_passed_before_its_charge_began_is_not_charged() {
+        let (state, caller, _directory) = setup(Duration::from_secs(30), 10).await;
+        let call = Call {
+            deadline: Some(Deadline::after(Duration::ZERO)),
+            ..call_of(&caller)
+        };
+        // The work is done (a timeout polls its work first), but the charge cannot begin.
+        let outcome = charged(&state, &call, Operation::Explain, async { Ok(()) }).await;
+        assert!(
+            matches!(outcome, Err(ApiError::ServiceUnavailable { .. })),
+            "{:?}",
+            outcome.err()
+        );
+        assert_eq!(balance_and_lines(&state, &caller).await, (10, 1));
+    }
+
+    #[tokio::test]
+    async fn no_charge_is_attempted_while_the_store_is_known_to_be_away() {
+        let (state, caller, _directory) = setup(Duration::from_secs(30), 10).await;
+        state
+            .store_health
+            .observe(&marketlens_storage::StoreError::Unavailable("gone".into()));
+        let outcome = charged(&state, &call_of(&caller), Operation::Explain, async { Ok(()) }).await;
+        assert!(
+            matches!(outcome, Err(ApiError::ServiceUnavailable { .. })),
+            "{:?}",
+            outcome.err()
+        );
+        assert_eq!(balance_and_lines(&state, &caller).await, (10, 1));
     }
 
     #[tokio::test]

@@ -19,6 +19,7 @@ use std::sync::Arc;
 use tower::ServiceExt;
 
 use super::tools::Tools;
+use crate::deadline::Deadline;
 use crate::request_id::{ClientRequestId, ReceivedAt, RequestId};
 
 const INSTRUCTIONS: &str = "Prediction markets of Polymarket and Kalshi: search markets, get one with the \
@@ -92,9 +93,9 @@ impl ServerHandler for Marketlens {
 }
 
 /// The REST request of a tool call: a GET of `path_and_query` with the MCP request's
-/// `Authorization` header, and its request id, arrival time and peer address, so that the
-/// ledger line, explain's timing and the limit on failed authentications see the one request
-/// the client sent.
+/// `Authorization` header, and its request id, arrival time, peer address and deadline, so
+/// that the ledger line, explain's timing, the limit on failed authentications and the timeout
+/// see the one request the client sent.
 fn rest_request(parts: &Parts, path_and_query: &str) -> Result<Request, ErrorData> {
     let mut builder = axum::http::Request::builder().method(Method::GET).uri(path_and_query);
     for value in parts.headers.get_all(header::AUTHORIZATION) {
@@ -115,6 +116,10 @@ fn rest_request(parts: &Parts, path_and_query: &str) -> Result<Request, ErrorDat
     }
     if let Some(peer) = parts.extensions.get::<ConnectInfo<SocketAddr>>() {
         extensions.insert(*peer);
+    }
+    // The tool call's charge passes the `/mcp` request's own deadline gate.
+    if let Some(deadline) = parts.extensions.get::<Deadline>() {
+        extensions.insert(deadline.clone());
     }
     Ok(request)
 }

@@ -19,6 +19,7 @@ use uuid::Uuid;
 
 use crate::{free_port, marketlens, terminate};
 
+mod faults;
 mod retries;
 
 /// A `marketlens serve` process; killed (SIGKILL) when dropped.
@@ -36,13 +37,20 @@ enum Syncing {
 
 impl Node {
     async fn start(database_url: &str, redis_url: &str, sync: Syncing, extra_env: &[(&str, &str)]) -> Node {
+        Node::start_on(database_url, Some(redis_url), sync, extra_env).await
+    }
+
+    /// A node on `database_url`, counting rate limits in Redis when `redis_url` is given.
+    async fn start_on(database_url: &str, redis_url: Option<&str>, sync: Syncing, extra_env: &[(&str, &str)]) -> Node {
         let port = free_port();
         let mut command = marketlens(database_url, &["serve", "--bind", &format!("127.0.0.1:{port}")]);
         if sync == Syncing::Off {
             command.arg("--no-sync");
         }
+        if let Some(redis_url) = redis_url {
+            command.env("MARKETLENS_REDIS_URL", redis_url);
+        }
         command
-            .env("MARKETLENS_REDIS_URL", redis_url)
             .env("MARKETLENS_NEWS_FEEDS", "")
             .stdout(Stdio::null())
             .stderr(Stdio::null());
@@ -107,19 +115,7 @@ impl Cluster {
     }
 
     async fn account(&self, tier: &str, credits: i64) -> (Uuid, ApiKey) {
-        let new_account = NewAccount {
-            label: "nodes".into(),
-            tier: tier.into(),
-            wallet_address: String::new(),
-            initial_credits: credits,
-        };
-        let account = self.store.create_account(new_account, Utc::now()).await.unwrap();
-        let key = ApiKey::generate(&mut rand::rng());
-        self.store
-            .create_key(account.id, key.hash(), &key.truncated(), Utc::now())
-            .await
-            .unwrap();
-        (account.id, key)
+        account_in(self.store.as_ref(), tier, credits).await
     }
 
     /// Asserts the books of the account: `purchased - used = remaining`, the ledger's sums equal
@@ -134,8 +130,32 @@ impl Cluster {
     /// the ledger's credits and charges equal to `purchased` and `used`, and only the initial
     /// credit line besides the charges.
     async fn books(&self, account_id: Uuid) -> Books {
-        let account = self.store.get_account(account_id).await.unwrap().unwrap();
-        let totals = self.store.ledger_totals(account_id).await.unwrap();
+        Books::of(self.store.as_ref(), account_id).await
+    }
+}
+
+/// A new account of `tier` with `credits` in `store`, and a key of it.
+async fn account_in(store: &dyn Store, tier: &str, credits: i64) -> (Uuid, ApiKey) {
+    let new_account = NewAccount {
+        label: "nodes".into(),
+        tier: tier.into(),
+        wallet_address: String::new(),
+        initial_credits: credits,
+    };
+    let account = store.create_account(new_account, Utc::now()).await.unwrap();
+    let key = ApiKey::generate(&mut rand::rng());
+    store
+        .create_key(account.id, key.hash(), &key.truncated(), Utc::now())
+        .await
+        .unwrap();
+    (account.id, key)
+}
+
+impl Books {
+    /// The books of the account in `store` (see [`Cluster::books`]).
+    async fn of(store: &dyn Store, account_id: Uuid) -> Books {
+        let account = store.get_account(account_id).await.unwrap().unwrap();
+        let totals = store.ledger_totals(account_id).await.unwrap();
         assert_eq!(
             account.credits_purchased - account.credits_used,
             account.credits_remaining

@@ -20,8 +20,10 @@ use uuid::Uuid;
 use crate::backend::Backend;
 use crate::{SearchWords, StoreError};
 
-/// How long a call waits for a free connection before the store reports itself unavailable.
-const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a call waits for a free connection (or for a new one to connect) before the store
+/// reports itself unavailable: short, so that a server gone away is reported within seconds
+/// rather than making every call wait (the server's health probe usually reports it first).
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(2);
 /// Connections per node. A node's requests are served from memory or by short queries; more
 /// connections than cores on the database server only queue there instead.
 const MAX_CONNECTIONS: u32 = 16;
@@ -66,6 +68,8 @@ async fn renumber_migrations(pool: &PgPool) -> Result<(), StoreError> {
 #[derive(Debug, Clone)]
 pub struct PgStore {
     pool: PgPool,
+    /// The health probe's connection (`HealthStore::ping`), made when first used.
+    prober: PgPool,
 }
 
 impl PgStore {
@@ -76,11 +80,15 @@ impl PgStore {
         let pool = PgPoolOptions::new()
             .max_connections(MAX_CONNECTIONS)
             .acquire_timeout(ACQUIRE_TIMEOUT)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await?;
         renumber_migrations(&pool).await?;
         sqlx::migrate!("./migrations/postgres").run(&pool).await?;
-        Ok(PgStore { pool })
+        let prober = PgPoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .connect_lazy_with(options);
+        Ok(PgStore { pool, prober })
     }
 }
 
@@ -139,12 +147,16 @@ impl Backend for PgStore {
         &self.pool
     }
 
+    fn prober(&self) -> &PgPool {
+        &self.prober
+    }
+
     async fn begin_write(&self) -> Result<Transaction<'static, Postgres>, StoreError> {
-        Ok(self.pool.begin().await?)
+        crate::backend::begin_on(&self.pool, "BEGIN").await
     }
 
     async fn begin_catalog_write(&self) -> Result<Transaction<'static, Postgres>, StoreError> {
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.begin_write().await?;
         sqlx::query("LOCK TABLE markets, events IN SHARE ROW EXCLUSIVE MODE")
             .execute(&mut *transaction)
             .await?;

@@ -65,6 +65,8 @@ async fn connect_writer(options: &SqliteConnectOptions) -> Result<SqlitePool, St
 pub struct SqliteStore {
     writer: SqlitePool,
     reader: SqlitePool,
+    /// The health probe's connection (`HealthStore::ping`).
+    prober: SqlitePool,
     /// Set by the checkpointer when a restart was due but the writer kept it out: the writer
     /// then restarts the WAL itself after its next catalogue write ([`SqliteStore::upsert`]).
     restart_wanted: Arc<AtomicBool>,
@@ -189,6 +191,10 @@ impl SqliteStore {
             .acquire_timeout(ACQUIRE_TIMEOUT)
             .connect_with(options.clone().read_only(true))
             .await?;
+        let prober = SqlitePoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .connect_lazy_with(options.clone().read_only(true));
         let alive = Arc::new(());
         let restart_wanted = Arc::new(AtomicBool::new(false));
         tokio::spawn(checkpoint_in_background(
@@ -205,6 +211,7 @@ impl SqliteStore {
         Ok(SqliteStore {
             writer,
             reader,
+            prober,
             restart_wanted,
             _alive: alive,
         })
@@ -269,12 +276,16 @@ impl Backend for SqliteStore {
         &self.reader
     }
 
+    fn prober(&self) -> &SqlitePool {
+        &self.prober
+    }
+
     fn writer(&self) -> &SqlitePool {
         &self.writer
     }
 
     async fn begin_write(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
-        Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)
+        crate::backend::begin_on(&self.writer, "BEGIN IMMEDIATE").await
     }
 
     async fn begin_catalog_write(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {

@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::breaker::{Tripped, Trouble};
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
 
@@ -28,9 +29,10 @@ pub async fn alive() -> Json<Value> {
     Json(json!({ "status": "ok" }))
 }
 
-/// The process can serve: its store answers.
+/// The process can serve: its store answers, quickly enough, and takes writes.
 ///
-/// Reports what the store holds and, per exchange, the freshness of its data: the last
+/// Answers at once, 503, while the store's health probe finds it down, read-only or slow
+/// (the reason in the message); else reports what the store holds and, per exchange, the freshness of its data: the last
 /// successful sync, its age, and the last run's error (URLs in errors without their
 /// credentials). Read at most once a second however often it is asked (see
 /// [`ReadinessCache`]), since anyone may ask.
@@ -41,11 +43,38 @@ pub async fn alive() -> Json<Value> {
     tag = "operations",
     responses(
         (status = 200, description = "Ready: counts, per-exchange sync freshness, the catalogue, the news index and the rate limiter.", body = Object),
-        (status = 503, description = "Not ready: the store does not answer or refuses writes (`SERVICE_UNAVAILABLE`).", body = ErrorBody),
+        (status = 503, description = "Not ready (`SERVICE_UNAVAILABLE`, the reason in the message): the store does not answer, answers more slowly than the configured bound, or refuses writes.", body = ErrorBody),
     )
 )]
 pub async fn ready(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
-    state.readiness.get(|| readiness(&state)).await.map(Json)
+    if let Some(tripped) = state.store_health.tripped() {
+        return Err(not_ready(&tripped));
+    }
+    // A reading under way when the store's breaker trips (its reads hang on a store gone
+    // silent) gives way to the breaker's answer.
+    tokio::select! {
+        reading = state.readiness.get(|| readiness(&state)) => reading.map(Json),
+        () = state.store_health.refusing() => match state.store_health.tripped() {
+            Some(tripped) => Err(not_ready(&tripped)),
+            None => state.readiness.get(|| readiness(&state)).await.map(Json),
+        },
+    }
+}
+
+/// Not ready for the store's trouble, with its reason and how long it has lasted.
+fn not_ready(tripped: &Tripped) -> ApiError {
+    let why = match tripped.trouble {
+        Trouble::Down => "the data store does not answer",
+        Trouble::ReadOnly => "the data store is read-only, so calls cannot be charged",
+        Trouble::Slow => "the data store answers too slowly",
+    };
+    ApiError::ServiceUnavailable {
+        message: format!(
+            "Not ready: {why} ({}, for {} s).",
+            redact::urls_in(&tripped.reason),
+            tripped.since.elapsed().as_secs()
+        ),
+    }
 }
 
 /// What `/readyz` reports, read from the store and the node's state. A store that answers but

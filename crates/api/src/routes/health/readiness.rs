@@ -7,8 +7,10 @@ use tokio::sync::Mutex;
 
 use crate::error::ApiError;
 
-/// How long a readiness reading may take: a store that answers slower is not ready.
-const READINESS_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a readiness reading may take: a store that answers slower is not ready. Short,
+/// so that a load balancer's check gets an answer within its own timeout; the store's health
+/// (`crate::store_health`) usually answers first, without waiting at all.
+const READINESS_TIMEOUT: Duration = Duration::from_secs(2);
 /// How old a readiness reading may be before the next request reads again.
 const READINESS_MAX_AGE: Duration = Duration::from_secs(1);
 

@@ -68,9 +68,11 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
 
 ) -> Response[CheckReadinessResponse200 | ErrorBody]:
-    """ The process can serve: its store answers.
+    """ The process can serve: its store answers, quickly enough, and takes writes.
 
-     Reports what the store holds and, per exchange, the freshness of its data: the last
+     Answers at once, 503, while the store's health probe finds it down, read-only or slow
+    (the reason in the message); else reports what the store holds and, per exchange, the freshness of
+    its data: the last
     successful sync, its age, and the last run's error (URLs in errors without their
     credentials). Read at most once a second however often it is asked (see
     [`ReadinessCache`]), since anyone may ask.
@@ -99,9 +101,11 @@ def sync(
     client: AuthenticatedClient | Client,
 
 ) -> CheckReadinessResponse200 | ErrorBody | None:
-    """ The process can serve: its store answers.
+    """ The process can serve: its store answers, quickly enough, and takes writes.
 
-     Reports what the store holds and, per exchange, the freshness of its data: the last
+     Answers at once, 503, while the store's health probe finds it down, read-only or slow
+    (the reason in the message); else reports what the store holds and, per exchange, the freshness of
+    its data: the last
     successful sync, its age, and the last run's error (URLs in errors without their
     credentials). Read at most once a second however often it is asked (see
     [`ReadinessCache`]), since anyone may ask.
@@ -125,9 +129,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
 
 ) -> Response[CheckReadinessResponse200 | ErrorBody]:
-    """ The process can serve: its store answers.
+    """ The process can serve: its store answers, quickly enough, and takes writes.
 
-     Reports what the store holds and, per exchange, the freshness of its data: the last
+     Answers at once, 503, while the store's health probe finds it down, read-only or slow
+    (the reason in the message); else reports what the store holds and, per exchange, the freshness of
+    its data: the last
     successful sync, its age, and the last run's error (URLs in errors without their
     credentials). Read at most once a second however often it is asked (see
     [`ReadinessCache`]), since anyone may ask.
@@ -156,9 +162,11 @@ async def asyncio(
     client: AuthenticatedClient | Client,
 
 ) -> CheckReadinessResponse200 | ErrorBody | None:
-    """ The process can serve: its store answers.
+    """ The process can serve: its store answers, quickly enough, and takes writes.
 
-     Reports what the store holds and, per exchange, the freshness of its data: the last
+     Answers at once, 503, while the store's health probe finds it down, read-only or slow
+    (the reason in the message); else reports what the store holds and, per exchange, the freshness of
+    its data: the last
     successful sync, its age, and the last run's error (URLs in errors without their
     credentials). Read at most once a second however often it is asked (see
     [`ReadinessCache`]), since anyone may ask.
