@@ -95,7 +95,20 @@ impl Breaker {
 
     /// Records the dependency as healthy again.
     pub fn close(&self) {
+        self.close_if(|_| true);
+    }
+
+    /// Records the dependency as healthy again, unless it tripped after `seen` (the trouble
+    /// since then, or none): a probe that began before a call found trouble has not seen it.
+    pub fn close_unless_tripped_since(&self, seen: Option<Instant>) {
+        self.close_if(|current| current.map(|tripped| tripped.since) == seen);
+    }
+
+    fn close_if(&self, unchanged: impl FnOnce(Option<&Tripped>) -> bool) {
         let mut tripped = self.lock();
+        if !unchanged(tripped.as_ref()) {
+            return;
+        }
         if let Some(previous) = tripped.take() {
             tracing::info!(
                 dependency = self.name,
@@ -128,6 +141,19 @@ mod tests {
         assert_eq!((tripped.since, tripped.reason.as_str()), (since, "refused"));
         assert!(breaker.refuses_calls());
         breaker.close();
+        assert!(breaker.tripped().is_none());
+    }
+
+    #[test]
+    fn a_probe_does_not_close_a_trouble_found_after_it_looked() {
+        let breaker = Breaker::new("test");
+        // The probe looked while all was well; a call then found the store down.
+        let seen = breaker.tripped().map(|tripped| tripped.since);
+        breaker.trip(Trouble::Down, "disk full");
+        breaker.close_unless_tripped_since(seen);
+        assert!(breaker.refuses_calls(), "the call's trouble stands");
+        // A probe that saw this trouble and passed closes it.
+        breaker.close_unless_tripped_since(breaker.tripped().map(|tripped| tripped.since));
         assert!(breaker.tripped().is_none());
     }
 }

@@ -417,10 +417,14 @@ pub fn order_books(query: Option<&str>) -> Result<Vec<String>, ApiError> {
             json!({ "maximumLength": MAX_IDS_LEN, "maximum": ORDER_BOOKS_MAX_IDS }),
         ));
     }
+    // A repeat is the same market however its UUID is written (case, braces, no hyphens), so
+    // that it is served and charged once; what is not a UUID is kept as written, for the 404
+    // that names it.
     let mut ids: Vec<String> = Vec::new();
-    for id in text.split(',').map(str::trim) {
-        if !id.is_empty() && !ids.iter().any(|seen| seen == id) {
-            ids.push(id.to_owned());
+    for id in text.split(',').map(str::trim).filter(|id| !id.is_empty()) {
+        let id = uuid::Uuid::parse_str(id).map_or_else(|_| id.to_owned(), |uuid| uuid.to_string());
+        if !ids.contains(&id) {
+            ids.push(id);
         }
     }
     if ids.is_empty() {

@@ -178,7 +178,11 @@ async fn probe(health: Weak<StoreHealth>, store: Arc<dyn Store>) {
             }
         } else {
             slow_rounds = 0;
-            health.breaker.close();
+            // Not a trouble a call found while this round's probe was out: the next round,
+            // checking writes, judges that one.
+            health
+                .breaker
+                .close_unless_tripped_since(tripped.as_ref().map(|tripped| tripped.since));
         }
     }
 }

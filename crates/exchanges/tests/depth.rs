@@ -170,6 +170,25 @@ fn trades_of_both_exchanges() {
 }
 
 #[test]
+fn a_page_counts_the_records_the_exchange_sent_not_only_those_read() {
+    // Paging goes on while pages are full: a record we cannot read still filled its place
+    // (written here beside the recorded trades, which are all readable).
+    let mut records = value("polymarket/data-trades-1.json").as_array().unwrap().clone();
+    records.push(json!({"side": "BUY", "note": "no price, no time"}));
+    let polymarket = polymarket::trades(Value::Array(records).to_string().as_bytes()).unwrap();
+    assert_eq!((polymarket.trades.len(), polymarket.records), (3, 4));
+    let mut kalshi_records = value("kalshi/trades-2.json").as_array().unwrap().clone();
+    kalshi_records.push(json!({"trade_id": "unreadable"}));
+    let kalshi = kalshi::trades(
+        json!({"trades": kalshi_records, "cursor": "next"})
+            .to_string()
+            .as_bytes(),
+    )
+    .unwrap();
+    assert_eq!((kalshi.trades.len(), kalshi.records), (5, 6));
+}
+
+#[test]
 fn a_gamma_record_names_its_tokens() {
     let page = json!({"markets": [{"id": "7", "conditionId": "0xabc", "clobTokenIds": "[\"11\", \"22\"]"}]});
     let tokens = polymarket::market_tokens(page.to_string().as_bytes(), "7")

@@ -55,6 +55,8 @@ pub struct Retrying {
     pace: DefaultDirectRateLimiter,
     backoff: ExponentialBuilder,
     max_attempts: usize,
+    /// The longest `Retry-After` waited for; one asking for more ends the request.
+    longest_retry_after: Duration,
     max_body_bytes: usize,
 }
 
@@ -87,6 +89,7 @@ impl Retrying {
             pace: RateLimiter::direct(Quota::per_second(rate)),
             backoff,
             max_attempts: settings.max_attempts.max(1),
+            longest_retry_after: settings.longest_retry_after,
             max_body_bytes,
         })
     }
@@ -105,7 +108,10 @@ impl Retrying {
                 Attempt::Fail(error) => return Err(error),
                 Attempt::Retry { reason, wait } => (redact::urls_in(&reason), wait),
             };
-            let Some(backoff) = delays.next().filter(|_| attempts < self.max_attempts) else {
+            // A server asking for a longer pause than this client waits for (an order book's
+            // caller, half a second) ends the request now rather than holding it.
+            let too_long = retry_after.is_some_and(|wait| wait > self.longest_retry_after);
+            let Some(backoff) = delays.next().filter(|_| attempts < self.max_attempts && !too_long) else {
                 return Err(FetchError::Exhausted {
                     target: target.to_owned(),
                     attempts,

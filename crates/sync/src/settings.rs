@@ -26,6 +26,9 @@ pub struct SyncSettings {
     /// The first retry's delay; each later one doubles (with jitter) up to `max_retry_delay`.
     pub first_retry_delay: Duration,
     pub max_retry_delay: Duration,
+    /// The longest `Retry-After` a request waits for; a server asking for longer ends the
+    /// request with an error at once (an order book's caller cannot wait minutes).
+    pub longest_retry_after: Duration,
 }
 
 impl Default for SyncSettings {
@@ -45,6 +48,7 @@ impl Default for SyncSettings {
             max_attempts: 5,
             first_retry_delay: Duration::from_millis(500),
             max_retry_delay: Duration::from_secs(30),
+            longest_retry_after: Duration::from_secs(120),
         }
     }
 }

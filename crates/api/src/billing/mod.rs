@@ -170,6 +170,10 @@ where
         now: Utc::now(),
         keep: keep.clone(),
     };
+    // A client gone before its charge began (the connection closed, so this future is
+    // dropped) is not charged: the guard closes the gate, and the charger skips the charge.
+    // One already begun is committed, as at the deadline.
+    let abandoned = GiveUpUnlessAnswered(Some(deadline.clone()));
     let charging = state.charger.charge(request, deadline.clone());
     tokio::pin!(charging);
     // A charge still waiting for its turn when the store is found away (a batch before it
@@ -184,6 +188,7 @@ where
             charging.await
         }
     };
+    abandoned.answered();
     let outcome = match charged {
         Ok(outcome) => outcome,
         // The gate closed before the charge began.
@@ -274,6 +279,24 @@ async fn ensure_balance_covers(state: &AppState, caller: &Caller, cost: i64) -> 
     })
 }
 
+/// Closes a request's charge gate when dropped before [`GiveUpUnlessAnswered::answered`]: a
+/// request dropped while its charge waits (its client went away) is never charged.
+struct GiveUpUnlessAnswered(Option<crate::deadline::Deadline>);
+
+impl GiveUpUnlessAnswered {
+    fn answered(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for GiveUpUnlessAnswered {
+    fn drop(&mut self) {
+        if let Some(deadline) = self.0.take() {
+            deadline.give_up();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -333,6 +356,25 @@ mod tests {
         let account = state.store.get_account(caller.account.id).await.unwrap().unwrap();
         let totals = state.store.ledger_totals(caller.account.id).await.unwrap();
         (account.credits_remaining, totals.lines)
+    }
+
+    #[tokio::test]
+    async fn a_call_dropped_before_its_charge_begins_closes_its_gate() {
+        // Dropped while waiting (its client went away): the charger's `begin_charge` is then
+        // refused, and the queued charge is skipped.
+        let deadline = Deadline::after(Duration::from_secs(5));
+        drop(GiveUpUnlessAnswered(Some(deadline.clone())));
+        assert!(!deadline.begin_charge(), "a dropped call is not charged");
+        // Answered: the gate is left as it was.
+        let deadline = Deadline::after(Duration::from_secs(5));
+        GiveUpUnlessAnswered(Some(deadline.clone())).answered();
+        assert!(deadline.begin_charge());
+        // A charge already begun is not undone by the drop that follows.
+        let deadline = Deadline::after(Duration::from_secs(5));
+        let guard = GiveUpUnlessAnswered(Some(deadline.clone()));
+        assert!(deadline.begin_charge());
+        drop(guard);
+        assert!(deadline.begin_charge(), "still charging");
     }
 
     #[tokio::test]

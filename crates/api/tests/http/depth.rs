@@ -425,7 +425,12 @@ async fn several_books_in_one_call_cost_one_credit_each() {
         id(Exchange::Kalshi, DUKE),
         id(Exchange::Kalshi, ELON),
     ];
-    let list = ids.map(|id| id.to_string()).join(",");
+    // The repeat of the first, written in upper case, is the same book: served and charged once.
+    let list = format!(
+        "{},{}",
+        ids.map(|id| id.to_string()).join(","),
+        ids[0].to_string().to_uppercase()
+    );
     let response = server
         .request(Method::GET, &format!("/api/v1/orderbooks?ids={list}"), Some(&key))
         .send()

@@ -136,15 +136,16 @@ struct Trade {
 /// side, count or price is left out (none of the recordings has one).
 pub fn trades(bytes: &[u8]) -> Result<TradesReading, DepthPayloadError> {
     let body: TradesBody = serde_json::from_slice(bytes).map_err(|error| DepthPayloadError::json(TRADES, error))?;
-    let trades = body
-        .trades
-        .unwrap_or_default()
+    let records = body.trades.unwrap_or_default();
+    let count = records.len();
+    let trades = records
         .into_iter()
         .filter_map(|value| serde_json::from_value::<Trade>(value).ok())
         .filter_map(|trade| trade_reading(&trade))
         .collect();
     Ok(TradesReading {
         trades,
+        records: count,
         cursor: body.cursor.filter(|cursor| !cursor.is_empty()),
     })
 }

@@ -73,6 +73,10 @@ pub struct TradeReading {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TradesReading {
     pub trades: Vec<TradeReading>,
+    /// How many records the page held, read or not: whether a page was full, and so whether
+    /// more may follow, is the exchange's count, not ours (a record skipped as unreadable must
+    /// not end the paging).
+    pub records: usize,
     /// Kalshi's `cursor` (`None` when empty or absent). Polymarket's Data API pages by
     /// offset and sends no token.
     pub cursor: Option<String>,

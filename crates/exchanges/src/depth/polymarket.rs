@@ -81,12 +81,17 @@ struct DataTrade {
 pub fn trades(bytes: &[u8]) -> Result<TradesReading, DepthPayloadError> {
     let records: Vec<serde_json::Value> =
         serde_json::from_slice(bytes).map_err(|error| DepthPayloadError::json(TRADES, error))?;
+    let count = records.len();
     let trades = records
         .into_iter()
         .filter_map(|value| serde_json::from_value::<DataTrade>(value).ok())
         .filter_map(|trade| trade_reading(&trade))
         .collect();
-    Ok(TradesReading { trades, cursor: None })
+    Ok(TradesReading {
+        trades,
+        records: count,
+        cursor: None,
+    })
 }
 
 fn trade_reading(trade: &DataTrade) -> Option<TradeReading> {

@@ -1,5 +1,5 @@
 //! Recorded depth bodies and which market each is served for: `demo-data/depth/recordings.json`,
-//! read by the demo (`marketlens_sync::depth::Recorded`) and by the replay server, so that both
+//! read by the demo (`marketlens_sync::depth::RecordedDepth`) and by the replay server, so that both
 //! serve the same recording for the same market.
 //!
 //! Each entry names a file of `demo-data/depth/`, the JSON pointer of the exchange's body in it

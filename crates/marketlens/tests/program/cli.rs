@@ -453,8 +453,25 @@ async fn demo_loads_real_data_prints_a_working_key_and_stops_gracefully() {
     assert!(commands.len() >= 8, "{commands:?}");
     for curl in &commands[1..] {
         let script = format!("{}\n{curl} --fail-with-body", commands[0]);
-        let output = std::process::Command::new("sh").args(["-c", &script]).output().unwrap();
-        let body: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+        let run = || {
+            let output = std::process::Command::new("sh").args(["-c", &script]).output().unwrap();
+            let body: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+            (output, body)
+        };
+        let (mut output, mut body) = run();
+        // The news index is read into memory once the server is up; a line pasted within its
+        // first moments may find no articles yet.
+        for _ in 0..50 {
+            if !curl.contains("/explain")
+                || body["data"]["keyFactors"]
+                    .as_array()
+                    .is_some_and(|factors| !factors.is_empty())
+            {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+            (output, body) = run();
+        }
         // --fail-with-body: curl fails on a 4xx or 5xx; every call answers a JSON object.
         assert!(output.status.success() && body.is_object(), "{curl}: {body}");
         // And each shows what it is there to show.

@@ -65,6 +65,7 @@ impl RestDepth {
             max_attempts: 2,
             first_retry_delay: Duration::from_millis(100),
             max_retry_delay: Duration::from_millis(500),
+            longest_retry_after: Duration::from_millis(500),
             ..sync.clone()
         };
         let trim = |url: &str| url.trim_end_matches('/').to_owned();
@@ -169,7 +170,9 @@ impl RestDepth {
                     .await
                     .map_err(upstream)?;
                 // The Data API pages by offset: a full page may have more behind it.
-                let next = (reading.trades.len() >= limit as usize).then(|| (offset + limit).to_string());
+                let next = (reading.records >= limit as usize)
+                    .then(|| offset.checked_add(limit).map(|next| next.to_string()))
+                    .flatten();
                 (reading, next)
             }
             Exchange::Kalshi => {
@@ -187,7 +190,7 @@ impl RestDepth {
                     .get(&path, &url, |body| read(kalshi::trades(body)))
                     .await
                     .map_err(upstream)?;
-                let next = reading.cursor.clone().filter(|_| !reading.trades.is_empty());
+                let next = reading.cursor.clone().filter(|_| reading.records > 0);
                 (reading, next)
             }
         };

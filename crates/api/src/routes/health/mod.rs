@@ -68,12 +68,10 @@ fn not_ready(tripped: &Tripped) -> ApiError {
         Trouble::ReadOnly => "the data store is read-only, so calls cannot be charged",
         Trouble::Slow => "the data store answers too slowly",
     };
+    // The reason itself (an address, a path, the database's words) is logged when the breaker
+    // trips, not told to whoever asks: readiness answers without a key.
     ApiError::ServiceUnavailable {
-        message: format!(
-            "Not ready: {why} ({}, for {} s).",
-            redact::urls_in(&tripped.reason),
-            tripped.since.elapsed().as_secs()
-        ),
+        message: format!("Not ready: {why} (for {} s).", tripped.since.elapsed().as_secs()),
     }
 }
 
