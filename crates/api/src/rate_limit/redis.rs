@@ -118,11 +118,16 @@ impl RedisRateLimiter {
         if self.probing.swap(true, Ordering::AcqRel) {
             return;
         }
-        let (client, breaker, probing) = (self.client.clone(), self.breaker.clone(), self.probing.clone());
+        // The breaker is held weakly: once the limiter is gone, the probe ends with it rather
+        // than pinging a Redis that never comes back.
+        let (client, breaker, probing) = (self.client.clone(), Arc::downgrade(&self.breaker), self.probing.clone());
         let established = self.established.clone();
         tokio::spawn(async move {
             loop {
                 tokio::time::sleep(PROBE_EVERY).await;
+                let Some(breaker) = breaker.upgrade() else {
+                    return;
+                };
                 if ping(&client).await.is_ok() {
                     // The next request connects afresh rather than on a connection the
                     // outage may have broken.
