@@ -13,6 +13,7 @@ duration=${2:-10}
 port=${MARKETLENS_BENCH_PORT:-18080}
 replay_port=${MARKETLENS_BENCH_REPLAY_PORT:-18090}
 cd "$(dirname "$0")/.."
+. bench/lib/wrk.sh
 
 command -v wrk >/dev/null || { echo "wrk is required (apt-get install wrk)" >&2; exit 1; }
 cargo build --release --quiet --bin marketlens --bin marketlens-replay
@@ -41,17 +42,7 @@ id_of() {
 }
 run() {
   local name=$1 url=$2
-  wrk -t2 -c"$concurrency" -d"${duration}s" --latency -H "$auth" "$url" 2>&1 | python3 -c '
-import re, sys
-text = sys.stdin.read()
-def ms(label):
-    match = re.search(r"^\s*" + label + r"%\s+([\d.]+)(us|ms|s)\s*$", text, re.M)
-    value, unit = float(match.group(1)), match.group(2)
-    return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
-rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
-print("%-52s %10.0f %9.2f %9.2f %8s" % (sys.argv[1], rps, ms("50"), ms("99"), errors.group(1) if errors else "0"))
-' "$name"
+  wrk -t2 -c"$concurrency" -d"${duration}s" --latency -H "$auth" "$url" 2>&1 | wrk_summary "$name" | wrk_row 52
 }
 upstream="http://127.0.0.1:$replay_port"
 serve() {

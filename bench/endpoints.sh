@@ -12,6 +12,7 @@ concurrency=${1:-32}
 duration=${2:-10}
 port=${MARKETLENS_BENCH_PORT:-18080}
 cd "$(dirname "$0")/.."
+. bench/lib/wrk.sh
 
 command -v wrk >/dev/null || { echo "wrk is required (apt-get install wrk)" >&2; exit 1; }
 cargo build --release --quiet --bin marketlens
@@ -42,17 +43,7 @@ echo "Marketlens endpoints over the demo data: $(nproc) cores, wrk $concurrency 
 printf '%-48s %10s %9s %9s %8s\n' "call" "req/s" "p50 ms" "p99 ms" "non-2xx"
 run() {
   local name=$1 path=$2
-  wrk -t2 -c"$concurrency" -d"${duration}s" --latency -H "$auth" "$base$path" 2>&1 | python3 -c '
-import re, sys
-text = sys.stdin.read()
-def ms(label):
-    match = re.search(r"^\s*" + label + r"%\s+([\d.]+)(us|ms|s)\s*$", text, re.M)
-    value, unit = float(match.group(1)), match.group(2)
-    return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
-rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
-print("%-48s %10.0f %9.2f %9.2f %8s" % (sys.argv[1], rps, ms("50"), ms("99"), errors.group(1) if errors else "0"))
-' "$name"
+  wrk -t2 -c"$concurrency" -d"${duration}s" --latency -H "$auth" "$base$path" 2>&1 | wrk_summary "$name" | wrk_row 48
 }
 run "list markets (default)" "/api/v1/markets"
 run "list markets include=outcomes limit=200" "/api/v1/markets?include=outcomes&limit=200"

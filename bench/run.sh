@@ -23,6 +23,7 @@ articles=${MARKETLENS_BENCH_ARTICLES:-100000}
 history=${MARKETLENS_BENCH_HISTORY:-1000}
 port=${MARKETLENS_BENCH_PORT:-18090}
 cd "$(dirname "$0")/.."
+. bench/lib/wrk.sh
 
 if ! command -v wrk >/dev/null; then
   echo "bench: installing wrk from Debian's packages" >&2
@@ -147,18 +148,7 @@ measure() { # name path [items-file]: prints "name|rps|p50|p99|errors"
   local script=()
   if [ -n "$items" ]; then script=(-s "$workdir/random.lua"); fi
   BENCH_ITEMS="$items" BENCH_PREFIX="$path" \
-    wrk -t2 -c"$concurrency" -d"${duration}s" --latency -H "$auth" "${script[@]}" "$base$path" 2>&1 |
-    python3 -c '
-import re, sys
-text = sys.stdin.read()
-def ms(label):
-    match = re.search(r"^\s*" + label + r"%\s+([\d.]+)(us|ms|s)\s*$", text, re.M)
-    value, unit = float(match.group(1)), match.group(2)
-    return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
-rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
-print("%s|%.0f|%.2f|%.2f|%s" % (sys.argv[1], rps, ms("50"), ms("99"), errors.group(1) if errors else "0"))
-' "$name"
+    wrk -t2 -c"$concurrency" -d"${duration}s" --latency -H "$auth" "${script[@]}" "$base$path" 2>&1 | wrk_summary "$name"
 }
 
 ceiling=$(measure "ceiling: constant $page_bytes-byte body, no work" "/benchmark/ceiling?bytes=$page_bytes")

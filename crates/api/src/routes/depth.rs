@@ -10,7 +10,6 @@
 use axum::extract::{RawQuery, State};
 use axum::response::Response;
 use chrono::Utc;
-use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::Operation;
 use marketlens_domain::depth::{DepthError, DepthMarket, DepthSource, OrderBook, TradePage};
 use marketlens_domain::time::Timestamp;
@@ -19,7 +18,6 @@ use utoipa::IntoParams;
 use utoipa::openapi::path::{Parameter, ParameterIn};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
-use uuid::Uuid;
 
 use crate::billing::{Call, Charged, charged, charged_per_item};
 use crate::error::{ApiError, ErrorBody};
@@ -176,11 +174,9 @@ fn depth_source(state: &AppState) -> Result<Arc<dyn DepthSource>, ApiError> {
 
 /// The stored market `id` names, as a depth source needs it.
 async fn depth_market(state: &AppState, id: &str) -> Result<DepthMarket, ApiError> {
-    let unknown = || ApiError::not_found(format!("No market has id {id:?}."));
-    let market_id = Uuid::parse_str(id).map_err(|_| unknown())?;
-    let stored = state.catalog.get_market(market_id).await?.ok_or_else(unknown)?;
+    let stored = super::market_named(state, id).await?;
     Ok(DepthMarket {
-        id: market_id,
+        id: stored.id,
         exchange: stored.market.exchange,
         external_id: stored.market.external_id.clone(),
         outcomes: stored

@@ -2,7 +2,6 @@
 
 use axum::extract::{RawQuery, State};
 use axum::response::Response;
-use marketlens_catalog::CatalogReader;
 use marketlens_domain::billing::Operation;
 use marketlens_domain::history::{Candle, candles};
 use marketlens_domain::ids::outcome_id;
@@ -53,9 +52,8 @@ pub async fn history(
 ) -> Result<Charged<Response>, ApiError> {
     let history_query = params::history(query.as_deref())?;
     charged(&state, &call, Operation::MarketHistory, async {
-        let unknown = || ApiError::not_found(format!("No market has id {id:?}."));
-        let market_id = Uuid::parse_str(&id).map_err(|_| unknown())?;
-        let stored = state.catalog.get_market(market_id).await?.ok_or_else(unknown)?;
+        let stored = super::market_named(&state, &id).await?;
+        let market_id = stored.id;
         let page = candle_page(&state, market_id, &history_query).await?;
         let outcomes = stored
             .market

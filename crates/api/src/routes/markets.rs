@@ -12,7 +12,6 @@ use marketlens_domain::matching::{MatchInput, explain};
 use marketlens_domain::{Exchange, market_url};
 use marketlens_storage::{MatchedMarket, StoredEvent, StoredMarket};
 use std::sync::Arc;
-use uuid::Uuid;
 
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -96,9 +95,7 @@ pub async fn get(
 ) -> Result<Charged<Response>, ApiError> {
     params::none(query.as_deref())?;
     charged(&state, &call, Operation::GetMarket, async {
-        let unknown = || ApiError::not_found(format!("No market has id {id:?}."));
-        let market_id = Uuid::parse_str(&id).map_err(|_| unknown())?;
-        let stored = state.catalog.get_market(market_id).await?.ok_or_else(unknown)?;
+        let stored = super::market_named(&state, &id).await?;
         market_detail(&state, &stored).await
     })
     .await

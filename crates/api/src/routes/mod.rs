@@ -13,10 +13,22 @@ pub(crate) mod history;
 pub(crate) mod markets;
 pub(crate) mod spreads;
 
+use marketlens_catalog::CatalogReader;
+use marketlens_storage::StoredMarket;
+use std::sync::Arc;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::error::ApiError;
 use crate::state::AppState;
+
+/// The market a path's `id` names, from the catalogue: 404 `NOT_FOUND` naming the id when it
+/// is no UUID or no market has it.
+pub(crate) async fn market_named(state: &AppState, id: &str) -> Result<Arc<StoredMarket>, ApiError> {
+    let unknown = || ApiError::not_found(format!("No market has id {id:?}."));
+    let market_id = uuid::Uuid::parse_str(id).map_err(|_| unknown())?;
+    state.catalog.get_market(market_id).await?.ok_or_else(unknown)
+}
 
 /// The keyed routes of `/api/v1`, in the document's order: the charged ones, then the free one.
 pub(crate) fn keyed() -> OpenApiRouter<AppState> {
