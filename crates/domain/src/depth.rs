@@ -189,7 +189,7 @@ impl TakerSide {
 }
 
 /// One trade: `size` contracts of `outcome` changed hands at `price`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Trade {
     /// The exchange's id of the trade (Kalshi's `trade_id`; Polymarket's transaction hash).
     pub id: String,

@@ -19,6 +19,8 @@
 //! - [`upsert`]: when an incoming record replaces a stored one.
 //! - [`depth`]: order books per outcome and trades, one form for both exchanges, and the
 //!   [`depth::DepthSource`] the API reads them from.
+//! - [`stream`]: live market updates in one form for both exchanges, and the
+//!   [`stream::LiveFeed`] that delivers them.
 //! - [`history`]: price history as bars of three resolutions, their retention, and candles.
 
 pub mod account;
@@ -36,6 +38,7 @@ pub mod market_url;
 pub mod matching;
 pub mod rate_limit;
 pub mod redact;
+pub mod stream;
 pub mod text;
 pub mod time;
 pub mod upsert;

@@ -1,0 +1,174 @@
+//! Live market updates in one form for both exchanges.
+//!
+//! The exchanges push changes over WebSockets in their own shapes: Polymarket a `book` per
+//! token and `price_change` levels, Kalshi an `orderbook_snapshot` then `orderbook_delta`s of
+//! YES and NO bids with a sequence number. A connector (`marketlens_exchanges::stream`) keeps
+//! each followed market's book and turns every frame into a [`MarketUpdate`] in the form of
+//! [`crate::depth`]: books per outcome, levels as fractions and contracts, Kalshi's NO bids
+//! seen as YES asks. What serves them (`marketlens_api`'s stream hub) needs only this module:
+//! it asks a [`LiveFeed`] to follow markets and reads the updates the feed sends back, whether
+//! the feed is an exchange connection in this process or a relay of another node's.
+//!
+//! A level change carries the size now at its price, not a difference: a client that missed
+//! nothing rebuilds the book by setting levels, and one that sees a gap in its sequence waits
+//! for the next whole [`MarketChange::Book`] (sent after every reconnect and resync).
+
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::depth::{OutcomeBook, Trade};
+use crate::exchange::Exchange;
+use crate::time::Timestamp;
+
+/// A market as a live feed follows it: ids come from the store, never from a caller.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct StreamMarket {
+    pub id: Uuid,
+    pub exchange: Exchange,
+    /// Polymarket's numeric market id, or Kalshi's ticker (the channel key on Kalshi).
+    pub external_id: String,
+    /// The market's outcome names, in order.
+    pub outcomes: Vec<String>,
+    /// Polymarket's CLOB token ids, one per outcome in the order of `outcomes` (the channel
+    /// keys on Polymarket); empty for Kalshi.
+    pub tokens: Vec<String>,
+}
+
+/// Which side of an outcome's book a level is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BookSide {
+    Bid,
+    Ask,
+}
+
+/// One level of one outcome's book as it is now: `size` contracts at `price`; a size of 0
+/// means the level is gone.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LevelChange {
+    pub outcome: String,
+    pub side: BookSide,
+    pub price: f64,
+    pub size: f64,
+}
+
+/// An outcome's price as the exchange last reported it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PriceTick {
+    pub outcome: String,
+    /// The last traded price, when the exchange sent one.
+    pub last: Option<f64>,
+    pub best_bid: Option<f64>,
+    pub best_ask: Option<f64>,
+}
+
+/// Whether a feed is currently receiving a market's updates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FeedState {
+    /// Receiving; a whole book follows every return to this state.
+    Live,
+    /// The connection dropped or stalled, or a gap was seen: the last book may be stale until
+    /// the next [`MarketChange::Book`].
+    Interrupted,
+}
+
+/// What changed in a market.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum MarketChange {
+    /// The whole book, one per outcome in the market's outcome order.
+    Book { outcomes: Vec<OutcomeBook> },
+    /// Levels whose size changed, in the order the exchange changed them.
+    Levels { changes: Vec<LevelChange> },
+    /// An outcome's price moved.
+    Price(PriceTick),
+    /// A trade.
+    Trade(Trade),
+    /// The feed's state changed.
+    State { state: FeedState },
+}
+
+/// One change of one market, as a feed delivers it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MarketUpdate {
+    pub market: Uuid,
+    /// The exchange's time of the change when it says, else when the frame arrived.
+    pub time: Timestamp,
+    /// When this process received the exchange's frame: what the fan-out delay is measured from.
+    pub received: Timestamp,
+    pub change: MarketChange,
+}
+
+/// Something that follows markets live and sends their [`MarketUpdate`]s to the channel it was
+/// made with. Following is by count: a market followed twice stays followed until unfollowed
+/// twice, so that several subscribers can come and go independently. Neither call waits for
+/// the exchange; a market that cannot be followed is reported as
+/// [`FeedState::Interrupted`].
+pub trait LiveFeed: Send + Sync {
+    fn follow(&self, market: &StreamMarket);
+    fn unfollow(&self, market: Uuid);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::depth::{Ladder, Level, TakerSide};
+    use crate::time::from_epoch_millis;
+
+    fn update(change: MarketChange) -> MarketUpdate {
+        MarketUpdate {
+            market: Uuid::from_u128(7),
+            time: from_epoch_millis(1_770_000_000_000),
+            received: from_epoch_millis(1_770_000_000_123),
+            change,
+        }
+    }
+
+    #[test]
+    fn every_change_survives_a_round_trip_through_json() {
+        // A relay between nodes carries updates as JSON.
+        let level = Level {
+            price: 0.42,
+            size: 10.0,
+        };
+        let changes = [
+            MarketChange::Book {
+                outcomes: vec![OutcomeBook {
+                    outcome: "Yes".into(),
+                    ladder: Ladder::new([level], []),
+                }],
+            },
+            MarketChange::Levels {
+                changes: vec![LevelChange {
+                    outcome: "No".into(),
+                    side: BookSide::Ask,
+                    price: 0.58,
+                    size: 0.0,
+                }],
+            },
+            MarketChange::Price(PriceTick {
+                outcome: "Yes".into(),
+                last: Some(0.41),
+                best_bid: None,
+                best_ask: Some(0.43),
+            }),
+            MarketChange::Trade(Trade {
+                id: "t1".into(),
+                time: from_epoch_millis(1_770_000_000_000),
+                outcome: "Yes".into(),
+                price: 0.41,
+                size: 3.5,
+                taker_side: TakerSide::Buy,
+            }),
+            MarketChange::State {
+                state: FeedState::Interrupted,
+            },
+        ];
+        for change in changes {
+            let sent = update(change);
+            let json = serde_json::to_string(&sent).unwrap();
+            assert_eq!(serde_json::from_str::<MarketUpdate>(&json).unwrap(), sent, "{json}");
+        }
+    }
+}
