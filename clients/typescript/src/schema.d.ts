@@ -955,7 +955,7 @@ export interface components {
          * @description A ledger line's kind: `credit` (credits added) or `charge` (a call's cost).
          * @enum {string}
          */
-        LedgerKind: "credit" | "charge";
+        LedgerKind: "credit" | "charge" | "refund";
         /** @description A line of an account's ledger: credits added, or a call's charge. */
         LedgerLine: {
             /**
@@ -1503,26 +1503,26 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-27T02:31:20.446Z",
+                     *           "createdAt": "2026-11-27T05:23:12.268Z",
                      *           "credits": {
                      *             "purchased": 10000,
                      *             "remaining": 9976,
                      *             "used": 24
                      *           },
-                     *           "id": "b88a830a-7e57-449f-b6f2-40c1891f169b",
+                     *           "id": "d0c4df46-12d2-468d-b81c-1efb452efefb",
                      *           "label": "demo",
                      *           "status": "active",
                      *           "tier": "pro",
                      *           "walletAddress": ""
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-27T02:31:20.729Z",
+                     *           "createdAt": "2026-11-27T05:23:12.902Z",
                      *           "credits": {
                      *             "purchased": 5000,
                      *             "remaining": 5000,
                      *             "used": 0
                      *           },
-                     *           "id": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
+                     *           "id": "89a5f51a-4124-41e8-a597-35e377638b07",
                      *           "label": "Research desk",
                      *           "status": "active",
                      *           "tier": "starter",
@@ -1602,22 +1602,22 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "account": {
-                     *           "createdAt": "2026-11-27T02:31:20.729Z",
+                     *           "createdAt": "2026-11-27T05:23:12.902Z",
                      *           "credits": {
                      *             "purchased": 5000,
                      *             "remaining": 5000,
                      *             "used": 0
                      *           },
-                     *           "id": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
+                     *           "id": "89a5f51a-4124-41e8-a597-35e377638b07",
                      *           "label": "Research desk",
                      *           "status": "active",
                      *           "tier": "starter",
                      *           "walletAddress": ""
                      *         },
                      *         "key": {
-                     *           "apiKey": "pm_live_8602221ea5080af0729908665ad3d0a387d10e6b",
-                     *           "display": "pm_live_8602...0e6b",
-                     *           "id": "fd7fa3ba-0d49-4653-87ed-3d6cf62c99ca"
+                     *           "apiKey": "pm_live_5c201aac2d7adc5d4fb52b1f6159fb06807f5525",
+                     *           "display": "pm_live_5c20...5525",
+                     *           "id": "6b8e2376-4a89-40f0-928f-16e972fe3994"
                      *         }
                      *       }
                      *     }
@@ -1688,7 +1688,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
+                 * @example 89a5f51a-4124-41e8-a597-35e377638b07
                  */
                 id: string;
             };
@@ -1705,13 +1705,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-27T02:31:20.729Z",
+                     *         "createdAt": "2026-11-27T05:23:12.902Z",
                      *         "credits": {
                      *           "purchased": 5000,
                      *           "remaining": 5000,
                      *           "used": 0
                      *         },
-                     *         "id": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
+                     *         "id": "89a5f51a-4124-41e8-a597-35e377638b07",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "starter",
@@ -1776,7 +1776,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
+                 * @example 89a5f51a-4124-41e8-a597-35e377638b07
                  */
                 id: string;
             };
@@ -1802,13 +1802,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-27T02:31:20.729Z",
+                     *         "createdAt": "2026-11-27T05:23:12.902Z",
                      *         "credits": {
                      *           "purchased": 5000,
                      *           "remaining": 5000,
                      *           "used": 0
                      *         },
-                     *         "id": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
+                     *         "id": "89a5f51a-4124-41e8-a597-35e377638b07",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "pro",
@@ -1891,7 +1891,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
+                 * @example 89a5f51a-4124-41e8-a597-35e377638b07
                  */
                 id: string;
             };
@@ -1917,13 +1917,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-27T02:31:20.729Z",
+                     *         "createdAt": "2026-11-27T05:23:12.902Z",
                      *         "credits": {
                      *           "purchased": 7500,
                      *           "remaining": 7500,
                      *           "used": 0
                      *         },
-                     *         "id": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
+                     *         "id": "89a5f51a-4124-41e8-a597-35e377638b07",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "pro",
@@ -2006,7 +2006,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
+                 * @example 89a5f51a-4124-41e8-a597-35e377638b07
                  */
                 id: string;
             };
@@ -2024,17 +2024,17 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "accountId": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
-                     *           "createdAt": "2026-11-27T02:31:20.729Z",
-                     *           "display": "pm_live_8602...0e6b",
-                     *           "id": "fd7fa3ba-0d49-4653-87ed-3d6cf62c99ca",
+                     *           "accountId": "89a5f51a-4124-41e8-a597-35e377638b07",
+                     *           "createdAt": "2026-11-27T05:23:12.903Z",
+                     *           "display": "pm_live_5c20...5525",
+                     *           "id": "6b8e2376-4a89-40f0-928f-16e972fe3994",
                      *           "revokedAt": null
                      *         },
                      *         {
-                     *           "accountId": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
-                     *           "createdAt": "2026-11-27T02:31:20.733Z",
-                     *           "display": "pm_live_d6e9...0077",
-                     *           "id": "f2870b83-9df4-4c05-864e-38a451b6e348",
+                     *           "accountId": "89a5f51a-4124-41e8-a597-35e377638b07",
+                     *           "createdAt": "2026-11-27T05:23:12.908Z",
+                     *           "display": "pm_live_e7a3...389d",
+                     *           "id": "ef99e5f9-92a0-45f0-8a15-33a0c8186dea",
                      *           "revokedAt": null
                      *         }
                      *       ]
@@ -2097,7 +2097,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
+                 * @example 89a5f51a-4124-41e8-a597-35e377638b07
                  */
                 id: string;
             };
@@ -2114,9 +2114,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "apiKey": "pm_live_d6e908134ed301904d32e8a4a2ad71fc4adf0077",
-                     *         "display": "pm_live_d6e9...0077",
-                     *         "id": "f2870b83-9df4-4c05-864e-38a451b6e348"
+                     *         "apiKey": "pm_live_e7a302ab4b4343219b9935ec0bda85394fb6389d",
+                     *         "display": "pm_live_e7a3...389d",
+                     *         "id": "ef99e5f9-92a0-45f0-8a15-33a0c8186dea"
                      *       }
                      *     }
                      */
@@ -2182,7 +2182,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
+                 * @example 89a5f51a-4124-41e8-a597-35e377638b07
                  */
                 id: string;
             };
@@ -2201,7 +2201,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "apiKeyId": null,
-                     *           "createdAt": "2026-11-27T02:31:20.729Z",
+                     *           "createdAt": "2026-11-27T05:23:12.902Z",
                      *           "credits": 5000,
                      *           "id": 17,
                      *           "kind": "credit",
@@ -2210,7 +2210,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "apiKeyId": null,
-                     *           "createdAt": "2026-11-27T02:31:20.732Z",
+                     *           "createdAt": "2026-11-27T05:23:12.906Z",
                      *           "credits": 2500,
                      *           "id": 18,
                      *           "kind": "credit",
@@ -2278,7 +2278,7 @@ export interface operations {
             path: {
                 /**
                  * @description The key's id.
-                 * @example f2870b83-9df4-4c05-864e-38a451b6e348
+                 * @example ef99e5f9-92a0-45f0-8a15-33a0c8186dea
                  */
                 id: string;
             };
@@ -2295,11 +2295,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "accountId": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
-                     *         "createdAt": "2026-11-27T02:31:20.733Z",
-                     *         "display": "pm_live_d6e9...0077",
-                     *         "id": "f2870b83-9df4-4c05-864e-38a451b6e348",
-                     *         "revokedAt": "2026-11-27T02:31:20.734Z"
+                     *         "accountId": "89a5f51a-4124-41e8-a597-35e377638b07",
+                     *         "createdAt": "2026-11-27T05:23:12.908Z",
+                     *         "display": "pm_live_e7a3...389d",
+                     *         "id": "ef99e5f9-92a0-45f0-8a15-33a0c8186dea",
+                     *         "revokedAt": "2026-11-27T05:23:12.909Z"
                      *       }
                      *     }
                      */
@@ -2377,7 +2377,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "apiKey": "pm_live_60dd...a206",
+                     *         "apiKey": "pm_live_4da1...af7f",
                      *         "credits": {
                      *           "purchased": 10000,
                      *           "remaining": 9982,
@@ -2386,11 +2386,11 @@ export interface operations {
                      *         "rateLimit": {
                      *           "currentUsage": 11,
                      *           "requestsPerMinute": 1200,
-                     *           "resetsAt": "2026-11-27T02:32:00.000Z"
+                     *           "resetsAt": "2026-11-27T05:24:00.000Z"
                      *         },
                      *         "tier": "pro",
                      *         "user": {
-                     *           "id": "b88a830a-7e57-449f-b6f2-40c1891f169b",
+                     *           "id": "d0c4df46-12d2-468d-b81c-1efb452efefb",
                      *           "walletAddress": ""
                      *         }
                      *       }
@@ -2509,14 +2509,14 @@ export interface operations {
                      *           "imageUrl": "https://polymarket-upload.s3.us-east-2.amazonaws.com/democrats+2028+donkey.png",
                      *           "marketCount": 43,
                      *           "title": "Democratic Presidential Nominee 2028",
-                     *           "totalVolume": 578056741.243035
+                     *           "totalVolume": 653925758.903164
                      *         }
                      *       ],
                      *       "pagination": {
                      *         "hasMore": true,
                      *         "limit": 2,
                      *         "offset": 0,
-                     *         "total": 857
+                     *         "total": 924
                      *       }
                      *     }
                      */
@@ -2817,7 +2817,7 @@ export interface operations {
                      *           "marketId": "1da53f40-350f-55c0-878b-baf50c61881f",
                      *           "platform": "polymarket",
                      *           "query": "Israel withdraws from Gaza",
-                     *           "timestamp": "2026-11-27T02:31:20.715Z"
+                     *           "timestamp": "2026-11-27T05:23:12.883Z"
                      *         },
                      *         "sources": [
                      *           {
@@ -2835,7 +2835,7 @@ export interface operations {
                      *         ],
                      *         "summary": "On Polymarket, \"Israel withdraws from Gaza in 2025?\" is led by No at 78%. Volume is $811,272 in total and $6,227 in the last 24 hours, with $8,766 of liquidity. Its end date, December 31, 2025, has passed, but Polymarket still lists it as open. 1 news article about it from the market's time was found."
                      *       },
-                     *       "processingTimeMs": 1.592,
+                     *       "processingTimeMs": 3.222,
                      *       "success": true
                      *     }
                      */
@@ -3000,7 +3000,7 @@ export interface operations {
                      *           "marketId": "1da53f40-350f-55c0-878b-baf50c61881f",
                      *           "platform": "polymarket",
                      *           "query": "Israel withdraws from Gaza",
-                     *           "timestamp": "2026-11-27T02:31:20.717Z"
+                     *           "timestamp": "2026-11-27T05:23:12.886Z"
                      *         },
                      *         "sources": [
                      *           {
@@ -3018,7 +3018,7 @@ export interface operations {
                      *         ],
                      *         "summary": "On Polymarket, \"Israel withdraws from Gaza in 2025?\" is led by No at 78%. Volume is $811,272 in total and $6,227 in the last 24 hours, with $8,766 of liquidity. Its end date, December 31, 2025, has passed, but Polymarket still lists it as open. 1 news article about it from the market's time was found."
                      *       },
-                     *       "processingTimeMs": 0.672,
+                     *       "processingTimeMs": 2.227,
                      *       "success": true
                      *     }
                      */
@@ -3189,34 +3189,34 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "category": "Politics",
-                     *           "createdAt": "2025-07-03T20:37:23.883Z",
-                     *           "exchangeId": "POLYMARKET",
-                     *           "externalMarketId": "559687",
-                     *           "id": "5e12b599-c88d-5eaf-a0c8-5e93d462f7be",
-                     *           "liquidity": 777430.23473,
-                     *           "question": "Will Oprah Winfrey win the 2028 Democratic presidential nomination?",
+                     *           "createdAt": "2024-12-18T15:00:00.000Z",
+                     *           "exchangeId": "KALSHI",
+                     *           "externalMarketId": "KXFEDCHAIRNOM-29-JS",
+                     *           "id": "ced0ae10-1a00-5533-82e7-49d178eef844",
+                     *           "liquidity": 0,
+                     *           "question": "Will Trump next nominate Judy Shelton as Fed Chair?",
                      *           "status": "OPEN",
-                     *           "volume": 31724012.566767,
-                     *           "volume24h": 165048.86748500002
+                     *           "volume": 103017762,
+                     *           "volume24h": 518640
                      *         },
                      *         {
-                     *           "category": "Politics",
-                     *           "createdAt": "2025-07-03T20:37:22.130Z",
+                     *           "category": "World",
+                     *           "createdAt": "2026-01-14T01:32:41.331Z",
                      *           "exchangeId": "POLYMARKET",
-                     *           "externalMarketId": "559684",
-                     *           "id": "93c11350-9612-58e1-82d6-cb994090e900",
-                     *           "liquidity": 752511.74838,
-                     *           "question": "Will Chelsea Clinton win the 2028 Democratic presidential nomination?",
+                     *           "externalMarketId": "1180303",
+                     *           "id": "dc95b304-4d36-5b62-ab70-c400c29167ac",
+                     *           "liquidity": 4934498.57784,
+                     *           "question": "Khamenei out as Supreme Leader of Iran by February 28?",
                      *           "status": "OPEN",
-                     *           "volume": 30805336.479904,
-                     *           "volume24h": 308429.2328480001
+                     *           "volume": 95329798.009461,
+                     *           "volume24h": 36397256.44696003
                      *         }
                      *       ],
                      *       "pagination": {
                      *         "hasMore": true,
                      *         "limit": 2,
                      *         "offset": 0,
-                     *         "total": 1008
+                     *         "total": 1590
                      *       }
                      *     }
                      */
@@ -3473,7 +3473,7 @@ export interface operations {
             path: {
                 /**
                  * @description The market's id (a UUID).
-                 * @example 5e12b599-c88d-5eaf-a0c8-5e93d462f7be
+                 * @example 42fbb035-1c72-55ea-a8b7-4998f4ca58d7
                  */
                 id: string;
             };
@@ -3500,46 +3500,54 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "category": "Politics",
-                     *         "createdAt": "2025-07-03T20:37:23.883Z",
-                     *         "description": "This market will resolve to “Yes” if the named individual wins and accepts the 2028 nomination of the Democratic Party for U.S. president. Otherwise, this market will resolve to “No”.\n\nThe resolution source for this market will be a consensus of official Democratic Party sources.\n\nAny replacement of the democratic nominee before election day will not change the resolution of the market.",
-                     *         "endDate": "2028-11-07T00:00:00.000Z",
-                     *         "eventId": "41617052-1c43-52b4-a7ac-eb742dd50f95",
+                     *         "category": "World",
+                     *         "createdAt": "2025-07-06T18:19:59.120Z",
+                     *         "description": "This market will resolve to \"Yes\" if Russia's president, Vladimir Putin, is removed from power for any length of time between July 6, 2025, and December 31, 2026, 11:59 PM ET. Otherwise, this market will resolve to \"No\".\n\nPresident Vladimir Putin will be considered to be removed from power if he resigns, is detained, or otherwise loses his position or is prevented from fulfilling his duties as President of Russia within this market's timeframe.\n\nThe primary resolution source for this market will be a consensus of credible reporting.",
+                     *         "endDate": "2026-12-31T18:30:00.000Z",
+                     *         "eventId": "798f003b-762b-5f86-a97f-f27b681ddbba",
                      *         "exchangeId": "POLYMARKET",
-                     *         "externalMarketId": "559687",
-                     *         "id": "5e12b599-c88d-5eaf-a0c8-5e93d462f7be",
+                     *         "externalMarketId": "560317",
+                     *         "id": "42fbb035-1c72-55ea-a8b7-4998f4ca58d7",
                      *         "lastSyncedAt": "2026-01-31T18:07:00.000Z",
-                     *         "liquidity": 777430.23473,
-                     *         "matchedMarkets": [],
-                     *         "outcomes": [
+                     *         "liquidity": 111623.579,
+                     *         "matchedMarkets": [
                      *           {
-                     *             "bestAskPrice": 0.009,
-                     *             "bestBidPrice": 0.008,
-                     *             "id": "1075973a-d475-5611-b7e6-c332d9dd5a0e",
-                     *             "name": "Yes",
-                     *             "price": 0.0085
-                     *           },
-                     *           {
-                     *             "bestAskPrice": 0.992,
-                     *             "bestBidPrice": 0.991,
-                     *             "id": "59670f4a-e60c-51c1-9693-bfcd624e6949",
-                     *             "name": "No",
-                     *             "price": 0.9915
+                     *             "exchangeId": "KALSHI",
+                     *             "id": "acb2f316-1245-5b70-9b52-48ee04c52b5b",
+                     *             "question": "Will Vladimir Putin leave President of Russia before Jan 1, 2027?",
+                     *             "reason": "same subject (putin, russia), form (win / happen, action: leave office), date (before 2027-01-01 (ends 2026-12-31))",
+                     *             "similarity": 0.867
                      *           }
                      *         ],
-                     *         "question": "Will Oprah Winfrey win the 2028 Democratic presidential nomination?",
+                     *         "outcomes": [
+                     *           {
+                     *             "bestAskPrice": 0.1,
+                     *             "bestBidPrice": 0.09,
+                     *             "id": "2cd5da07-5c7a-57da-aafc-7fb6809fb8cb",
+                     *             "name": "Yes",
+                     *             "price": 0.095
+                     *           },
+                     *           {
+                     *             "bestAskPrice": 0.91,
+                     *             "bestBidPrice": 0.9,
+                     *             "id": "656c8732-6d6d-5478-adf1-1edd16614094",
+                     *             "name": "No",
+                     *             "price": 0.905
+                     *           }
+                     *         ],
+                     *         "question": "Putin out as President of Russia by end of 2026?",
                      *         "resolution": null,
                      *         "rules": {
-                     *           "primary": "This market will resolve to “Yes” if the named individual wins and accepts the 2028 nomination of the Democratic Party for U.S. president. Otherwise, this market will resolve to “No”.\n\nThe resolution source for this market will be a consensus of official Democratic Party sources.\n\nAny replacement of the democratic nominee before election day will not change the resolution of the market.",
+                     *           "primary": "This market will resolve to \"Yes\" if Russia's president, Vladimir Putin, is removed from power for any length of time between July 6, 2025, and December 31, 2026, 11:59 PM ET. Otherwise, this market will resolve to \"No\".\n\nPresident Vladimir Putin will be considered to be removed from power if he resigns, is detained, or otherwise loses his position or is prevented from fulfilling his duties as President of Russia within this market's timeframe.\n\nThe primary resolution source for this market will be a consensus of credible reporting.",
                      *           "secondary": null,
                      *           "source": null
                      *         },
-                     *         "startDate": "2025-07-11T18:36:32.333Z",
+                     *         "startDate": "2025-07-06T22:30:10.584Z",
                      *         "status": "OPEN",
-                     *         "updatedAt": "2026-01-31T18:05:46.325Z",
-                     *         "url": "https://polymarket.com/event/democratic-presidential-nominee-2028/will-oprah-winfrey-win-the-2028-democratic-presidential-nomination",
-                     *         "volume": 31724012.566767,
-                     *         "volume24h": 165048.86748500002
+                     *         "updatedAt": "2026-01-31T18:05:43.176Z",
+                     *         "url": "https://polymarket.com/event/putin-out-before-2027",
+                     *         "volume": 1842678.681074,
+                     *         "volume24h": 2555.935356
                      *       }
                      *     }
                      */
@@ -3656,7 +3664,7 @@ export interface operations {
             path: {
                 /**
                  * @description The market's id (a UUID).
-                 * @example 5e12b599-c88d-5eaf-a0c8-5e93d462f7be
+                 * @example 42fbb035-1c72-55ea-a8b7-4998f4ca58d7
                  */
                 id: string;
             };
@@ -3684,34 +3692,34 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "interval": "1d",
-                     *         "marketId": "5e12b599-c88d-5eaf-a0c8-5e93d462f7be",
+                     *         "marketId": "42fbb035-1c72-55ea-a8b7-4998f4ca58d7",
                      *         "outcomes": [
                      *           {
                      *             "candles": [
                      *               {
-                     *                 "close": 0.0085,
-                     *                 "high": 0.0085,
-                     *                 "low": 0.0085,
-                     *                 "open": 0.0085,
+                     *                 "close": 0.095,
+                     *                 "high": 0.095,
+                     *                 "low": 0.095,
+                     *                 "open": 0.095,
                      *                 "time": "2026-01-31T00:00:00.000Z",
-                     *                 "volume24h": 165048.86748500002
+                     *                 "volume24h": 2555.935356
                      *               }
                      *             ],
-                     *             "id": "1075973a-d475-5611-b7e6-c332d9dd5a0e",
+                     *             "id": "2cd5da07-5c7a-57da-aafc-7fb6809fb8cb",
                      *             "name": "Yes"
                      *           },
                      *           {
                      *             "candles": [
                      *               {
-                     *                 "close": 0.9915,
-                     *                 "high": 0.9915,
-                     *                 "low": 0.9915,
-                     *                 "open": 0.9915,
+                     *                 "close": 0.905,
+                     *                 "high": 0.905,
+                     *                 "low": 0.905,
+                     *                 "open": 0.905,
                      *                 "time": "2026-01-31T00:00:00.000Z",
-                     *                 "volume24h": 165048.86748500002
+                     *                 "volume24h": 2555.935356
                      *               }
                      *             ],
-                     *             "id": "59670f4a-e60c-51c1-9693-bfcd624e6949",
+                     *             "id": "656c8732-6d6d-5478-adf1-1edd16614094",
                      *             "name": "No"
                      *           }
                      *         ]
@@ -3847,7 +3855,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "ageMs": 22127480722,
+                     *         "ageMs": 22137792893,
                      *         "exchange": "KALSHI",
                      *         "marketId": "ea1e5627-27b0-59b3-9cfb-460fa539d477",
                      *         "outcomes": [
@@ -4257,7 +4265,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "ageMs": 22127480723,
+                     *           "ageMs": 22137792895,
                      *           "exchange": "KALSHI",
                      *           "marketId": "ea1e5627-27b0-59b3-9cfb-460fa539d477",
                      *           "outcomes": [
@@ -4330,7 +4338,7 @@ export interface operations {
                      *           "timestamp": "2026-03-16T00:00:00.000Z"
                      *         },
                      *         {
-                     *           "ageMs": 28192024508,
+                     *           "ageMs": 28202336680,
                      *           "exchange": "POLYMARKET",
                      *           "marketId": "5e12b599-c88d-5eaf-a0c8-5e93d462f7be",
                      *           "outcomes": [
@@ -4546,12 +4554,71 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": [],
+                     *       "data": [
+                     *         {
+                     *           "flipped": false,
+                     *           "kalshi": {
+                     *             "category": "Politics",
+                     *             "externalMarketId": "KXLEADERSOUT-27JAN01-VPUTRUS",
+                     *             "id": "acb2f316-1245-5b70-9b52-48ee04c52b5b",
+                     *             "lastSyncedAt": "2026-03-01T18:07:00.000Z",
+                     *             "outcome": "Yes",
+                     *             "price": 0.14,
+                     *             "question": "Will Vladimir Putin leave President of Russia before Jan 1, 2027?",
+                     *             "stale": true,
+                     *             "volume24h": 5662
+                     *           },
+                     *           "polymarket": {
+                     *             "category": "World",
+                     *             "externalMarketId": "560317",
+                     *             "id": "42fbb035-1c72-55ea-a8b7-4998f4ca58d7",
+                     *             "lastSyncedAt": "2026-01-31T18:07:00.000Z",
+                     *             "outcome": "Yes",
+                     *             "price": 0.095,
+                     *             "question": "Putin out as President of Russia by end of 2026?",
+                     *             "stale": true,
+                     *             "volume24h": 2555.935356
+                     *           },
+                     *           "similarity": 0.867,
+                     *           "spread": 0.045,
+                     *           "stale": true,
+                     *           "volume24h": 2555.935356
+                     *         },
+                     *         {
+                     *           "flipped": false,
+                     *           "kalshi": {
+                     *             "category": "Sports",
+                     *             "externalMarketId": "KXMENWORLDCUP-26-ES",
+                     *             "id": "bcfede85-aa47-57a8-baba-fd6e3372f625",
+                     *             "lastSyncedAt": "2026-03-01T18:07:00.000Z",
+                     *             "outcome": "Yes",
+                     *             "price": 0.19,
+                     *             "question": "Will the Spain win the 2026 Men's World Cup?",
+                     *             "stale": true,
+                     *             "volume24h": 4705
+                     *           },
+                     *           "polymarket": {
+                     *             "category": "Sports",
+                     *             "externalMarketId": "558934",
+                     *             "id": "b9ab041b-22a9-5cea-9753-cc16f39431b3",
+                     *             "lastSyncedAt": "2026-02-13T19:26:00.000Z",
+                     *             "outcome": "Yes",
+                     *             "price": 0.155,
+                     *             "question": "Will Spain win the 2026 FIFA World Cup?",
+                     *             "stale": true,
+                     *             "volume24h": 32144.64043199999
+                     *           },
+                     *           "similarity": 1,
+                     *           "spread": 0.035,
+                     *           "stale": true,
+                     *           "volume24h": 4705
+                     *         }
+                     *       ],
                      *       "pagination": {
-                     *         "hasMore": false,
+                     *         "hasMore": true,
                      *         "limit": 2,
                      *         "offset": 0,
-                     *         "total": 0
+                     *         "total": 45
                      *       }
                      *     }
                      */
@@ -4674,8 +4741,8 @@ export interface operations {
                 content: {
                     /**
                      * @example # TYPE marketlens_store_markets gauge
-                     *     marketlens_store_markets{exchange="POLYMARKET"} 1233
-                     *     marketlens_store_markets{exchange="KALSHI"} 775
+                     *     marketlens_store_markets{exchange="KALSHI"} 1538
+                     *     marketlens_store_markets{exchange="POLYMARKET"} 1470
                      */
                     "text/plain": string;
                 };
@@ -4714,12 +4781,12 @@ export interface operations {
                      *         "markets": 0,
                      *         "revision": null
                      *       },
-                     *       "events": 857,
+                     *       "events": 924,
                      *       "markets": {
-                     *         "KALSHI": 775,
-                     *         "POLYMARKET": 1233
+                     *         "KALSHI": 1538,
+                     *         "POLYMARKET": 1470
                      *       },
-                     *       "matchedPairs": 0,
+                     *       "matchedPairs": 49,
                      *       "news": {
                      *         "articlesInMemory": 0,
                      *         "feeds": []

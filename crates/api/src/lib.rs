@@ -35,6 +35,7 @@ mod routes;
 pub mod schemas;
 pub mod state;
 pub mod store_health;
+pub mod sweep;
 pub mod telemetry;
 pub mod views;
 
