@@ -79,7 +79,7 @@ pub fn orderbook(bytes: &[u8]) -> Result<BookReading, DepthPayloadError> {
     })
 }
 
-fn dollars(levels: Option<Vec<(Finite, Finite)>>) -> Vec<Level> {
+pub(crate) fn dollars(levels: Option<Vec<(Finite, Finite)>>) -> Vec<Level> {
     levels
         .unwrap_or_default()
         .into_iter()
@@ -90,7 +90,7 @@ fn dollars(levels: Option<Vec<(Finite, Finite)>>) -> Vec<Level> {
         .collect()
 }
 
-fn cents(levels: Option<Vec<(Finite, Finite)>>) -> Vec<Level> {
+pub(crate) fn cents(levels: Option<Vec<(Finite, Finite)>>) -> Vec<Level> {
     levels
         .unwrap_or_default()
         .into_iter()
@@ -110,13 +110,17 @@ struct TradesBody {
 }
 
 /// One trade in any of its generations: counts as `count_fp` or `count`, prices as
-/// `*_price_dollars` strings, or cents (`yes_price`), or `price` in dollars.
+/// `*_price_dollars` strings, or cents (`yes_price`), or `price` in dollars. The same record
+/// is a WebSocket `trade` message, timed by `ts` (seconds) instead of `created_time`.
 #[serde_as]
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-struct Trade {
+pub(crate) struct Trade {
+    pub(crate) market_ticker: Option<String>,
     trade_id: Option<String>,
     created_time: Option<String>,
+    #[serde_as(as = "Option<Number>")]
+    ts: Option<Finite>,
     taker_side: Option<String>,
     #[serde_as(as = "Option<Number>")]
     count_fp: Option<Finite>,
@@ -150,7 +154,7 @@ pub fn trades(bytes: &[u8]) -> Result<TradesReading, DepthPayloadError> {
     })
 }
 
-fn trade_reading(trade: &Trade) -> Option<TradeReading> {
+pub(crate) fn trade_reading(trade: &Trade) -> Option<TradeReading> {
     let yes_price = trade
         .yes_price_dollars
         .map(|price| price.0)
@@ -165,7 +169,10 @@ fn trade_reading(trade: &Trade) -> Option<TradeReading> {
         "no" => (1, no_price),
         _ => return None,
     };
-    let time = lenient::timestamp("created_time", trade.created_time.as_deref()).ok()??;
+    let time = match trade.ts {
+        Some(seconds) => chrono::DateTime::from_timestamp(seconds.0 as i64, 0)?,
+        None => lenient::timestamp("created_time", trade.created_time.as_deref()).ok()??,
+    };
     Some(TradeReading {
         id: trade.trade_id.clone().filter(|id| !id.is_empty())?,
         time,
