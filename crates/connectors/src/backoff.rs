@@ -23,10 +23,7 @@ impl Backoff {
     /// The wait before the next attempt: between half and all of `initial * 2^failures`,
     /// capped at `max`.
     pub(crate) fn next_wait(&mut self) -> Duration {
-        let ceiling = self
-            .initial
-            .saturating_mul(1u32 << self.failures.min(16))
-            .min(self.max);
+        let ceiling = self.initial.saturating_mul(1u32 << self.failures.min(16)).min(self.max);
         self.failures = self.failures.saturating_add(1);
         ceiling.mul_f64(rand::random_range(0.5..=1.0))
     }
@@ -53,7 +50,11 @@ mod tests {
         for ceiling in ceilings {
             let wait = backoff.next_wait();
             let ceiling = Duration::from_millis(ceiling);
-            assert!(wait >= ceiling / 2 && wait <= ceiling, "{wait:?} not in [{:?}, {ceiling:?}]", ceiling / 2);
+            assert!(
+                wait >= ceiling / 2 && wait <= ceiling,
+                "{wait:?} not in [{:?}, {ceiling:?}]",
+                ceiling / 2
+            );
         }
         backoff.reset();
         assert!(backoff.next_wait() <= Duration::from_millis(100));

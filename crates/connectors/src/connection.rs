@@ -83,7 +83,11 @@ impl<S: StreamSession> Connection<S> {
     }
 
     async fn connect(&mut self) -> Result<Socket, String> {
-        let request = self.url.as_str().into_client_request().map_err(|error| error.to_string())?;
+        let request = self
+            .url
+            .as_str()
+            .into_client_request()
+            .map_err(|error| error.to_string())?;
         let request = (self.handshake)(request)?;
         match timeout(self.settings.connect_timeout, tokio_tungstenite::connect_async(request)).await {
             Ok(Ok((socket, _response))) => Ok(socket),

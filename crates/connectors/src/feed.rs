@@ -78,7 +78,13 @@ impl Connector {
             }
             Ok(request)
         });
-        Ok(Connector::start(KalshiSession::new(), url, handshake, updates, settings))
+        Ok(Connector::start(
+            KalshiSession::new(),
+            url,
+            handshake,
+            updates,
+            settings,
+        ))
     }
 
     fn start<S: marketlens_exchanges::stream::StreamSession + Sync + 'static>(

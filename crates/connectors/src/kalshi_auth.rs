@@ -10,10 +10,10 @@ use std::path::Path;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
+use rsa::PrivateKey;
 use rsa::pkcs1::DecodeRsaPrivateKey;
 use rsa::pkcs8::DecodePrivateKey;
 use rsa::sha2::Sha256;
-use rsa::PrivateKey;
 
 /// The path signed: the WebSocket endpoint's, whatever the host.
 pub const SIGNED_PATH: &str = "/trade-api/ws/v2";
@@ -97,23 +97,36 @@ mod tests {
         let private_key = PrivateKey::generate();
         let pem = private_key.to_pkcs8_pem(LineEnding::LF).unwrap();
         let credentials = KalshiCredentials::from_pem("key-id-123", &pem).unwrap();
-        let [(key, key_id), (signature_name, signature), (time, timestamp)] = credentials.headers(1_703_123_456_789).unwrap();
+        let [(key, key_id), (signature_name, signature), (time, timestamp)] =
+            credentials.headers(1_703_123_456_789).unwrap();
         assert_eq!((key, key_id.as_str()), ("KALSHI-ACCESS-KEY", "key-id-123"));
-        assert_eq!((signature_name, time, timestamp.as_str()), ("KALSHI-ACCESS-SIGNATURE", "KALSHI-ACCESS-TIMESTAMP", "1703123456789"));
+        assert_eq!(
+            (signature_name, time, timestamp.as_str()),
+            ("KALSHI-ACCESS-SIGNATURE", "KALSHI-ACCESS-TIMESTAMP", "1703123456789")
+        );
         let public_key: PublicKey = private_key.to_public_key();
         let signature = BASE64.decode(signature).unwrap();
         public_key
             .pss_verify::<Sha256>(b"1703123456789GET/trade-api/ws/v2", &signature)
             .unwrap();
-        assert!(public_key.pss_verify::<Sha256>(b"1703123456790GET/trade-api/ws/v2", &signature).is_err());
+        assert!(
+            public_key
+                .pss_verify::<Sha256>(b"1703123456790GET/trade-api/ws/v2", &signature)
+                .is_err()
+        );
         let shown = format!("{credentials:?}");
         assert!(!shown.contains("key-id-123") && !shown.contains("BEGIN"), "{shown}");
     }
 
     #[test]
     fn what_is_not_a_key_is_refused_without_quoting_it() {
-        let error = KalshiCredentials::from_pem("id", "-----BEGIN PRIVATE KEY-----\nc2VjcmV0\n-----END PRIVATE KEY-----").unwrap_err();
+        let error =
+            KalshiCredentials::from_pem("id", "-----BEGIN PRIVATE KEY-----\nc2VjcmV0\n-----END PRIVATE KEY-----")
+                .unwrap_err();
         assert!(!error.to_string().contains("c2VjcmV0"));
-        assert!(matches!(KalshiCredentials::from_pem(" ", "x"), Err(CredentialsError::EmptyKeyId)));
+        assert!(matches!(
+            KalshiCredentials::from_pem(" ", "x"),
+            Err(CredentialsError::EmptyKeyId)
+        ));
     }
 }

@@ -114,7 +114,10 @@ fn trade_reading(trade: &DataTrade) -> Option<TradeReading> {
         return None;
     }
     Some(TradeReading {
-        id: trade_id(trade.transaction_hash.as_deref()?, trade.asset.as_deref().unwrap_or_default())?,
+        id: trade_id(
+            trade.transaction_hash.as_deref()?,
+            trade.asset.as_deref().unwrap_or_default(),
+        )?,
         time: chrono::DateTime::from_timestamp(seconds as i64, 0)?,
         outcome_index: index as usize,
         price: marketlens_domain::depth::round_price(trade.price?.0),

@@ -98,10 +98,7 @@ impl KalshiSession {
         if tickers.is_empty() {
             return None;
         }
-        let (id, message) = self.command(
-            "subscribe",
-            json!({"channels": channels, "market_tickers": tickers}),
-        );
+        let (id, message) = self.command("subscribe", json!({"channels": channels, "market_tickers": tickers}));
         let channels_left = channels.len();
         self.pending.insert(id, Pending { tickers, channels_left });
         Some(message)
@@ -309,7 +306,13 @@ impl KalshiSession {
 
     /// Reports what a frame states of the first outcome's (YES) price, and its complement
     /// for the second (NO).
-    fn state_prices(&mut self, market: &StreamMarket, first: Stated, time: Timestamp, received: Timestamp) -> Vec<MarketUpdate> {
+    fn state_prices(
+        &mut self,
+        market: &StreamMarket,
+        first: Stated,
+        time: Timestamp,
+        received: Timestamp,
+    ) -> Vec<MarketUpdate> {
         let second = Stated {
             last: first.last.map(|last| 1.0 - last),
             best: first

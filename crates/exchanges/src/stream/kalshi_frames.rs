@@ -39,14 +39,28 @@ pub(crate) struct Frame {
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Message {
-    Subscribed { id: Option<u64>, channel: String, sid: u64 },
+    Subscribed {
+        id: Option<u64>,
+        channel: String,
+        sid: u64,
+    },
     /// `ok`, `unsubscribed` and other replies that need nothing but their `seq` counted.
     Acknowledged,
-    Error { id: Option<u64>, reason: String },
-    Snapshot { ticker: String, yes_bids: Vec<Level>, no_bids: Vec<Level> },
+    Error {
+        id: Option<u64>,
+        reason: String,
+    },
+    Snapshot {
+        ticker: String,
+        yes_bids: Vec<Level>,
+        no_bids: Vec<Level>,
+    },
     Delta(Delta),
     Ticker(Ticker),
-    Trade { ticker: String, trade: TradeReading },
+    Trade {
+        ticker: String,
+        trade: TradeReading,
+    },
     Ignored,
 }
 
@@ -267,7 +281,12 @@ fn delta(msg: DeltaMsg) -> Result<Delta, DepthPayloadError> {
     let side = match msg.side.as_str() {
         "yes" => BidSide::Yes,
         "no" => BidSide::No,
-        other => return Err(DepthPayloadError::new(FRAME, format!("side {other:?} is neither yes nor no"))),
+        other => {
+            return Err(DepthPayloadError::new(
+                FRAME,
+                format!("side {other:?} is neither yes nor no"),
+            ));
+        }
     };
     let price = dollars_or_cents(msg.price_dollars, msg.price)
         .ok_or_else(|| DepthPayloadError::new(FRAME, "a delta without a price"))?;
@@ -300,7 +319,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!((delta.sid, delta.seq), (Some(2), Some(3)));
-        let Message::Delta(delta) = delta.message else { panic!("not a delta") };
+        let Message::Delta(delta) = delta.message else {
+            panic!("not a delta")
+        };
         assert_eq!((delta.side, delta.price, delta.delta), (BidSide::Yes, 0.96, -54.0));
         assert_eq!(delta.time.unwrap().timestamp(), 1_669_149_841);
         let snapshot = read(
@@ -308,7 +329,9 @@ mod tests {
             "yes": [[8, 300], [22, 333]], "no": [[54, 20]]}}"#,
         )
         .unwrap();
-        let Message::Snapshot { yes_bids, no_bids, .. } = snapshot.message else { panic!("not a snapshot") };
+        let Message::Snapshot { yes_bids, no_bids, .. } = snapshot.message else {
+            panic!("not a snapshot")
+        };
         assert_eq!((yes_bids.len(), no_bids[0].price, no_bids[0].size), (2, 0.54, 20.0));
         let error = read(r#"{"id": 123, "type": "error", "msg": {"code": 6, "msg": "Already subscribed"}}"#).unwrap();
         assert_eq!(
@@ -318,8 +341,17 @@ mod tests {
                 reason: "error 6: Already subscribed".into()
             }
         );
-        assert_eq!(read(r#"{"type": "market_lifecycle_v2", "sid": 9, "msg": {}}"#).unwrap().message, Message::Ignored);
-        for bad in ["heartbeat", r#"{"sid": 1}"#, r#"{"type": "orderbook_delta", "sid": 1, "seq": 1, "msg": {"market_ticker": "X", "side": "maybe", "price": 1, "delta": 1}}"#] {
+        assert_eq!(
+            read(r#"{"type": "market_lifecycle_v2", "sid": 9, "msg": {}}"#)
+                .unwrap()
+                .message,
+            Message::Ignored
+        );
+        for bad in [
+            "heartbeat",
+            r#"{"sid": 1}"#,
+            r#"{"type": "orderbook_delta", "sid": 1, "seq": 1, "msg": {"market_ticker": "X", "side": "maybe", "price": 1, "delta": 1}}"#,
+        ] {
             assert!(read(bad).is_err(), "{bad}");
         }
     }

@@ -151,7 +151,14 @@ impl PolymarketSession {
             return;
         };
         if let Some(best) = change.best
-            && let Some(price) = self.prices.state(&followed, index, Stated { last: None, best: Some(best) })
+            && let Some(price) = self.prices.state(
+                &followed,
+                index,
+                Stated {
+                    last: None,
+                    best: Some(best),
+                },
+            )
         {
             reaction.updates.push(MarketUpdate {
                 market,
@@ -256,7 +263,9 @@ impl StreamSession for PolymarketSession {
         }
         if self.connected {
             reaction.messages.extend(self.subscription(&added, Some("subscribe")));
-            reaction.messages.extend(self.subscription(&removed, Some("unsubscribe")));
+            reaction
+                .messages
+                .extend(self.subscription(&removed, Some("unsubscribe")));
         }
         reaction
     }

@@ -30,8 +30,14 @@ const FRAME: &str = "Polymarket market channel frame";
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Event {
-    Book { asset_id: String, book: BookReading },
-    PriceChange { time: Option<Timestamp>, changes: Vec<PriceChange> },
+    Book {
+        asset_id: String,
+        book: BookReading,
+    },
+    PriceChange {
+        time: Option<Timestamp>,
+        changes: Vec<PriceChange>,
+    },
     LastTrade(LastTrade),
     /// A tick size change, or an event type this reader does not use.
     Ignored,
@@ -172,8 +178,7 @@ fn price_change(entry: ChangeEntry, event_asset: Option<&str>) -> Result<PriceCh
 }
 
 fn last_trade(event: LastTradeEvent) -> Result<LastTrade, DepthPayloadError> {
-    let time =
-        millis_time(event.timestamp.0).ok_or_else(|| DepthPayloadError::new(FRAME, "a trade without a time"))?;
+    let time = millis_time(event.timestamp.0).ok_or_else(|| DepthPayloadError::new(FRAME, "a trade without a time"))?;
     // A trade without a hash (as older documentation shows) is named by its time instead.
     let hash = event
         .transaction_hash
@@ -195,7 +200,10 @@ fn side(text: &str) -> Result<TakerSide, DepthPayloadError> {
     } else if text.eq_ignore_ascii_case("SELL") {
         Ok(TakerSide::Sell)
     } else {
-        Err(DepthPayloadError::new(FRAME, format!("side {text:?} is neither BUY nor SELL")))
+        Err(DepthPayloadError::new(
+            FRAME,
+            format!("side {text:?} is neither BUY nor SELL"),
+        ))
     }
 }
 
@@ -227,12 +235,18 @@ mod tests {
         let Ok::<[Event; 1], _>([Event::PriceChange { changes: older, .. }]) = read(older).unwrap().try_into() else {
             panic!("not one price change")
         };
-        assert_eq!((older[0].side, older[0].price, older[0].best), (BookSide::Ask, 0.4, None));
+        assert_eq!(
+            (older[0].side, older[0].price, older[0].best),
+            (BookSide::Ask, 0.4, None)
+        );
     }
 
     #[test]
     fn unknown_events_are_ignored_and_nonsense_is_an_error() {
-        assert_eq!(read(r#"{"event_type": "best_bid_ask", "asset_id": "A"}"#).unwrap(), vec![Event::Ignored]);
+        assert_eq!(
+            read(r#"{"event_type": "best_bid_ask", "asset_id": "A"}"#).unwrap(),
+            vec![Event::Ignored]
+        );
         assert_eq!(read(r#"[]"#).unwrap(), vec![]);
         for bad in [
             "PONG",

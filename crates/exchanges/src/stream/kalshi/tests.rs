@@ -27,7 +27,11 @@ fn subscribed() -> (KalshiSession, Vec<Value>) {
     let mut session = KalshiSession::new();
     session.follow(&market());
     let reaction = session.connected(now());
-    let sent: Vec<Value> = reaction.messages.iter().map(|text| serde_json::from_str(text).unwrap()).collect();
+    let sent: Vec<Value> = reaction
+        .messages
+        .iter()
+        .map(|text| serde_json::from_str(text).unwrap())
+        .collect();
     for (sid, channel) in [(1, "orderbook_delta"), (2, "ticker"), (3, "trade")] {
         let reply = json!({"type": "subscribed", "id": sent[0]["id"], "msg": {"channel": channel, "sid": sid}});
         session.frame(&reply.to_string(), now()).unwrap();
@@ -37,7 +41,9 @@ fn subscribed() -> (KalshiSession, Vec<Value>) {
 
 fn snapshot(seq: u64, yes: &[(f64, f64)], no: &[(f64, f64)]) -> String {
     let levels = |side: &[(f64, f64)]| -> Vec<[String; 2]> {
-        side.iter().map(|(price, size)| [format!("{price:.4}"), format!("{size:.2}")]).collect()
+        side.iter()
+            .map(|(price, size)| [format!("{price:.4}"), format!("{size:.2}")])
+            .collect()
     };
     json!({"type": "orderbook_snapshot", "sid": 1, "seq": seq, "msg": {"market_ticker": TICKER,
         "market_id": "x", "yes_dollars_fp": levels(yes), "no_dollars_fp": levels(no)}})
@@ -64,7 +70,10 @@ fn one_subscribe_command_asks_for_books_tickers_and_trades() {
     let (_, sent) = subscribed();
     assert_eq!(sent.len(), 1);
     assert_eq!(sent[0]["cmd"], "subscribe");
-    assert_eq!(sent[0]["params"]["channels"], json!(["orderbook_delta", "ticker", "trade"]));
+    assert_eq!(
+        sent[0]["params"]["channels"],
+        json!(["orderbook_delta", "ticker", "trade"])
+    );
     assert_eq!(sent[0]["params"]["market_tickers"], json!([TICKER]));
 }
 
@@ -72,7 +81,9 @@ fn one_subscribe_command_asks_for_books_tickers_and_trades() {
 fn a_snapshot_is_a_whole_book_with_no_bids_as_yes_asks() {
     // docs/API.md's worked example: YES bids 0.70, NO bids 0.28, so YES asks 0.72.
     let (mut session, _) = subscribed();
-    let reaction = session.frame(&snapshot(1, &[(0.69, 5.0), (0.70, 10.0)], &[(0.28, 7.0)]), now()).unwrap();
+    let reaction = session
+        .frame(&snapshot(1, &[(0.69, 5.0), (0.70, 10.0)], &[(0.28, 7.0)]), now())
+        .unwrap();
     assert_eq!(
         changes(&reaction),
         vec![
@@ -96,7 +107,9 @@ fn a_snapshot_is_a_whole_book_with_no_bids_as_yes_asks() {
 #[test]
 fn deltas_are_applied_and_sent_as_sizes_on_both_outcomes() {
     let (mut session, _) = subscribed();
-    session.frame(&snapshot(1, &[(0.70, 10.0)], &[(0.28, 7.0)]), now()).unwrap();
+    session
+        .frame(&snapshot(1, &[(0.70, 10.0)], &[(0.28, 7.0)]), now())
+        .unwrap();
     let yes = session.frame(&delta(2, "yes", 0.70, -4.5), now()).unwrap();
     assert_eq!(yes.updates[0].time, from_epoch_millis(1_786_085_189_500));
     let change = |outcome: &str, side, price, size| LevelChange {
@@ -131,14 +144,32 @@ fn a_sequence_gap_interrupts_and_asks_for_a_fresh_snapshot() {
     let (mut session, _) = subscribed();
     session.frame(&snapshot(1, &[(0.70, 10.0)], &[]), now()).unwrap();
     let gap = session.frame(&delta(3, "yes", 0.70, 1.0), now()).unwrap();
-    assert_eq!(changes(&gap), vec![MarketChange::State { state: FeedState::Interrupted }]);
+    assert_eq!(
+        changes(&gap),
+        vec![MarketChange::State {
+            state: FeedState::Interrupted
+        }]
+    );
     assert_eq!(gap.problems.len(), 1);
-    let sent: Vec<Value> = gap.messages.iter().map(|text| serde_json::from_str(text).unwrap()).collect();
-    assert_eq!((sent[0]["cmd"].as_str(), &sent[0]["params"]["sids"]), (Some("unsubscribe"), &json!([1])));
+    let sent: Vec<Value> = gap
+        .messages
+        .iter()
+        .map(|text| serde_json::from_str(text).unwrap())
+        .collect();
+    assert_eq!(
+        (sent[0]["cmd"].as_str(), &sent[0]["params"]["sids"]),
+        (Some("unsubscribe"), &json!([1]))
+    );
     assert_eq!(sent[1]["cmd"], "subscribe");
     assert_eq!(sent[1]["params"]["channels"], json!(["orderbook_delta"]));
     // Deltas of the old subscription are ignored; the new one's snapshot makes it live.
-    assert!(session.frame(&delta(4, "yes", 0.70, 1.0), now()).unwrap().updates.is_empty());
+    assert!(
+        session
+            .frame(&delta(4, "yes", 0.70, 1.0), now())
+            .unwrap()
+            .updates
+            .is_empty()
+    );
     let answer = json!({"type": "subscribed", "id": sent[1]["id"], "msg": {"channel": "orderbook_delta", "sid": 4}});
     session.frame(&answer.to_string(), now()).unwrap();
     let fresh = snapshot(1, &[(0.71, 3.0)], &[]).replace("\"sid\":1", "\"sid\":4");
@@ -176,7 +207,13 @@ fn unfollowing_leaves_the_subscriptions() {
     assert_eq!(sent["cmd"], "unsubscribe");
     assert_eq!(sent["params"]["sids"], json!([1, 2, 3]));
     // Frames of a market no longer followed are ignored.
-    assert!(session.frame(&snapshot(9, &[(0.5, 1.0)], &[]), now()).unwrap().updates.is_empty());
+    assert!(
+        session
+            .frame(&snapshot(9, &[(0.5, 1.0)], &[]), now())
+            .unwrap()
+            .updates
+            .is_empty()
+    );
 }
 
 #[test]
@@ -186,13 +223,20 @@ fn tickers_and_trades_name_both_outcomes() {
         "yes_bid": 4, "yes_ask": 95, "price_dollars": "0.1400", "yes_bid_dollars": "0.0400",
         "yes_ask_dollars": "0.9500", "ts": 1_770_897_976, "Clock": 13_281_241_747_u64}});
     let reaction = session.frame(&ticker.to_string(), now()).unwrap();
-    let MarketChange::Price(no) = &reaction.updates[1].change else { panic!("not a price") };
-    assert_eq!((no.outcome.as_str(), no.last, no.best_bid, no.best_ask), ("No", Some(0.86), Some(0.05), Some(0.96)));
+    let MarketChange::Price(no) = &reaction.updates[1].change else {
+        panic!("not a price")
+    };
+    assert_eq!(
+        (no.outcome.as_str(), no.last, no.best_bid, no.best_ask),
+        ("No", Some(0.86), Some(0.05), Some(0.96))
+    );
     let trade = json!({"type": "trade", "sid": 3, "seq": 1, "msg": {"trade_id": "t-1", "market_ticker": TICKER,
         "yes_price": 77, "no_price": 23, "yes_price_dollars": "0.7700", "no_price_dollars": "0.2300",
         "count": 75, "count_fp": "75.00", "taker_side": "no", "ts": 1_770_897_981}});
     let reaction = session.frame(&trade.to_string(), now()).unwrap();
-    let MarketChange::Trade(trade) = &reaction.updates[0].change else { panic!("not a trade") };
+    let MarketChange::Trade(trade) = &reaction.updates[0].change else {
+        panic!("not a trade")
+    };
     assert_eq!((trade.outcome.as_str(), trade.price, trade.size), ("No", 0.23, 75.0));
 }
 
@@ -203,7 +247,12 @@ fn a_subscribe_error_interrupts_its_markets() {
     session.connected(now());
     let error = json!({"id": 1, "type": "error", "msg": {"code": 9, "msg": "Authentication required"}});
     let reaction = session.frame(&error.to_string(), now()).unwrap();
-    assert_eq!(changes(&reaction), vec![MarketChange::State { state: FeedState::Interrupted }]);
+    assert_eq!(
+        changes(&reaction),
+        vec![MarketChange::State {
+            state: FeedState::Interrupted
+        }]
+    );
     assert_eq!(reaction.problems, vec!["error 9: Authentication required".to_owned()]);
 }
 

@@ -71,10 +71,21 @@ fn the_first_message_subscribes_every_token_and_later_ones_change_the_set() {
 fn the_first_tokens_book_is_both_outcomes_books_and_the_second_tokens_is_not_used() {
     let mut session = followed();
     let reaction = session.frame(&book("111"), now()).unwrap();
-    assert_eq!(reaction.updates[0].change, MarketChange::State { state: FeedState::Live });
+    assert_eq!(
+        reaction.updates[0].change,
+        MarketChange::State { state: FeedState::Live }
+    );
     assert_eq!(reaction.updates[1].time, from_epoch_millis(1_770_921_000_000));
-    let MarketChange::Book { outcomes } = &reaction.updates[1].change else { panic!("not a book") };
-    assert_eq!(outcomes[0].ladder, Ladder::new([level(0.45, 20.0), level(0.01, 100.0)], [level(0.47, 30.0), level(0.99, 5.0)]));
+    let MarketChange::Book { outcomes } = &reaction.updates[1].change else {
+        panic!("not a book")
+    };
+    assert_eq!(
+        outcomes[0].ladder,
+        Ladder::new(
+            [level(0.45, 20.0), level(0.01, 100.0)],
+            [level(0.47, 30.0), level(0.99, 5.0)]
+        )
+    );
     assert_eq!(outcomes[1].outcome, "Down");
     assert_eq!(outcomes[1].ladder.bids, vec![level(0.53, 30.0), level(0.01, 5.0)]);
     assert_eq!(outcomes[1].ladder.asks, vec![level(0.55, 20.0), level(0.99, 100.0)]);
@@ -86,23 +97,43 @@ fn a_price_change_of_the_first_token_changes_both_outcomes() {
     let mut session = followed();
     session.frame(&book("111"), now()).unwrap();
     let change = json!({"event_type": "price_change", "market": "0x14", "timestamp": "1770921571400",
-        "price_changes": [
-            {"asset_id": "111", "price": "0.45", "size": "0", "side": "BUY", "hash": "a", "best_bid": "0.44", "best_ask": "0.47"},
-            {"asset_id": "222", "price": "0.55", "size": "0", "side": "SELL", "hash": "b", "best_bid": "0.53", "best_ask": "0.56"}
-        ]});
+    "price_changes": [
+        {"asset_id": "111", "price": "0.45", "size": "0", "side": "BUY", "hash": "a", "best_bid": "0.44", "best_ask": "0.47"},
+        {"asset_id": "222", "price": "0.55", "size": "0", "side": "SELL", "hash": "b", "best_bid": "0.53", "best_ask": "0.56"}
+    ]});
     let reaction = session.frame(&change.to_string(), now()).unwrap();
     let kinds: Vec<&MarketChange> = reaction.updates.iter().map(|update| &update.change).collect();
     assert_eq!(kinds.len(), 3, "{kinds:?}");
-    let MarketChange::Price(up) = kinds[0] else { panic!("not a price") };
-    assert_eq!((up.outcome.as_str(), up.best_bid, up.best_ask), ("Up", Some(0.44), Some(0.47)));
-    let MarketChange::Price(down) = kinds[1] else { panic!("not a price") };
-    assert_eq!((down.outcome.as_str(), down.best_bid, down.best_ask), ("Down", Some(0.53), Some(0.56)));
+    let MarketChange::Price(up) = kinds[0] else {
+        panic!("not a price")
+    };
+    assert_eq!(
+        (up.outcome.as_str(), up.best_bid, up.best_ask),
+        ("Up", Some(0.44), Some(0.47))
+    );
+    let MarketChange::Price(down) = kinds[1] else {
+        panic!("not a price")
+    };
+    assert_eq!(
+        (down.outcome.as_str(), down.best_bid, down.best_ask),
+        ("Down", Some(0.53), Some(0.56))
+    );
     assert_eq!(
         kinds[2],
         &MarketChange::Levels {
             changes: vec![
-                LevelChange { outcome: "Up".into(), side: BookSide::Bid, price: 0.45, size: 0.0 },
-                LevelChange { outcome: "Down".into(), side: BookSide::Ask, price: 0.55, size: 0.0 },
+                LevelChange {
+                    outcome: "Up".into(),
+                    side: BookSide::Bid,
+                    price: 0.45,
+                    size: 0.0
+                },
+                LevelChange {
+                    outcome: "Down".into(),
+                    side: BookSide::Ask,
+                    price: 0.55,
+                    size: 0.0
+                },
             ]
         }
     );
@@ -115,12 +146,16 @@ fn trades_of_the_second_token_are_the_second_outcomes() {
         "market": "0x14", "price": "0.53", "side": "SELL", "size": "1", "timestamp": "1770921574972",
         "transaction_hash": "0x82ac"});
     let reaction = session.frame(&trade.to_string(), now()).unwrap();
-    let MarketChange::Trade(trade) = &reaction.updates[0].change else { panic!("not a trade") };
+    let MarketChange::Trade(trade) = &reaction.updates[0].change else {
+        panic!("not a trade")
+    };
     assert_eq!(
         (trade.outcome.as_str(), trade.price, trade.taker_side, trade.id.as_str()),
         ("Down", 0.53, TakerSide::Sell, "0x82ac-222")
     );
-    let MarketChange::Price(price) = &reaction.updates[1].change else { panic!("not a price") };
+    let MarketChange::Price(price) = &reaction.updates[1].change else {
+        panic!("not a price")
+    };
     assert_eq!((price.outcome.as_str(), price.last), ("Down", Some(0.53)));
 }
 
@@ -130,7 +165,12 @@ fn a_drop_interrupts_every_market_once_and_a_market_without_tokens_at_once() {
     session.frame(&book("111"), now()).unwrap();
     let dropped = session.disconnected(now());
     assert_eq!(dropped.updates.len(), 1);
-    assert_eq!(dropped.updates[0].change, MarketChange::State { state: FeedState::Interrupted });
+    assert_eq!(
+        dropped.updates[0].change,
+        MarketChange::State {
+            state: FeedState::Interrupted
+        }
+    );
     assert!(session.disconnected(now()).updates.is_empty());
     // Level changes before the next book have nothing to apply to.
     let reconnected = session.connected(now());
@@ -146,6 +186,11 @@ fn a_drop_interrupts_every_market_once_and_a_market_without_tokens_at_once() {
     session.follow(&tokenless);
     let reaction = session.flush(now());
     assert_eq!(reaction.updates[0].market, tokenless.id);
-    assert_eq!(reaction.updates[0].change, MarketChange::State { state: FeedState::Interrupted });
+    assert_eq!(
+        reaction.updates[0].change,
+        MarketChange::State {
+            state: FeedState::Interrupted
+        }
+    );
     assert!(reaction.messages.is_empty());
 }
