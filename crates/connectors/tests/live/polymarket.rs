@@ -1,7 +1,7 @@
 use marketlens_connectors::Connector;
 use marketlens_domain::Exchange;
 use marketlens_domain::depth::TakerSide;
-use marketlens_domain::stream::{BookSide, FeedState, LevelChange, LiveFeed, MarketChange, MarketUpdate, StreamMarket};
+use marketlens_domain::stream::{BookSide, FeedState, LiveFeed, MarketChange, MarketUpdate, StreamMarket};
 use marketlens_replay::{ReplayData, ReplayServer, StreamFault};
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -126,29 +126,29 @@ async fn a_subscriber_receives_the_books_trades_and_price_changes_in_recorded_or
         }
     }
     assert_eq!(trades, expected_trades);
-    let change = |outcome: &str, side, price, size| LevelChange {
-        outcome: outcome.into(),
-        side,
-        price,
-        size,
-    };
     // The written price changes: only the first token's levels count, each on both outcomes.
+    let levels: Vec<Vec<(&str, BookSide, f64, f64)>> = levels
+        .iter()
+        .map(|changes| {
+            changes
+                .iter()
+                .map(|change| (change.outcome.as_str(), change.side, change.price, change.size))
+                .collect()
+        })
+        .collect();
     assert_eq!(
         levels,
-        vec![
+        [
+            vec![("Up", BookSide::Bid, 0.46, 37.93), ("Down", BookSide::Ask, 0.54, 37.93)],
             vec![
-                change("Up", BookSide::Bid, 0.46, 37.93),
-                change("Down", BookSide::Ask, 0.54, 37.93)
+                ("Up", BookSide::Ask, 0.47, 1400.82),
+                ("Down", BookSide::Bid, 0.53, 1400.82)
             ],
             vec![
-                change("Up", BookSide::Ask, 0.47, 1400.82),
-                change("Down", BookSide::Bid, 0.53, 1400.82)
-            ],
-            vec![
-                change("Up", BookSide::Bid, 0.46, 0.0),
-                change("Down", BookSide::Ask, 0.54, 0.0),
-                change("Up", BookSide::Bid, 0.45, 82.93),
-                change("Down", BookSide::Ask, 0.55, 82.93),
+                ("Up", BookSide::Bid, 0.46, 0.0),
+                ("Down", BookSide::Ask, 0.54, 0.0),
+                ("Up", BookSide::Bid, 0.45, 82.93),
+                ("Down", BookSide::Ask, 0.55, 82.93),
             ],
         ]
     );

@@ -31,24 +31,30 @@ struct OrderbookBody {
     orderbook: Option<Sides>,
 }
 
-/// One generation's two arrays of bids, `[price, count]` each.
+/// One generation's two arrays of bids, `[price, count]` each (also the older forms of a
+/// WebSocket `orderbook_snapshot`).
 #[serde_as]
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-struct Sides {
+pub(crate) struct Sides {
     #[serde_as(as = "Option<Vec<(Number, Number)>>")]
-    yes_dollars: Option<Vec<(Finite, Finite)>>,
+    pub(crate) yes_dollars: Option<Vec<(Finite, Finite)>>,
     #[serde_as(as = "Option<Vec<(Number, Number)>>")]
-    no_dollars: Option<Vec<(Finite, Finite)>>,
+    pub(crate) no_dollars: Option<Vec<(Finite, Finite)>>,
     #[serde_as(as = "Option<Vec<(Number, Number)>>")]
-    yes: Option<Vec<(Finite, Finite)>>,
+    pub(crate) yes: Option<Vec<(Finite, Finite)>>,
     #[serde_as(as = "Option<Vec<(Number, Number)>>")]
-    no: Option<Vec<(Finite, Finite)>>,
+    pub(crate) no: Option<Vec<(Finite, Finite)>>,
 }
 
 impl Sides {
-    fn has_dollars(&self) -> bool {
-        self.yes_dollars.is_some() || self.no_dollars.is_some()
+    /// YES bids and NO bids: in dollars when this generation has them, else from cents.
+    pub(crate) fn bids(self) -> (Vec<Level>, Vec<Level>) {
+        if self.yes_dollars.is_some() || self.no_dollars.is_some() {
+            (dollars(self.yes_dollars), dollars(self.no_dollars))
+        } else {
+            (cents(self.yes), cents(self.no))
+        }
     }
 }
 
@@ -57,9 +63,7 @@ pub fn orderbook(bytes: &[u8]) -> Result<BookReading, DepthPayloadError> {
     let body: OrderbookBody =
         serde_json::from_slice(bytes).map_err(|error| DepthPayloadError::json(ORDERBOOK, error))?;
     let (yes_bids, no_bids) = match (body.orderbook_fp, body.orderbook) {
-        (Some(fp), _) => (dollars(fp.yes_dollars), dollars(fp.no_dollars)),
-        (None, Some(sides)) if sides.has_dollars() => (dollars(sides.yes_dollars), dollars(sides.no_dollars)),
-        (None, Some(sides)) => (cents(sides.yes), cents(sides.no)),
+        (Some(sides), _) | (None, Some(sides)) => sides.bids(),
         (None, None) => {
             return Err(DepthPayloadError::new(
                 ORDERBOOK,
@@ -79,7 +83,7 @@ pub fn orderbook(bytes: &[u8]) -> Result<BookReading, DepthPayloadError> {
     })
 }
 
-pub(crate) fn dollars(levels: Option<Vec<(Finite, Finite)>>) -> Vec<Level> {
+fn dollars(levels: Option<Vec<(Finite, Finite)>>) -> Vec<Level> {
     levels
         .unwrap_or_default()
         .into_iter()
@@ -90,7 +94,7 @@ pub(crate) fn dollars(levels: Option<Vec<(Finite, Finite)>>) -> Vec<Level> {
         .collect()
 }
 
-pub(crate) fn cents(levels: Option<Vec<(Finite, Finite)>>) -> Vec<Level> {
+fn cents(levels: Option<Vec<(Finite, Finite)>>) -> Vec<Level> {
     levels
         .unwrap_or_default()
         .into_iter()

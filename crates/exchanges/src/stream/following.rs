@@ -11,8 +11,10 @@ use marketlens_domain::stream::{FeedState, MarketChange, MarketUpdate, StreamMar
 use marketlens_domain::time::Timestamp;
 use uuid::Uuid;
 
+/// Opaque outside this crate: sessions keep one and [`StreamSession`](super::StreamSession)'s
+/// provided methods use it.
 #[derive(Debug, Default)]
-pub(crate) struct Following {
+pub struct Following {
     markets: HashMap<Uuid, Followed>,
     /// Followed since the last flush (in the order followed).
     added: Vec<Uuid>,

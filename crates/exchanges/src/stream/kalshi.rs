@@ -385,16 +385,12 @@ impl StreamSession for KalshiSession {
         Exchange::Kalshi
     }
 
-    fn follow(&mut self, market: &StreamMarket) {
-        self.following.follow(market);
+    fn following(&self) -> &Following {
+        &self.following
     }
 
-    fn unfollow(&mut self, market: Uuid) {
-        self.following.unfollow(market);
-    }
-
-    fn is_following(&self) -> bool {
-        !self.following.is_empty()
+    fn following_mut(&mut self) -> &mut Following {
+        &mut self.following
     }
 
     fn flush(&mut self, _now: Timestamp) -> Reaction {

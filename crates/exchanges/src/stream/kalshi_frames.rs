@@ -22,7 +22,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_with::serde_as;
 
-use crate::depth::kalshi::{Trade, cents, dollars, trade_reading};
+use crate::depth::kalshi::{Sides, Trade, trade_reading};
 use crate::depth::polymarket::millis_time;
 use crate::depth::{DepthPayloadError, TradeReading};
 use crate::lenient::{self, Finite, Number};
@@ -120,87 +120,72 @@ struct ErrorMsg {
 #[derive(Debug, Deserialize)]
 struct SnapshotMsg {
     market_ticker: String,
+    /// The newest form; older snapshots carry the fields of a REST book's generations.
     #[serde_as(as = "Option<Vec<(Number, Number)>>")]
     #[serde(default)]
     yes_dollars_fp: Option<Vec<(Finite, Finite)>>,
     #[serde_as(as = "Option<Vec<(Number, Number)>>")]
     #[serde(default)]
     no_dollars_fp: Option<Vec<(Finite, Finite)>>,
-    #[serde_as(as = "Option<Vec<(Number, Number)>>")]
-    #[serde(default)]
-    yes_dollars: Option<Vec<(Finite, Finite)>>,
-    #[serde_as(as = "Option<Vec<(Number, Number)>>")]
-    #[serde(default)]
-    no_dollars: Option<Vec<(Finite, Finite)>>,
-    #[serde_as(as = "Option<Vec<(Number, Number)>>")]
-    #[serde(default)]
-    yes: Option<Vec<(Finite, Finite)>>,
-    #[serde_as(as = "Option<Vec<(Number, Number)>>")]
-    #[serde(default)]
-    no: Option<Vec<(Finite, Finite)>>,
+    #[serde(flatten)]
+    older: Sides,
 }
 
 impl SnapshotMsg {
     /// YES bids and NO bids, from the newest form the message carries.
     fn bids(self) -> (Vec<Level>, Vec<Level>) {
         if self.yes_dollars_fp.is_some() || self.no_dollars_fp.is_some() {
-            (dollars(self.yes_dollars_fp), dollars(self.no_dollars_fp))
-        } else if self.yes_dollars.is_some() || self.no_dollars.is_some() {
-            (dollars(self.yes_dollars), dollars(self.no_dollars))
+            let newest = Sides {
+                yes_dollars: self.yes_dollars_fp,
+                no_dollars: self.no_dollars_fp,
+                yes: None,
+                no: None,
+            };
+            newest.bids()
         } else {
-            (cents(self.yes), cents(self.no))
+            self.older.bids()
         }
     }
 }
 
+/// A delta, every field optional so that what is missing is named in the error.
 #[serde_as]
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
 struct DeltaMsg {
     market_ticker: String,
     side: String,
     #[serde_as(as = "Option<Number>")]
-    #[serde(default)]
     price_dollars: Option<Finite>,
     #[serde_as(as = "Option<Number>")]
-    #[serde(default)]
     price: Option<Finite>,
     #[serde_as(as = "Option<Number>")]
-    #[serde(default)]
     delta_fp: Option<Finite>,
     #[serde_as(as = "Option<Number>")]
-    #[serde(default)]
     delta: Option<Finite>,
     #[serde_as(as = "Option<Number>")]
-    #[serde(default)]
     ts_ms: Option<Finite>,
-    #[serde(default)]
     ts: Option<Value>,
 }
 
 #[serde_as]
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
 struct TickerMsg {
     market_ticker: String,
     #[serde_as(as = "Option<Number>")]
-    #[serde(default)]
     price_dollars: Option<Finite>,
     #[serde_as(as = "Option<Number>")]
-    #[serde(default)]
     price: Option<Finite>,
     #[serde_as(as = "Option<Number>")]
-    #[serde(default)]
     yes_bid_dollars: Option<Finite>,
     #[serde_as(as = "Option<Number>")]
-    #[serde(default)]
     yes_bid: Option<Finite>,
     #[serde_as(as = "Option<Number>")]
-    #[serde(default)]
     yes_ask_dollars: Option<Finite>,
     #[serde_as(as = "Option<Number>")]
-    #[serde(default)]
     yes_ask: Option<Finite>,
     #[serde_as(as = "Option<Number>")]
-    #[serde(default)]
     ts: Option<Finite>,
 }
 

@@ -27,6 +27,7 @@ mod polymarket_frames;
 mod session;
 mod ticks;
 
+pub use following::Following;
 pub use kalshi::KalshiSession;
 pub use polymarket::PolymarketSession;
 pub use session::{Reaction, StreamSession};

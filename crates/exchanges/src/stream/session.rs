@@ -8,6 +8,7 @@ use marketlens_domain::stream::{MarketUpdate, StreamMarket};
 use marketlens_domain::time::Timestamp;
 use uuid::Uuid;
 
+use super::following::Following;
 use crate::depth::DepthPayloadError;
 
 /// What a session wants done after an event.
@@ -25,15 +26,26 @@ pub struct Reaction {
 pub trait StreamSession: Send {
     fn exchange(&self) -> Exchange;
 
+    /// The markets followed and their counts, kept alike by every session.
+    fn following(&self) -> &Following;
+
+    fn following_mut(&mut self) -> &mut Following;
+
     /// Follows `market` once more (see [`LiveFeed`](marketlens_domain::stream::LiveFeed)).
     /// Nothing is sent until [`StreamSession::flush`].
-    fn follow(&mut self, market: &StreamMarket);
+    fn follow(&mut self, market: &StreamMarket) {
+        self.following_mut().follow(market);
+    }
 
     /// Follows `market` once less.
-    fn unfollow(&mut self, market: Uuid);
+    fn unfollow(&mut self, market: Uuid) {
+        self.following_mut().unfollow(market);
+    }
 
     /// Whether any market is followed (a connector connects only then).
-    fn is_following(&self) -> bool;
+    fn is_following(&self) -> bool {
+        !self.following().is_empty()
+    }
 
     /// The follows and unfollows since the last flush, in as few messages as the exchange
     /// allows; nothing while disconnected (the next connection subscribes everything).

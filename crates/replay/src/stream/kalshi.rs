@@ -20,44 +20,31 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::ws::{Message, WebSocket};
-use futures::StreamExt;
+use axum::extract::ws::WebSocket;
 use marketlens_domain::Exchange;
 use serde_json::{Value, json};
 use tokio::task::JoinSet;
 
 use super::pace::Pace;
 use super::recordings::{StreamRecordings, Timed};
-use super::socket::{self, Link, Outgoing};
+use super::socket::{Client, Link, Outgoing};
 use crate::server::{Shared, lock};
 
 /// Each subscription's channel and markets, by sid.
 type Subscriptions = Arc<Mutex<HashMap<u64, (String, Vec<String>)>>>;
 
 pub(crate) async fn serve(socket: WebSocket, shared: Arc<Shared>, heartbeat: Duration) {
-    let (sink, mut source) = socket.split();
-    let (link, mut writer) = socket::writer(sink, Exchange::Kalshi, shared.clone(), Some(heartbeat));
+    let (mut client, link) = Client::start(socket, Exchange::Kalshi, shared.clone(), Some(heartbeat));
     let mut connection = Connection {
         link,
-        shared: shared.clone(),
+        shared,
         subscriptions: Subscriptions::default(),
         last_sid: 0,
         players: JoinSet::new(),
     };
-    loop {
-        let message = tokio::select! {
-            _ = &mut writer => return,
-            message = source.next() => message,
-        };
-        let Some(Ok(Message::Text(text))) = message else {
-            match message {
-                Some(Ok(_)) => continue,
-                _ => return,
-            }
-        };
-        shared.stream.record_message(Exchange::Kalshi, text.as_str());
+    while let Some(text) = client.next_text().await {
         if !connection.link.stalled.load(Ordering::Relaxed) {
-            connection.command(text.as_str());
+            connection.command(&text);
         }
     }
 }

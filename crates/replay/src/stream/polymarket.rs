@@ -9,34 +9,21 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use axum::extract::ws::{Message, WebSocket};
-use futures::StreamExt;
+use axum::extract::ws::WebSocket;
 use marketlens_domain::Exchange;
 use serde_json::{Value, json};
 use tokio::task::JoinSet;
 
 use super::pace::Pace;
 use super::recordings::StreamRecordings;
-use super::socket::{self, Link, Outgoing};
+use super::socket::{Client, Link, Outgoing};
 use crate::server::{Shared, lock};
 
 pub(crate) async fn serve(socket: WebSocket, shared: Arc<Shared>) {
-    let (sink, mut source) = socket.split();
-    let (link, mut writer) = socket::writer(sink, Exchange::Polymarket, shared.clone(), None);
+    let (mut client, link) = Client::start(socket, Exchange::Polymarket, shared.clone(), None);
     let subscribed: Arc<Mutex<HashSet<String>>> = Arc::default();
     let mut players = JoinSet::new();
-    loop {
-        let message = tokio::select! {
-            _ = &mut writer => return,
-            message = source.next() => message,
-        };
-        let Some(Ok(Message::Text(text))) = message else {
-            match message {
-                Some(Ok(_)) => continue,
-                _ => return,
-            }
-        };
-        shared.stream.record_message(Exchange::Polymarket, text.as_str());
+    while let Some(text) = client.next_text().await {
         if link.stalled.load(std::sync::atomic::Ordering::Relaxed) {
             continue;
         }
@@ -44,7 +31,7 @@ pub(crate) async fn serve(socket: WebSocket, shared: Arc<Shared>) {
             link.send(Outgoing::Text("PONG".into()));
             continue;
         }
-        let Ok(request) = serde_json::from_str::<Value>(text.as_str()) else {
+        let Ok(request) = serde_json::from_str::<Value>(&text) else {
             continue;
         };
         let tokens: Vec<String> = request["assets_ids"]

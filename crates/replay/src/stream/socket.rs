@@ -1,4 +1,5 @@
-//! One client connection's writing side: everything the endpoint sends goes through one task,
+//! One client connection: its messages read for the endpoint, and everything the endpoint sends
+//! going through one task,
 //! which stamps Kalshi's per-subscription sequence numbers, applies queued faults to data
 //! frames, and sends heartbeats (Kalshi pings the client every ten seconds).
 
@@ -8,11 +9,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket};
-use futures::SinkExt;
-use futures::stream::SplitSink;
+use futures::stream::{SplitSink, SplitStream};
+use futures::{SinkExt, StreamExt};
 use marketlens_domain::Exchange;
 use serde_json::Value;
 use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
 
 use super::fault::{MALFORMED_FRAME, StreamFault};
 use crate::server::Shared;
@@ -43,24 +45,60 @@ impl Link {
     }
 }
 
-/// Starts the writer of `sink`; the returned task ends when the connection should close
-/// (a dropped-connection fault, or the client gone).
-pub(crate) fn writer(
-    sink: SplitSink<WebSocket, Message>,
+/// One client connection: what it sends, read by the endpoint, and its writer.
+pub(crate) struct Client {
+    source: SplitStream<WebSocket>,
+    /// Ends when the connection should close (a dropped-connection fault, or the client gone).
+    writer: JoinHandle<()>,
     exchange: Exchange,
     shared: Arc<Shared>,
-    heartbeat: Option<Duration>,
-) -> (Link, tokio::task::JoinHandle<()>) {
-    let (sender, receiver) = mpsc::unbounded_channel();
-    let stalled = Arc::new(AtomicBool::new(false));
-    let writer = Writer {
-        sink,
-        exchange,
-        shared,
-        sequences: HashMap::new(),
-        stalled: stalled.clone(),
-    };
-    (Link { sender, stalled }, tokio::spawn(writer.run(receiver, heartbeat)))
+}
+
+impl Client {
+    /// Splits `socket` and starts its writer, which pings every `heartbeat` when given.
+    pub(crate) fn start(
+        socket: WebSocket,
+        exchange: Exchange,
+        shared: Arc<Shared>,
+        heartbeat: Option<Duration>,
+    ) -> (Client, Link) {
+        let (sink, source) = socket.split();
+        let (sender, receiver) = mpsc::unbounded_channel();
+        let stalled = Arc::new(AtomicBool::new(false));
+        let writer = Writer {
+            sink,
+            exchange,
+            shared: shared.clone(),
+            sequences: HashMap::new(),
+            stalled: stalled.clone(),
+        };
+        let client = Client {
+            source,
+            writer: tokio::spawn(writer.run(receiver, heartbeat)),
+            exchange,
+            shared,
+        };
+        (client, Link { sender, stalled })
+    }
+
+    /// The client's next text message, recorded for the test; `None` once the connection is
+    /// over.
+    pub(crate) async fn next_text(&mut self) -> Option<String> {
+        loop {
+            let message = tokio::select! {
+                _ = &mut self.writer => return None,
+                message = self.source.next() => message,
+            };
+            match message {
+                Some(Ok(Message::Text(text))) => {
+                    self.shared.stream.record_message(self.exchange, text.as_str());
+                    return Some(text.as_str().to_owned());
+                }
+                Some(Ok(_)) => continue,
+                _ => return None,
+            }
+        }
+    }
 }
 
 struct Writer {

@@ -1,5 +1,5 @@
 use marketlens_domain::depth::{Ladder, Level, OutcomeBook};
-use marketlens_domain::stream::{FeedState, LevelChange};
+use marketlens_domain::stream::FeedState;
 use marketlens_domain::time::from_epoch_millis;
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -112,30 +112,31 @@ fn deltas_are_applied_and_sent_as_sizes_on_both_outcomes() {
         .unwrap();
     let yes = session.frame(&delta(2, "yes", 0.70, -4.5), now()).unwrap();
     assert_eq!(yes.updates[0].time, from_epoch_millis(1_786_085_189_500));
-    let change = |outcome: &str, side, price, size| LevelChange {
-        outcome: outcome.into(),
-        side,
-        price,
-        size,
-    };
-    assert_eq!(
-        changes(&yes),
-        vec![MarketChange::Levels {
-            changes: vec![
-                change("Yes", BookSide::Bid, 0.70, 5.5),
-                change("No", BookSide::Ask, 0.30, 5.5)
-            ]
-        }]
-    );
     let no = session.frame(&delta(3, "no", 0.28, -7.0), now()).unwrap();
+    let sent: Vec<Vec<(String, BookSide, f64, f64)>> = [yes, no]
+        .iter()
+        .flat_map(|reaction| &reaction.updates)
+        .map(|update| match &update.change {
+            MarketChange::Levels { changes } => changes
+                .iter()
+                .map(|change| (change.outcome.clone(), change.side, change.price, change.size))
+                .collect(),
+            other => panic!("not levels: {other:?}"),
+        })
+        .collect();
+    let level = |outcome: &str, side, price, size| (outcome.to_owned(), side, price, size);
     assert_eq!(
-        changes(&no),
-        vec![MarketChange::Levels {
-            changes: vec![
-                change("Yes", BookSide::Ask, 0.72, 0.0),
-                change("No", BookSide::Bid, 0.28, 0.0)
-            ]
-        }]
+        sent,
+        [
+            [
+                level("Yes", BookSide::Bid, 0.70, 5.5),
+                level("No", BookSide::Ask, 0.30, 5.5)
+            ],
+            [
+                level("Yes", BookSide::Ask, 0.72, 0.0),
+                level("No", BookSide::Bid, 0.28, 0.0)
+            ],
+        ]
     );
 }
 
