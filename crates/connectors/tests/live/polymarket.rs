@@ -242,3 +242,22 @@ async fn the_last_unfollow_unsubscribes_the_tokens() {
     .await;
     assert_eq!(connector.malformed_frames(), 0);
 }
+
+#[tokio::test]
+async fn a_wss_url_is_tried_over_tls_and_a_failed_connection_interrupts_the_market() {
+    // A server that takes the TCP connection and closes it mid-handshake: the client must have
+    // built its TLS configuration (a crypto provider is chosen) and report the market
+    // interrupted instead of panicking.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((connection, _)) = listener.accept().await {
+            drop(connection);
+        }
+    });
+    let (sender, mut updates) = mpsc::channel(16);
+    let connector = Connector::polymarket(&format!("wss://{address}/ws/market"), sender, settings());
+    connector.follow(&up_down());
+    let seen = until(&mut updates, is_state(FeedState::Interrupted)).await;
+    assert_eq!(kinds(&seen), ["interrupted"]);
+}
