@@ -124,7 +124,7 @@ async fn polymarket_answers_a_subscription_with_a_book_per_token_and_ping_with_p
     );
     socket.send(Message::text("PING")).await.unwrap();
     // The written legacy price change of the token may come first (speed 1: 66 ms after its book).
-    let mut replies = vec![next(&mut socket).await, next(&mut socket).await];
+    let mut replies = [next(&mut socket).await, next(&mut socket).await];
     replies.sort_by_key(Value::is_string);
     assert_eq!(replies[0]["event_type"], "price_change");
     assert_eq!(replies[1], "PONG");
