@@ -9,7 +9,8 @@
 //! and what a frame means is the session's.
 //!
 //! - `feed`: [`Connector`], the handle (`follow`/`unfollow` queue commands; dropping it
-//!   stops the connection).
+//!   stops the connections); `routes`: which connection carries each market (Polymarket
+//!   bounds the tokens of one connection).
 //! - `connection`: one connection's task: connect, subscribe, read, heartbeat, reconnect.
 //! - `backoff`: exponential waits with jitter; `settings`: [`ConnectionSettings`].
 //! - `kalshi_auth`: [`KalshiCredentials`], RSA-PSS signing of the handshake.
@@ -24,6 +25,7 @@ mod connection;
 mod feed;
 mod kalshi_auth;
 mod malformed;
+mod routes;
 mod settings;
 
 pub use feed::{Connector, ConnectorError, ConnectorStats, KALSHI_URL, POLYMARKET_URL};

@@ -27,6 +27,7 @@ fn settings() -> ConnectionSettings {
         heartbeat_every: Duration::from_millis(200),
         reconnect_initial: Duration::from_millis(20),
         reconnect_max: Duration::from_millis(200),
+        ..ConnectionSettings::default()
     }
 }
 

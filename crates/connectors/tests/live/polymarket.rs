@@ -261,3 +261,44 @@ async fn a_wss_url_is_tried_over_tls_and_a_failed_connection_interrupts_the_mark
     let seen = until(&mut updates, is_state(FeedState::Interrupted)).await;
     assert_eq!(kinds(&seen), ["interrupted"]);
 }
+
+#[tokio::test]
+async fn markets_beyond_a_connections_bound_get_another_connection() {
+    let server = ReplayServer::start(ReplayData::default());
+    server.set_stream_speed(f64::INFINITY);
+    let (sender, mut updates) = mpsc::channel(4096);
+    let settings = ConnectionSettings {
+        polymarket_tokens_per_connection: 2,
+        ..settings()
+    };
+    let connector = Connector::polymarket(&server.polymarket_ws_url(), sender, settings);
+    let other = market(
+        Exchange::Polymarket,
+        "other",
+        ["Yes", "No"],
+        vec!["333".into(), "444".into()],
+    );
+    for followed in [&up_down(), &other] {
+        connector.follow(followed);
+        until(&mut updates, |update| is_book(update) && update.market == followed.id).await;
+    }
+    assert_eq!(server.stream_connections(Exchange::Polymarket), 2);
+    // The first connection's room, freed, is used again.
+    connector.unfollow(up_down().id);
+    let third = market(
+        Exchange::Polymarket,
+        "third",
+        ["Yes", "No"],
+        vec!["555".into(), "666".into()],
+    );
+    connector.follow(&third);
+    until(&mut updates, |update| is_book(update) && update.market == third.id).await;
+    assert_eq!(server.stream_connections(Exchange::Polymarket), 2);
+    let first_connection: Vec<String> = server.stream_messages(Exchange::Polymarket);
+    assert!(
+        first_connection
+            .iter()
+            .any(|text| text.contains(r#""assets_ids":["555","666"],"operation":"subscribe""#)),
+        "{first_connection:?}"
+    );
+}
