@@ -64,6 +64,7 @@ impl<S: StreamSession> Connection<S> {
             let ended = match self.connect().await {
                 Ok(socket) => {
                     self.stats.connections.fetch_add(1, Ordering::Relaxed);
+                    metrics::counter!("marketlens_stream_connections_total", "exchange" => exchange).increment(1);
                     tracing::info!(exchange, "stream connected");
                     self.serve(socket, &mut malformed, &mut backoff).await
                 }

@@ -26,14 +26,13 @@ pub(crate) enum Command {
     Unfollow(Uuid),
 }
 
-/// Counts a connector keeps for tests and health checks (the `metrics` counters say the same
-/// to `/metrics`).
+/// Counts a connector keeps for tests and health checks, shared by its connections (the
+/// `marketlens_stream_connections_total` and `marketlens_stream_malformed_frames_total`
+/// counters say the same to `/metrics`).
 #[derive(Debug, Default)]
-pub struct ConnectorStats {
-    /// Connections opened so far.
-    pub connections: AtomicU64,
-    /// Frames skipped because they could not be read.
-    pub malformed_frames: AtomicU64,
+pub(crate) struct ConnectorStats {
+    pub(crate) connections: AtomicU64,
+    pub(crate) malformed_frames: AtomicU64,
 }
 
 /// Why a connector cannot start.
@@ -132,10 +131,6 @@ impl Connector {
 
     fn lines(&self) -> MutexGuard<'_, Lines> {
         self.lines.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    pub fn stats(&self) -> &ConnectorStats {
-        &self.stats
     }
 
     /// Frames skipped so far because they could not be read.

@@ -28,6 +28,6 @@ mod malformed;
 mod routes;
 mod settings;
 
-pub use feed::{Connector, ConnectorError, ConnectorStats, KALSHI_URL, POLYMARKET_URL};
+pub use feed::{Connector, ConnectorError, KALSHI_URL, POLYMARKET_URL};
 pub use kalshi_auth::{CredentialsError, KalshiCredentials, SIGNED_PATH};
 pub use settings::ConnectionSettings;
