@@ -144,6 +144,9 @@ impl<S: StreamSession> Connection<S> {
                         }
                         Err(error) => malformed.skip(&error),
                     }
+                    // Time spent delivering (a slow reader of the updates) is not the
+                    // exchange's silence.
+                    last_frame = Instant::now();
                 }
                 () = sleep_until(last_frame + self.settings.stall_after) => {
                     return Ended::Dropped(format!("no frame for {:?}", self.settings.stall_after));
