@@ -264,6 +264,9 @@ impl KalshiSession {
         let Some(market) = self.market_of(&delta.ticker) else {
             return;
         };
+        let Some(first_outcome) = market.outcomes.first() else {
+            return;
+        };
         // Deltas before the snapshot (or after a gap, before the new one) have no base.
         let Some(book) = self.books.get_mut(&market.id) else {
             return;
@@ -280,14 +283,14 @@ impl KalshiSession {
             BidSide::No => (1.0 - delta.price, delta.price),
         };
         let mut changes = vec![LevelChange {
-            outcome: market.outcomes[0].clone(),
+            outcome: first_outcome.clone(),
             side: first_side,
             price: round_price(first_price),
             size,
         }];
-        if market.outcomes.len() == 2 {
+        if let [_, second_outcome] = market.outcomes.as_slice() {
             changes.push(LevelChange {
-                outcome: market.outcomes[1].clone(),
+                outcome: second_outcome.clone(),
                 side: match first_side {
                     BookSide::Bid => BookSide::Ask,
                     BookSide::Ask => BookSide::Bid,

@@ -168,7 +168,8 @@ impl PolymarketSession {
             });
         }
         // Levels are kept from the first token's book, once it has arrived.
-        let (0, Some(book)) = (index, self.books.get_mut(&market)) else {
+        let (0, Some(book), Some(first_outcome)) = (index, self.books.get_mut(&market), followed.outcomes.first())
+        else {
             return;
         };
         let side = match change.side {
@@ -178,12 +179,12 @@ impl PolymarketSession {
         let size = side.set(change.price, change.size);
         let changed = levels.entry(market).or_default();
         changed.push(LevelChange {
-            outcome: followed.outcomes[0].clone(),
+            outcome: first_outcome.clone(),
             side: change.side,
             price: marketlens_domain::depth::round_price(change.price),
             size,
         });
-        if let Some(second) = followed.outcomes.get(1).filter(|_| followed.outcomes.len() == 2) {
+        if let [_, second] = followed.outcomes.as_slice() {
             changed.push(LevelChange {
                 outcome: second.clone(),
                 side: match change.side {

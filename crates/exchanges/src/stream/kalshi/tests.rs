@@ -315,3 +315,18 @@ proptest! {
         prop_assert_eq!(&session.books[&market().id].ladder(), &recomputed);
     }
 }
+
+#[test]
+fn a_market_without_outcomes_changes_nothing_and_does_not_panic() {
+    let mut session = KalshiSession::new();
+    session.follow(&StreamMarket {
+        outcomes: Vec::new(),
+        ..market()
+    });
+    let sent: Value = serde_json::from_str(&session.connected(now()).messages[0]).unwrap();
+    let reply = json!({"type": "subscribed", "id": sent["id"], "msg": {"channel": "orderbook_delta", "sid": 1}});
+    session.frame(&reply.to_string(), now()).unwrap();
+    session.frame(&snapshot(1, &[(0.70, 10.0)], &[]), now()).unwrap();
+    let reaction = session.frame(&delta(2, "yes", 0.70, 1.0), now()).unwrap();
+    assert!(reaction.updates.is_empty(), "{reaction:?}");
+}

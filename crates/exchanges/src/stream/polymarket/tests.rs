@@ -194,3 +194,25 @@ fn a_drop_interrupts_every_market_once_and_a_market_without_tokens_at_once() {
     );
     assert!(reaction.messages.is_empty());
 }
+
+#[test]
+fn a_market_without_outcomes_changes_nothing_and_does_not_panic() {
+    let nameless = StreamMarket {
+        outcomes: Vec::new(),
+        ..market()
+    };
+    let mut session = PolymarketSession::new();
+    session.follow(&nameless);
+    session.connected(now());
+    session.frame(&book("111"), now()).unwrap();
+    let change = json!({"event_type": "price_change", "market": "0x14", "price_changes": [
+        {"asset_id": "111", "price": "0.45", "size": "3", "side": "BUY"}]});
+    let reaction = session.frame(&change.to_string(), now()).unwrap();
+    assert!(
+        reaction
+            .updates
+            .iter()
+            .all(|update| !matches!(update.change, MarketChange::Levels { .. })),
+        "{reaction:?}"
+    );
+}
