@@ -171,7 +171,7 @@ fn price_change(entry: ChangeEntry, event_asset: Option<&str>) -> Result<PriceCh
     Ok(PriceChange {
         asset_id,
         side,
-        price: entry.price.0,
+        price: DepthPayloadError::fraction(FRAME, entry.price.0)?,
         size: entry.size.0,
         best,
     })
@@ -188,7 +188,7 @@ fn last_trade(event: LastTradeEvent) -> Result<LastTrade, DepthPayloadError> {
         id: trade_id(&hash, &event.asset_id).unwrap_or_default(),
         asset_id: event.asset_id,
         time,
-        price: event.price.0,
+        price: DepthPayloadError::fraction(FRAME, event.price.0)?,
         size: event.size.0,
         taker_side: side(&event.side)?,
     })
@@ -254,6 +254,10 @@ mod tests {
             r#"{"event_type": "book", "bids": []}"#,
             r#"{"event_type": "price_change", "price_changes": [{"asset_id": "A", "price": "x", "size": "1", "side": "BUY"}]}"#,
             r#"{"event_type": "last_trade_price", "asset_id": "A", "price": "0.5", "size": "1", "side": "HOLD", "timestamp": "1"}"#,
+            // Prices are probabilities: outside 0 to 1, a frame is refused, not half applied.
+            r#"{"event_type": "price_change", "price_changes": [{"asset_id": "A", "price": "1.5", "size": "1", "side": "BUY"}]}"#,
+            r#"{"event_type": "price_change", "asset_id": "A", "changes": [{"price": "-0.1", "size": "1", "side": "SELL"}]}"#,
+            r#"{"event_type": "last_trade_price", "asset_id": "A", "price": "2", "size": "1", "side": "BUY", "timestamp": "1"}"#,
         ] {
             assert!(read(bad).is_err(), "{bad}");
         }
