@@ -316,11 +316,11 @@ impl KalshiSession {
         time: Timestamp,
         received: Timestamp,
     ) -> Vec<MarketUpdate> {
+        let complement = |price: Option<f64>| price.map(|price| 1.0 - price);
         let second = Stated {
-            last: first.last.map(|last| 1.0 - last),
-            best: first
-                .best
-                .map(|(bid, ask)| (ask.map(|ask| 1.0 - ask), bid.map(|bid| 1.0 - bid))),
+            last: complement(first.last),
+            best_bid: first.best_ask.map(complement),
+            best_ask: first.best_bid.map(complement),
         };
         [(0, first), (1, second)]
             .into_iter()
@@ -340,7 +340,8 @@ impl KalshiSession {
         };
         let stated = Stated {
             last: ticker.last,
-            best: Some((ticker.yes_bid, ticker.yes_ask)),
+            best_bid: ticker.yes_bid,
+            best_ask: ticker.yes_ask,
         };
         let time = ticker.time.unwrap_or(received);
         reaction
@@ -375,7 +376,7 @@ impl KalshiSession {
         };
         let stated = Stated {
             last: Some(yes_price),
-            best: None,
+            ..Stated::default()
         };
         reaction
             .updates

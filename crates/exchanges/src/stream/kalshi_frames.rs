@@ -84,8 +84,10 @@ pub(crate) struct Delta {
 pub(crate) struct Ticker {
     pub(crate) ticker: String,
     pub(crate) last: Option<f64>,
-    pub(crate) yes_bid: Option<f64>,
-    pub(crate) yes_ask: Option<f64>,
+    /// The best YES bid when the message states one (`Some(None)`: stated as none).
+    pub(crate) yes_bid: Option<Option<f64>>,
+    /// The best YES ask when the message states one (`Some(None)`: stated as none).
+    pub(crate) yes_ask: Option<Option<f64>>,
     pub(crate) time: Option<Timestamp>,
 }
 
@@ -238,8 +240,10 @@ pub(crate) fn read(text: &str) -> Result<Frame, DepthPayloadError> {
                 .transpose()?;
             Message::Ticker(Ticker {
                 last,
-                yes_bid: lenient::real_bid(dollars_or_cents(ticker.yes_bid_dollars, ticker.yes_bid)),
-                yes_ask: lenient::real_ask(dollars_or_cents(ticker.yes_ask_dollars, ticker.yes_ask)),
+                yes_bid: dollars_or_cents(ticker.yes_bid_dollars, ticker.yes_bid)
+                    .map(|bid| lenient::real_bid(Some(bid))),
+                yes_ask: dollars_or_cents(ticker.yes_ask_dollars, ticker.yes_ask)
+                    .map(|ask| lenient::real_ask(Some(ask))),
                 time: ticker
                     .ts
                     .and_then(|seconds| chrono::DateTime::from_timestamp(seconds.0 as i64, 0)),

@@ -150,16 +150,12 @@ impl PolymarketSession {
         let Some(followed) = self.following.get(market).cloned() else {
             return;
         };
-        if let Some(best) = change.best
-            && let Some(price) = self.prices.state(
-                &followed,
-                index,
-                Stated {
-                    last: None,
-                    best: Some(best),
-                },
-            )
-        {
+        let stated = Stated {
+            last: None,
+            best_bid: change.best_bid,
+            best_ask: change.best_ask,
+        };
+        if let Some(price) = self.prices.state(&followed, index, stated) {
             reaction.updates.push(MarketUpdate {
                 market,
                 time,
@@ -223,7 +219,7 @@ impl PolymarketSession {
         });
         let stated = Stated {
             last: Some(price),
-            best: None,
+            ..Stated::default()
         };
         if let Some(change) = self.prices.state(&followed, index, stated) {
             reaction.updates.push(MarketUpdate {

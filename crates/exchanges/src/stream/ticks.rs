@@ -12,8 +12,10 @@ use uuid::Uuid;
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Stated {
     pub(crate) last: Option<f64>,
-    /// The best bid and ask together (either may be "none").
-    pub(crate) best: Option<(Option<f64>, Option<f64>)>,
+    /// The best bid when stated (`Some(None)`: stated as none).
+    pub(crate) best_bid: Option<Option<f64>>,
+    /// The best ask when stated (`Some(None)`: stated as none).
+    pub(crate) best_ask: Option<Option<f64>>,
 }
 
 #[derive(Debug, Default)]
@@ -35,8 +37,10 @@ impl PriceBoard {
         if let Some(last) = stated.last {
             tick.last = Some(round_price(last));
         }
-        if let Some((bid, ask)) = stated.best {
+        if let Some(bid) = stated.best_bid {
             tick.best_bid = bid.map(round_price);
+        }
+        if let Some(ask) = stated.best_ask {
             tick.best_ask = ask.map(round_price);
         }
         (*tick != before).then(|| MarketChange::Price(tick.clone()))

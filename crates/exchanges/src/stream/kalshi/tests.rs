@@ -330,3 +330,29 @@ fn a_market_without_outcomes_changes_nothing_and_does_not_panic() {
     let reaction = session.frame(&delta(2, "yes", 0.70, 1.0), now()).unwrap();
     assert!(reaction.updates.is_empty(), "{reaction:?}");
 }
+
+#[test]
+fn a_ticker_changes_only_the_prices_it_states() {
+    let (mut session, _) = subscribed();
+    let full = json!({"type": "ticker", "sid": 2, "msg": {"market_ticker": TICKER, "price_dollars": "0.1400",
+        "yes_bid_dollars": "0.0400", "yes_ask_dollars": "0.9500", "ts": 1_770_897_976}});
+    session.frame(&full.to_string(), now()).unwrap();
+    let last_only = json!({"type": "ticker", "sid": 2, "msg": {"market_ticker": TICKER, "price_dollars": "0.1500",
+        "ts": 1_770_897_977}});
+    let reaction = session.frame(&last_only.to_string(), now()).unwrap();
+    let ticks: Vec<(String, Option<f64>, Option<f64>, Option<f64>)> = reaction
+        .updates
+        .iter()
+        .map(|update| match &update.change {
+            MarketChange::Price(tick) => (tick.outcome.clone(), tick.last, tick.best_bid, tick.best_ask),
+            other => panic!("not a price: {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        ticks,
+        [
+            ("Yes".to_owned(), Some(0.15), Some(0.04), Some(0.95)),
+            ("No".to_owned(), Some(0.85), Some(0.05), Some(0.96)),
+        ]
+    );
+}
