@@ -76,7 +76,7 @@ impl Connector {
         let line_stats = stats.clone();
         let open = move || {
             Line::start(
-                PolymarketSession::new(),
+                PolymarketSession::new(settings.first_book_within),
                 &url,
                 Box::new(Ok),
                 &updates,
@@ -112,7 +112,8 @@ impl Connector {
                 }
                 Ok(request)
             });
-            Line::start(KalshiSession::new(), &url, handshake, &updates, &settings, &line_stats)
+            let session = KalshiSession::new(settings.first_book_within);
+            Line::start(session, &url, handshake, &updates, &settings, &line_stats)
         };
         // Kalshi documents no bound per connection: one carries every market.
         Ok(Connector::new(Box::new(open), usize::MAX, stats))

@@ -13,8 +13,12 @@
 //! `"unsubscribe"`. The exchange answers each subscribed token with a `book`. The client
 //! sends `PING` every ten seconds and the exchange answers `PONG`. There is no sequence
 //! number: a lost frame cannot be seen, only a dropped or stalled connection.
+//!
+//! A market is resynchronised (its book overdue, or its updates missed by a lagging reader)
+//! by unsubscribing its tokens and subscribing them again, which brings a fresh `book`.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use marketlens_domain::Exchange;
 use marketlens_domain::depth::{Ladder, Trade, binary_books};
@@ -55,8 +59,43 @@ impl TokenBook {
 }
 
 impl PolymarketSession {
-    pub fn new() -> PolymarketSession {
-        PolymarketSession::default()
+    /// A session that reports a market interrupted when its first `book` has not come within
+    /// `first_book_within` of its subscription.
+    pub fn new(first_book_within: Duration) -> PolymarketSession {
+        PolymarketSession {
+            following: Following::new(first_book_within),
+            ..PolymarketSession::default()
+        }
+    }
+
+    /// Awaits the first book of each of `markets` (those with tokens), asked for at `now`.
+    fn await_books(&mut self, markets: &[StreamMarket], now: Timestamp) {
+        for market in markets.iter().filter(|market| !market.tokens.is_empty()) {
+            self.following.await_book(market.id, now);
+        }
+    }
+
+    /// Drops the books of `markets`, interrupts them (`forced`: even if they were already)
+    /// and unsubscribes and subscribes their tokens again for fresh books.
+    fn resync_books(&mut self, markets: &[StreamMarket], now: Timestamp, forced: bool) -> Reaction {
+        let mut reaction = Reaction::default();
+        for market in markets {
+            self.books.remove(&market.id);
+            let interrupted = if forced {
+                self.following.interrupt(market.id, now)
+            } else {
+                self.following.set_state(market.id, FeedState::Interrupted, now)
+            };
+            reaction.updates.extend(interrupted);
+        }
+        if self.connected {
+            reaction
+                .messages
+                .extend(self.subscription(markets, Some("unsubscribe")));
+            reaction.messages.extend(self.subscription(markets, Some("subscribe")));
+            self.await_books(markets, now);
+        }
+        reaction
     }
 
     fn subscription(&self, markets: &[StreamMarket], operation: Option<&str>) -> Option<String> {
@@ -256,6 +295,7 @@ impl StreamSession for PolymarketSession {
         }
         if self.connected {
             reaction.messages.extend(self.subscription(&added, Some("subscribe")));
+            self.await_books(&added, now);
             reaction
                 .messages
                 .extend(self.subscription(&removed, Some("unsubscribe")));
@@ -268,7 +308,29 @@ impl StreamSession for PolymarketSession {
         self.connected = true;
         let markets: Vec<StreamMarket> = self.following.markets().cloned().collect();
         reaction.messages.extend(self.subscription(&markets, None));
+        self.await_books(&markets, now);
         reaction
+    }
+
+    fn tick(&mut self, now: Timestamp) -> Reaction {
+        let overdue = self.following.overdue(now);
+        if overdue.is_empty() || !self.connected {
+            return Reaction::default();
+        }
+        let mut reaction = self.resync_books(&overdue, now, false);
+        let names: Vec<&str> = overdue.iter().map(|market| market.external_id.as_str()).collect();
+        reaction
+            .problems
+            .push(format!("no book in time for {}: asking again", names.join(", ")));
+        reaction
+    }
+
+    fn resync(&mut self, markets: &[Uuid], now: Timestamp) -> Reaction {
+        let markets: Vec<StreamMarket> = markets
+            .iter()
+            .filter_map(|id| self.following.get(*id).cloned())
+            .collect();
+        self.resync_books(&markets, now, true)
     }
 
     fn disconnected(&mut self, now: Timestamp) -> Reaction {

@@ -58,6 +58,15 @@ pub trait StreamSession: Send {
     /// next whole book.
     fn disconnected(&mut self, now: Timestamp) -> Reaction;
 
+    /// Called every few hundred milliseconds: what is due now (a book asked for that did not
+    /// come is reported interrupted and asked for again; a failed subscription is retried).
+    fn tick(&mut self, now: Timestamp) -> Reaction;
+
+    /// The reader of the updates missed some of `markets`' (it lagged and they were dropped):
+    /// each is reported interrupted, even if it was before, and its whole book asked for
+    /// afresh, so that the reader can rebuild it.
+    fn resync(&mut self, markets: &[Uuid], now: Timestamp) -> Reaction;
+
     /// A text frame, received at `received`. An unreadable frame is an error and changes
     /// nothing; frames of kinds the session does not use are read and ignored.
     fn frame(&mut self, text: &str, received: Timestamp) -> Result<Reaction, DepthPayloadError>;
