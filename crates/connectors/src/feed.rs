@@ -163,6 +163,7 @@ impl Line {
             updates: updates.clone(),
             settings: settings.clone(),
             stats: stats.clone(),
+            lagging: Default::default(),
         };
         Line {
             commands,

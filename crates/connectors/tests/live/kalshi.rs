@@ -391,3 +391,59 @@ async fn an_empty_book_is_live_too() {
     assert_eq!(outcomes[0].ladder, Ladder::default());
     assert_eq!(outcomes[1].ladder, Ladder::default());
 }
+
+#[tokio::test]
+async fn a_reader_that_falls_behind_stalls_no_connection_and_gets_fresh_books_when_it_catches_up() {
+    let server = fast_server();
+    // Room for eight updates: the recorded deltas, played at once, fill it.
+    let (sender, mut updates) = mpsc::channel(8);
+    let connector = Connector::kalshi(&server.kalshi_ws_url(), Some(credentials()), sender, settings()).unwrap();
+    let busy = kalshi_market("KXMLBGAME-26AUG071905ATLNYY-NYY");
+    connector.follow(&busy);
+    eventually("the busy market's subscription", || {
+        !server.stream_messages(Exchange::Kalshi).is_empty()
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Nothing read yet: the connection still hears the next follow and tells Kalshi.
+    let other = kalshi_market("KXMLBGAME-26AUG071910LAAMIA-MIA");
+    connector.follow(&other);
+    eventually("the second market's subscription", || {
+        server
+            .stream_messages(Exchange::Kalshi)
+            .iter()
+            .any(|text| text.contains(r#""cmd":"subscribe""#) && text.contains(&other.external_id))
+    })
+    .await;
+    // Reading again (the replay now at its recorded pace, so that the fresh book is not
+    // buried under the whole recording again): the busy market is reported interrupted,
+    // then a fresh book comes.
+    server.set_stream_speed(1.0);
+    let seen = until(&mut updates, |update| {
+        update.market == busy.id
+            && update.change
+                == MarketChange::State {
+                    state: FeedState::Interrupted,
+                }
+    })
+    .await;
+    assert_eq!(kinds(&seen[..1]), ["live"]);
+    let again = until(&mut updates, |update| is_book(update) && update.market == busy.id).await;
+    assert!(kinds(&again).contains(&"live"));
+    assert_eq!(server.stream_connections(Exchange::Kalshi), 1);
+}
+
+#[tokio::test]
+async fn after_the_last_unfollow_the_connection_is_closed_and_the_next_follow_opens_another() {
+    let server = fast_server();
+    let (connector, mut updates) = start(&server);
+    let market = kalshi_market("KXMLBGAME-26AUG071905ATLNYY-NYY");
+    connector.follow(&market);
+    until(&mut updates, is_book).await;
+    connector.unfollow(market.id);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    connector.follow(&market);
+    until(&mut updates, is_book).await;
+    assert_eq!(server.stream_connections(Exchange::Kalshi), 2);
+    assert_eq!(connector.connections(), 2);
+}

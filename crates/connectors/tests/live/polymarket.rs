@@ -302,3 +302,34 @@ async fn markets_beyond_a_connections_bound_get_another_connection() {
         "{first_connection:?}"
     );
 }
+
+#[tokio::test]
+async fn a_server_that_closes_after_one_frame_is_retried_with_growing_waits() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = accepted.clone();
+    tokio::spawn(async move {
+        while let Ok((connection, _)) = listener.accept().await {
+            counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            tokio::spawn(async move {
+                use futures::SinkExt;
+                if let Ok(mut socket) = tokio_tungstenite::accept_async(connection).await {
+                    socket
+                        .send(tokio_tungstenite::tungstenite::Message::text("PONG"))
+                        .await
+                        .ok();
+                    socket.close(None).await.ok();
+                }
+            });
+        }
+    });
+    let (sender, _updates) = mpsc::channel(16);
+    let connector = Connector::polymarket(&format!("ws://{address}/ws/market"), sender, settings());
+    connector.follow(&up_down());
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // Waits of 10-20, 20-40, 40-80, 80-160 ms and then 100-200 ms: about ten attempts. Were
+    // the backoff reset by the one frame, every wait would be 10-20 ms: fifty and more.
+    let attempts = accepted.load(std::sync::atomic::Ordering::Relaxed);
+    assert!((3..=20).contains(&attempts), "{attempts} connections in 1.5 s");
+}
