@@ -304,6 +304,15 @@ async fn markets_beyond_a_connections_bound_get_another_connection() {
 }
 
 #[tokio::test]
+async fn follow_may_be_called_from_a_thread_outside_the_runtime() {
+    let (_server, connector, mut updates) = start();
+    let connector = std::sync::Arc::new(connector);
+    let caller = connector.clone();
+    std::thread::spawn(move || caller.follow(&up_down())).join().unwrap();
+    until(&mut updates, is_book).await;
+}
+
+#[tokio::test]
 async fn a_server_that_closes_after_one_frame_is_retried_with_growing_waits() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
