@@ -380,16 +380,47 @@ async fn each_handshake_is_signed_with_the_operators_key_and_none_is_made_withou
 
 #[tokio::test]
 async fn an_empty_book_is_live_too() {
-    // A market the recording does not hold: the replay answers an empty snapshot.
-    let server = fast_server();
+    // A market of the catalogue whose book the recording does not hold: the replay answers an
+    // empty snapshot.
+    let server = ReplayServer::start(ReplayData {
+        kalshi_markets: vec![serde_json::json!({"ticker": "KXLISTED-1"})],
+        ..ReplayData::default()
+    });
+    server.set_stream_speed(f64::INFINITY);
     let (connector, mut updates) = start(&server);
-    connector.follow(&kalshi_market("KXNOTRECORDED-1"));
+    connector.follow(&kalshi_market("KXLISTED-1"));
     let seen = until(&mut updates, is_book).await;
+    assert_eq!(kinds(&seen), ["live", "book"]);
     let MarketChange::Book { outcomes } = &seen.last().unwrap().change else {
         unreachable!()
     };
     assert_eq!(outcomes[0].ladder, Ladder::default());
     assert_eq!(outcomes[1].ladder, Ladder::default());
+}
+
+#[tokio::test]
+async fn a_market_without_a_snapshot_is_interrupted_after_the_deadline_and_asked_for_again() {
+    // A ticker Kalshi does not know: the replay, like the exchange, sends no snapshot.
+    let server = fast_server();
+    let (sender, mut updates) = mpsc::channel(64);
+    let settings = ConnectionSettings {
+        first_book_within: Duration::from_millis(300),
+        ..settings()
+    };
+    let connector = Connector::kalshi(&server.kalshi_ws_url(), Some(credentials()), sender, settings).unwrap();
+    let market = kalshi_market("KXNOTRECORDED-1");
+    connector.follow(&market);
+    let seen = until(&mut updates, is_state(FeedState::Interrupted)).await;
+    assert_eq!(kinds(&seen), ["interrupted"]);
+    eventually("a second subscription of its book", || {
+        server
+            .stream_messages(Exchange::Kalshi)
+            .iter()
+            .filter(|text| text.contains(r#""cmd":"subscribe""#) && text.contains("KXNOTRECORDED-1"))
+            .count()
+            >= 2
+    })
+    .await;
 }
 
 #[tokio::test]
