@@ -463,8 +463,7 @@ impl KalshiSession {
         });
     }
 
-    /// Reports what a frame states of the first outcome's (YES) price, and its complement
-    /// for the second (NO).
+    /// Reports what a frame states of the first outcome's (YES) price, and so of the second.
     fn state_prices(
         &mut self,
         market: &StreamMarket,
@@ -472,15 +471,9 @@ impl KalshiSession {
         time: Timestamp,
         received: Timestamp,
     ) -> Vec<MarketUpdate> {
-        let complement = |price: Option<f64>| price.map(|price| 1.0 - price);
-        let second = Stated {
-            last: complement(first.last),
-            best_bid: first.best_ask.map(complement),
-            best_ask: first.best_bid.map(complement),
-        };
-        [(0, first), (1, second)]
+        self.prices
+            .state(market, 0, first)
             .into_iter()
-            .filter_map(|(index, stated)| self.prices.state(market, index, stated))
             .map(|change| MarketUpdate {
                 market: market.id,
                 time,

@@ -4,9 +4,9 @@
 //! token, named after its outcome. Its book is read from the first token only and the second
 //! outcome's is the complement (`marketlens_domain::depth`), as the REST books are, so a
 //! `price_change` of the first token changes a level of each outcome: a bid at `p` of the
-//! first is an ask at `1 - p` of the second. The second token's own `book` and level changes
-//! state the same liquidity again and are not used for the book; its best bid and ask are its
-//! outcome's price.
+//! first is an ask at `1 - p` of the second. The second token's own `book`, level changes and
+//! best prices state the same liquidity again and are not used; its trades are its outcome's,
+//! and set both outcomes' last price (`ticks`: the second's is the first's complement).
 //!
 //! Subscribing: the first message of a connection is `{"assets_ids": [...], "type":
 //! "market"}`; later ones add or remove tokens with `"operation": "subscribe"` or
@@ -189,18 +189,21 @@ impl PolymarketSession {
         let Some(followed) = self.following.get(market).cloned() else {
             return;
         };
+        // In a binary market the second token's best prices state the first's again.
         let stated = Stated {
             last: None,
             best_bid: change.best_bid,
             best_ask: change.best_ask,
         };
-        if let Some(price) = self.prices.state(&followed, index, stated) {
-            reaction.updates.push(MarketUpdate {
-                market,
-                time,
-                received,
-                change: price,
-            });
+        if index == 0 || followed.outcomes.len() != 2 {
+            for price in self.prices.state(&followed, index, stated) {
+                reaction.updates.push(MarketUpdate {
+                    market,
+                    time,
+                    received,
+                    change: price,
+                });
+            }
         }
         // Levels are kept from the first token's book, once it has arrived.
         let (0, Some(book), Some(first_outcome)) = (index, self.books.get_mut(&market), followed.outcomes.first())
@@ -260,7 +263,7 @@ impl PolymarketSession {
             last: Some(price),
             ..Stated::default()
         };
-        if let Some(change) = self.prices.state(&followed, index, stated) {
+        for change in self.prices.state(&followed, index, stated) {
             reaction.updates.push(MarketUpdate {
                 market,
                 time: trade.time,

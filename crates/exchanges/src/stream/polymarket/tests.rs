@@ -157,6 +157,11 @@ fn trades_of_the_second_token_are_the_second_outcomes() {
         panic!("not a price")
     };
     assert_eq!((price.outcome.as_str(), price.last), ("Down", Some(0.53)));
+    // One rule with Kalshi and the catalogue: the other outcome's last is the complement.
+    let MarketChange::Price(other) = &reaction.updates[2].change else {
+        panic!("not a price")
+    };
+    assert_eq!((other.outcome.as_str(), other.last), ("Up", Some(0.47)));
 }
 
 #[test]
