@@ -3,8 +3,9 @@
 //! figure), so a connector opens another connection when the ones it has are full, and a
 //! market stays on its connection until its last unfollow frees the room.
 //!
-//! Counts are kept here so that a connection is told only the first follow and the last
-//! unfollow of a market.
+//! The follows of the [`LiveFeed`](marketlens_domain::stream::LiveFeed) contract are counted
+//! here, and only here: a connection (and its session) is told only the first follow and the
+//! last unfollow of a market.
 
 use std::collections::HashMap;
 

@@ -1,5 +1,4 @@
-//! Which markets a session follows, how many times each, what changed since the session last
-//! told the exchange, each market's [`FeedState`], and by when its first whole book is due.
+//! Which markets a session follows, what changed since the session last told the exchange, each market's [`FeedState`], and by when its first whole book is due.
 //! Both exchanges' sessions keep one.
 //!
 //! A market whose book does not come (a token or ticker the exchange does not know, a
@@ -7,9 +6,11 @@
 //! overdue it is reported `Interrupted` and its session asks again, each time waiting twice
 //! as long (up to 16 times the first wait).
 //!
-//! Following is by count (the [`LiveFeed`](marketlens_domain::stream::LiveFeed) contract): only
-//! the first follow and the last unfollow of a market are changes. A market followed and
-//! unfollowed between two flushes is no change at all, so nothing is sent for it.
+//! A set, not counts: the [`LiveFeed`](marketlens_domain::stream::LiveFeed) contract's counting
+//! is the connector's (`marketlens_connectors`' routes), which tells a session only a market's
+//! first follow and last unfollow; following a market already followed changes nothing. A
+//! market followed and unfollowed between two flushes is no change at all, so nothing is sent
+//! for it.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -40,7 +41,6 @@ pub struct Following {
 #[derive(Debug)]
 struct Followed {
     market: StreamMarket,
-    count: usize,
     /// The state last reported; `None` before the first.
     state: Option<FeedState>,
     /// When the book asked for is overdue; `None` while none is awaited.
@@ -76,15 +76,13 @@ impl Following {
     }
 
     pub(crate) fn follow(&mut self, market: &StreamMarket) {
-        if let Some(followed) = self.markets.get_mut(&market.id) {
-            followed.count += 1;
+        if self.markets.contains_key(&market.id) {
             return;
         }
         self.markets.insert(
             market.id,
             Followed {
                 market: market.clone(),
-                count: 1,
                 state: None,
                 book_due: None,
                 books_missed: 0,
@@ -100,14 +98,9 @@ impl Following {
     }
 
     pub(crate) fn unfollow(&mut self, id: Uuid) {
-        let Some(followed) = self.markets.get_mut(&id) else {
+        let Some(followed) = self.markets.remove(&id) else {
             return;
         };
-        followed.count -= 1;
-        if followed.count > 0 {
-            return;
-        }
-        let followed = self.markets.remove(&id).expect("the market is followed");
         match self.added.iter().position(|added| *added == id) {
             Some(index) => {
                 self.added.remove(index);
@@ -221,17 +214,18 @@ mod tests {
     }
 
     #[test]
-    fn only_the_first_follow_and_the_last_unfollow_are_changes() {
+    fn a_market_is_followed_once_and_changes_are_only_what_the_exchange_was_not_told() {
         let mut following = Following::default();
         following.follow(&market(1));
         following.follow(&market(1));
         following.follow(&market(2));
         let (added, removed) = following.take_changes();
         assert_eq!((added.len(), removed.len()), (2, 0));
-        following.unfollow(Uuid::from_u128(1));
-        assert_eq!(following.take_changes(), (vec![], vec![]));
+        // A set: one unfollow leaves (the connector counts, and tells only the last one).
         following.unfollow(Uuid::from_u128(1));
         assert_eq!(following.take_changes(), (vec![], vec![market(1)]));
+        following.unfollow(Uuid::from_u128(1));
+        assert_eq!(following.take_changes(), (vec![], vec![]));
         // Followed and unfollowed between two flushes: nothing to tell the exchange.
         following.follow(&market(3));
         following.unfollow(Uuid::from_u128(3));

@@ -26,18 +26,19 @@ pub struct Reaction {
 pub trait StreamSession: Send {
     fn exchange(&self) -> Exchange;
 
-    /// The markets followed and their counts, kept alike by every session.
+    /// The markets followed, kept alike by every session.
     fn following(&self) -> &Following;
 
     fn following_mut(&mut self) -> &mut Following;
 
-    /// Follows `market` once more (see [`LiveFeed`](marketlens_domain::stream::LiveFeed)).
-    /// Nothing is sent until [`StreamSession::flush`].
+    /// Follows `market` (already followed: nothing changes). The connector counts the
+    /// follows of [`LiveFeed`](marketlens_domain::stream::LiveFeed) and calls this on the
+    /// first only. Nothing is sent until [`StreamSession::flush`].
     fn follow(&mut self, market: &StreamMarket) {
         self.following_mut().follow(market);
     }
 
-    /// Follows `market` once less.
+    /// Stops following `market` (the connector calls this on its last unfollow).
     fn unfollow(&mut self, market: Uuid) {
         self.following_mut().unfollow(market);
     }
