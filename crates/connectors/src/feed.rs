@@ -243,18 +243,10 @@ impl Drop for Connector {
 mod tests {
     use std::time::Duration;
 
-    use marketlens_domain::Exchange;
-
     use super::*;
 
     fn market(n: u128) -> StreamMarket {
-        StreamMarket {
-            id: Uuid::from_u128(n),
-            exchange: Exchange::Kalshi,
-            external_id: format!("M-{n}"),
-            outcomes: vec!["Yes".into(), "No".into()],
-            tokens: Vec::new(),
-        }
+        crate::routes::tests::market(n, 0)
     }
 
     #[tokio::test]

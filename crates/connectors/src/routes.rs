@@ -103,11 +103,12 @@ impl Routes {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use marketlens_domain::Exchange;
 
-    fn market(n: u128, tokens: usize) -> StreamMarket {
+    /// Market `n` with `tokens` tokens.
+    pub(crate) fn market(n: u128, tokens: usize) -> StreamMarket {
         StreamMarket {
             id: Uuid::from_u128(n),
             exchange: Exchange::Polymarket,

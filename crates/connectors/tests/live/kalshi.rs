@@ -28,8 +28,17 @@ fn kalshi_market(ticker: &str) -> StreamMarket {
 }
 
 fn start(server: &ReplayServer) -> (Connector, mpsc::Receiver<MarketUpdate>) {
-    let (sender, updates) = mpsc::channel(4096);
-    let connector = Connector::kalshi(&server.kalshi_ws_url(), Some(credentials()), sender, settings()).unwrap();
+    start_with(server, 4096, settings())
+}
+
+/// A connector whose updates' channel holds `capacity`, kept with `settings`.
+fn start_with(
+    server: &ReplayServer,
+    capacity: usize,
+    settings: ConnectionSettings,
+) -> (Connector, mpsc::Receiver<MarketUpdate>) {
+    let (sender, updates) = mpsc::channel(capacity);
+    let connector = Connector::kalshi(&server.kalshi_ws_url(), Some(credentials()), sender, settings).unwrap();
     (connector, updates)
 }
 
@@ -308,12 +317,11 @@ async fn a_stalled_stream_is_given_up_and_made_again() {
     let server = fast_server();
     server.set_kalshi_heartbeat(Duration::from_millis(100));
     server.inject_stream(Exchange::Kalshi, 2, StreamFault::Stall);
-    let (sender, mut updates) = mpsc::channel(4096);
     let settings = ConnectionSettings {
         stall_after: Duration::from_millis(800),
         ..settings()
     };
-    let connector = Connector::kalshi(&server.kalshi_ws_url(), Some(credentials()), sender, settings).unwrap();
+    let (connector, mut updates) = start_with(&server, 4096, settings);
     connector.follow(&kalshi_market("KXMLBGAME-26AUG071905ATLNYY-NYY"));
     let seen = until(&mut updates, is_state(FeedState::Interrupted)).await;
     assert_eq!(kinds(&seen), ["live", "book", "levels", "interrupted"]);
@@ -402,12 +410,11 @@ async fn an_empty_book_is_live_too() {
 async fn a_market_without_a_snapshot_is_interrupted_after_the_deadline_and_asked_for_again() {
     // A ticker Kalshi does not know: the replay, like the exchange, sends no snapshot.
     let server = fast_server();
-    let (sender, mut updates) = mpsc::channel(64);
     let settings = ConnectionSettings {
         first_book_within: Duration::from_millis(300),
         ..settings()
     };
-    let connector = Connector::kalshi(&server.kalshi_ws_url(), Some(credentials()), sender, settings).unwrap();
+    let (connector, mut updates) = start_with(&server, 64, settings);
     let market = kalshi_market("KXNOTRECORDED-1");
     connector.follow(&market);
     let seen = until(&mut updates, is_state(FeedState::Interrupted)).await;
@@ -427,8 +434,7 @@ async fn a_market_without_a_snapshot_is_interrupted_after_the_deadline_and_asked
 async fn a_reader_that_falls_behind_stalls_no_connection_and_gets_fresh_books_when_it_catches_up() {
     let server = fast_server();
     // Room for eight updates: the recorded deltas, played at once, fill it.
-    let (sender, mut updates) = mpsc::channel(8);
-    let connector = Connector::kalshi(&server.kalshi_ws_url(), Some(credentials()), sender, settings()).unwrap();
+    let (connector, mut updates) = start_with(&server, 8, settings());
     let busy = kalshi_market("KXMLBGAME-26AUG071905ATLNYY-NYY");
     connector.follow(&busy);
     eventually("the busy market's subscription", || {

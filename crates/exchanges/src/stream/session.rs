@@ -22,6 +22,17 @@ pub struct Reaction {
     pub problems: Vec<String>,
 }
 
+#[cfg(test)]
+impl Reaction {
+    /// The messages to send, read as JSON.
+    pub(crate) fn sent(&self) -> Vec<serde_json::Value> {
+        self.messages
+            .iter()
+            .map(|text| serde_json::from_str(text).unwrap())
+            .collect()
+    }
+}
+
 /// One exchange's stream protocol over one connection at a time.
 pub trait StreamSession: Send {
     fn exchange(&self) -> Exchange;

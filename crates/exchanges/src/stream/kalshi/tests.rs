@@ -28,12 +28,7 @@ fn now() -> Timestamp {
 fn subscribed() -> (KalshiSession, Vec<Value>) {
     let mut session = KalshiSession::default();
     session.follow(&market());
-    let reaction = session.connected(now());
-    let sent: Vec<Value> = reaction
-        .messages
-        .iter()
-        .map(|text| serde_json::from_str(text).unwrap())
-        .collect();
+    let sent = session.connected(now()).sent();
     for (sid, channel) in [(1, "orderbook_delta"), (2, "ticker"), (3, "trade")] {
         let reply = json!({"type": "subscribed", "id": sent[0]["id"], "msg": {"channel": channel, "sid": sid}});
         session.frame(&reply.to_string(), now()).unwrap();
@@ -154,11 +149,7 @@ fn a_sequence_gap_interrupts_and_asks_for_a_fresh_snapshot() {
         }]
     );
     assert_eq!(gap.problems.len(), 1);
-    let sent: Vec<Value> = gap
-        .messages
-        .iter()
-        .map(|text| serde_json::from_str(text).unwrap())
-        .collect();
+    let sent = gap.sent();
     assert_eq!(
         (sent[0]["cmd"].as_str(), &sent[0]["params"]["sids"]),
         (Some("unsubscribe"), &json!([1]))
@@ -406,14 +397,6 @@ fn a_ticker_changes_only_the_prices_it_states() {
     );
 }
 
-fn sent(reaction: &Reaction) -> Vec<Value> {
-    reaction
-        .messages
-        .iter()
-        .map(|text| serde_json::from_str(text).unwrap())
-        .collect()
-}
-
 fn kalshi_market(n: u128, ticker: &str) -> StreamMarket {
     StreamMarket {
         id: Uuid::from_u128(n),
@@ -437,15 +420,15 @@ fn each_trimmed_subscription_is_told_only_the_tickers_it_held() {
     let [a, b, c, d] = [(11, "A"), (12, "B"), (13, "C"), (14, "D")].map(|(n, ticker)| kalshi_market(n, ticker));
     session.follow(&a);
     session.follow(&b);
-    let first = sent(&session.connected(now()));
+    let first = session.connected(now()).sent();
     answer(&mut session, &first[0], 1);
     session.follow(&c);
     session.follow(&d);
-    let second = sent(&session.flush(now()));
+    let second = session.flush(now()).sent();
     answer(&mut session, &second[0], 4);
     session.unfollow(a.id);
     session.unfollow(c.id);
-    let left = sent(&session.flush(now()));
+    let left = session.flush(now()).sent();
     let trims: Vec<(u64, Value)> = left
         .iter()
         .map(|command| {
@@ -467,7 +450,7 @@ fn a_delta_below_zero_resynchronises_that_market_alone() {
     let (mut session, _) = subscribed();
     let other = kalshi_market(2, "KXOTHER-1");
     session.follow(&other);
-    let added = sent(&session.flush(now()));
+    let added = session.flush(now()).sent();
     answer(&mut session, &added[0], 4);
     session.frame(&snapshot(1, &[(0.70, 10.0)], &[]), now()).unwrap();
     let negative = session.frame(&delta(2, "yes", 0.70, -10.5), now()).unwrap();
@@ -478,7 +461,7 @@ fn a_delta_below_zero_resynchronises_that_market_alone() {
         }]
     );
     assert_eq!(negative.problems.len(), 1, "{:?}", negative.problems);
-    let commands = sent(&negative);
+    let commands = negative.sent();
     assert_eq!(commands.len(), 2, "{commands:?}");
     // Out of the book subscription it shares with no one; then a fresh book subscription.
     assert_eq!(
@@ -501,7 +484,7 @@ fn a_failed_channel_keeps_the_others_sids_and_is_retried_market_by_market() {
     let [a, b] = [(11, "A"), (12, "B")].map(|(n, ticker)| kalshi_market(n, ticker));
     session.follow(&a);
     session.follow(&b);
-    let command = sent(&session.connected(now())).remove(0);
+    let command = session.connected(now()).sent().remove(0);
     let error = json!({"id": command["id"], "type": "error", "msg": {"code": 17, "msg": "orderbook_delta refused"}});
     let failed = session.frame(&error.to_string(), now()).unwrap();
     assert_eq!(failed.updates.len(), 2, "both markets interrupted: {failed:?}");
@@ -513,7 +496,7 @@ fn a_failed_channel_keeps_the_others_sids_and_is_retried_market_by_market() {
     assert_eq!(session.subscriptions.len(), 2);
     // Not before the wait is over; then the book channel alone, one market at a time.
     assert!(session.tick(now()).messages.is_empty());
-    let retried = sent(&session.tick(now() + chrono::TimeDelta::seconds(2)));
+    let retried = session.tick(now() + chrono::TimeDelta::seconds(2)).sent();
     let asked: Vec<(Value, Value)> = retried
         .iter()
         .map(|command| {
@@ -544,7 +527,7 @@ fn a_failed_channel_keeps_the_others_sids_and_is_retried_market_by_market() {
     // Unfollowing leaves the sids that answered.
     session.unfollow(a.id);
     session.unfollow(b.id);
-    let left = sent(&session.flush(later));
+    let left = session.flush(later).sent();
     assert_eq!(
         (left[0]["cmd"].as_str(), &left[0]["params"]["sids"]),
         (Some("unsubscribe"), &json!([2, 3]))
@@ -555,7 +538,7 @@ fn a_failed_channel_keeps_the_others_sids_and_is_retried_market_by_market() {
 fn a_market_without_a_snapshot_in_time_is_interrupted_and_asked_for_again() {
     let mut session = KalshiSession::new(std::time::Duration::from_secs(5));
     session.follow(&market());
-    let command = sent(&session.connected(now())).remove(0);
+    let command = session.connected(now()).sent().remove(0);
     answer(&mut session, &command, 1);
     assert!(session.tick(now() + chrono::TimeDelta::seconds(4)).updates.is_empty());
     let overdue = session.tick(now() + chrono::TimeDelta::seconds(5));
@@ -565,18 +548,18 @@ fn a_market_without_a_snapshot_in_time_is_interrupted_and_asked_for_again() {
             state: FeedState::Interrupted
         }]
     );
-    let commands = sent(&overdue);
+    let commands = overdue.sent();
     assert_eq!(commands[0]["cmd"], "unsubscribe");
     assert_eq!(commands[1]["params"]["channels"], json!(["orderbook_delta"]));
     // The next wait is twice as long; the unanswered command is given up for a new one.
     let again = now() + chrono::TimeDelta::seconds(5);
     assert!(session.tick(again + chrono::TimeDelta::seconds(9)).messages.is_empty());
-    let third = sent(&session.tick(again + chrono::TimeDelta::seconds(10)));
+    let third = session.tick(again + chrono::TimeDelta::seconds(10)).sent();
     assert_eq!(third.len(), 1, "{third:?}");
     assert_eq!(third[0]["params"]["market_tickers"], json!([TICKER]));
     // Should the given-up command be answered after all, its subscription is left.
     let late = json!({"type": "subscribed", "id": commands[1]["id"], "msg": {"channel": "orderbook_delta", "sid": 8}});
-    let left = sent(&session.frame(&late.to_string(), now()).unwrap());
+    let left = session.frame(&late.to_string(), now()).unwrap().sent();
     assert_eq!(
         (left[0]["cmd"].as_str(), &left[0]["params"]["sids"]),
         (Some("unsubscribe"), &json!([8]))
@@ -601,7 +584,7 @@ fn a_resync_interrupts_even_an_interrupted_market_and_asks_for_its_book() {
             }]
         );
         assert_eq!(
-            sent(&reaction).last().unwrap()["params"]["channels"],
+            reaction.sent().last().unwrap()["params"]["channels"],
             json!(["orderbook_delta"])
         );
     }

@@ -50,12 +50,7 @@ fn the_first_message_subscribes_every_token_and_later_ones_change_the_set() {
     };
     session.follow(&other);
     session.unfollow(market().id);
-    let sent: Vec<Value> = session
-        .flush(now())
-        .messages
-        .iter()
-        .map(|text| serde_json::from_str(text).unwrap())
-        .collect();
+    let sent = session.flush(now()).sent();
     assert_eq!(
         sent,
         vec![
@@ -235,11 +230,7 @@ fn a_token_without_a_book_in_time_is_interrupted_and_subscribed_again() {
             state: FeedState::Interrupted
         }
     );
-    let sent: Vec<Value> = overdue
-        .messages
-        .iter()
-        .map(|text| serde_json::from_str(text).unwrap())
-        .collect();
+    let sent = overdue.sent();
     assert_eq!(
         sent,
         vec![
