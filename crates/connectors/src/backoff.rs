@@ -28,7 +28,8 @@ impl Backoff {
         ceiling.mul_f64(rand::random_range(0.5..=1.0))
     }
 
-    /// A connection worked (a frame arrived): the next failure starts from `initial` again.
+    /// A connection worked (it stayed up, or brought a book): the next failure starts from
+    /// `initial` again.
     pub(crate) fn reset(&mut self) {
         self.failures = 0;
     }

@@ -1,12 +1,19 @@
 //! The handle the API holds: a [`LiveFeed`] whose calls queue commands for a connection's
 //! task, so that `follow` and `unfollow` never wait for the exchange. Dropping the handle
 //! stops the tasks and closes the connections.
+//!
+//! The calls are synchronous and may come from any thread: tasks are spawned on the runtime
+//! the connector was made in, never on whatever runtime (if any) the caller runs on. A
+//! connection's task should live as long as the handle; should it end anyway (a panic, or its
+//! updates' receiver closed), the next call that needs it notices, logs it, starts the
+//! connection again and tells it every market it carried.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use marketlens_domain::stream::{LiveFeed, MarketUpdate, StreamMarket};
 use marketlens_exchanges::stream::{KalshiSession, PolymarketSession, StreamSession};
+use tokio::runtime::Handle;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use uuid::Uuid;
@@ -69,14 +76,20 @@ impl Connector {
     /// Polymarket's market channel at `url` ([`POLYMARKET_URL`] in production), sending
     /// updates to `updates`; a connection per `settings.polymarket_tokens_per_connection`
     /// tokens followed. Must be called within a Tokio runtime.
+    ///
+    /// # Panics
+    ///
+    /// Outside a Tokio runtime.
     pub fn polymarket(url: &str, updates: mpsc::Sender<MarketUpdate>, settings: ConnectionSettings) -> Connector {
         let capacity = settings.polymarket_tokens_per_connection;
         let stats = Arc::new(ConnectorStats::default());
         let url = url.to_owned();
         let line_stats = stats.clone();
+        let runtime = Handle::current();
         let open = move || {
             Line::start(
-                PolymarketSession::new(),
+                &runtime,
+                PolymarketSession::new(settings.first_book_within),
                 &url,
                 Box::new(Ok),
                 &updates,
@@ -90,6 +103,10 @@ impl Connector {
     /// Kalshi's WebSocket API at `url` ([`KALSHI_URL`] in production), every connection signed
     /// with `credentials`. Refused without credentials: Kalshi's order book channel requires
     /// them. Must be called within a Tokio runtime.
+    ///
+    /// # Panics
+    ///
+    /// Outside a Tokio runtime.
     pub fn kalshi(
         url: &str,
         credentials: Option<KalshiCredentials>,
@@ -100,6 +117,7 @@ impl Connector {
         let stats = Arc::new(ConnectorStats::default());
         let url = url.to_owned();
         let line_stats = stats.clone();
+        let runtime = Handle::current();
         let open = move || {
             let credentials = credentials.clone();
             let handshake: Handshake = Box::new(move |mut request| {
@@ -112,7 +130,8 @@ impl Connector {
                 }
                 Ok(request)
             });
-            Line::start(KalshiSession::new(), &url, handshake, &updates, &settings, &line_stats)
+            let session = KalshiSession::new(settings.first_book_within);
+            Line::start(&runtime, session, &url, handshake, &updates, &settings, &line_stats)
         };
         // Kalshi documents no bound per connection: one carries every market.
         Ok(Connector::new(Box::new(open), usize::MAX, stats))
@@ -146,6 +165,7 @@ impl Connector {
 
 impl Line {
     fn start<S: StreamSession + Sync + 'static>(
+        runtime: &Handle,
         session: S,
         url: &str,
         handshake: Handshake,
@@ -162,36 +182,51 @@ impl Line {
             updates: updates.clone(),
             settings: settings.clone(),
             stats: stats.clone(),
+            lagging: Default::default(),
         };
         Line {
             commands,
-            task: tokio::spawn(connection.run()),
+            task: runtime.spawn(connection.run()),
         }
+    }
+}
+
+impl Connector {
+    /// Tells connection `index` `command`, first starting it again (told every market it
+    /// carries, `command`'s included when it is a follow) if its task has ended.
+    fn tell(&self, lines: &mut Lines, index: usize, command: Command) {
+        while lines.connections.len() <= index {
+            let line = (self.open)();
+            lines.connections.push(line);
+        }
+        let line = &lines.connections[index];
+        if !line.task.is_finished() && line.commands.send(command).is_ok() {
+            return;
+        }
+        tracing::error!(
+            connection = index,
+            "a stream connection's task had ended; starting it again"
+        );
+        let line = (self.open)();
+        for market in lines.routes.markets_on(index) {
+            line.commands.send(Command::Follow(market.clone())).ok();
+        }
+        lines.connections[index] = line;
     }
 }
 
 impl LiveFeed for Connector {
     fn follow(&self, market: &StreamMarket) {
-        let weight = market.tokens.len().max(1);
-        let mut lines = self.lines();
-        let Change::Tell(index) = lines.routes.follow(market.id, weight) else {
-            return;
-        };
-        while lines.connections.len() <= index {
-            let line = (self.open)();
-            lines.connections.push(line);
+        let lines = &mut *self.lines();
+        if let Change::Tell(index) = lines.routes.follow(market) {
+            self.tell(lines, index, Command::Follow(market.clone()));
         }
-        // A connection's task ends only when this handle is dropped, so the send cannot fail.
-        lines.connections[index]
-            .commands
-            .send(Command::Follow(market.clone()))
-            .ok();
     }
 
     fn unfollow(&self, market: Uuid) {
         let lines = &mut *self.lines();
         if let Change::Tell(index) = lines.routes.unfollow(market) {
-            lines.connections[index].commands.send(Command::Unfollow(market)).ok();
+            self.tell(lines, index, Command::Unfollow(market));
         }
     }
 }
@@ -201,5 +236,50 @@ impl Drop for Connector {
         for line in &self.lines().connections {
             line.task.abort();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn market(n: u128) -> StreamMarket {
+        crate::routes::tests::market(n, 0)
+    }
+
+    #[tokio::test]
+    async fn a_connection_whose_task_ended_is_started_again_with_its_markets() {
+        // Lines whose commands the test reads; the first one's task ends at once, as a panic
+        // would end it.
+        let opened: Arc<Mutex<Vec<mpsc::UnboundedReceiver<Command>>>> = Arc::default();
+        let recorded = opened.clone();
+        let open = move || {
+            let (commands, receiver) = mpsc::unbounded_channel();
+            let mut opened = recorded.lock().unwrap();
+            let task = if opened.is_empty() {
+                tokio::spawn(async {})
+            } else {
+                tokio::spawn(std::future::pending())
+            };
+            opened.push(receiver);
+            Line { commands, task }
+        };
+        let connector = Connector::new(Box::new(open), usize::MAX, Arc::default());
+        connector.follow(&market(1));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        connector.follow(&market(2));
+        let mut opened = opened.lock().unwrap();
+        assert_eq!(opened.len(), 2, "the ended connection is started again");
+        let mut followed = Vec::new();
+        while let Ok(command) = opened[1].try_recv() {
+            let Command::Follow(market) = command else {
+                panic!("not a follow")
+            };
+            followed.push(market.id);
+        }
+        followed.sort();
+        assert_eq!(followed, [market(1).id, market(2).id]);
     }
 }

@@ -18,7 +18,8 @@
 //!
 //! Architecture invariant: a connector never fails its caller after it starts. A dropped,
 //! closed or stalled connection is retried for as long as the handle lives; its markets are
-//! reported `Interrupted` meanwhile, and each gets a whole book when it is live again.
+//! reported `Interrupted` meanwhile, and each gets a whole book when it is live again. And a
+//! connection never waits for the reader of its updates (`connection`).
 
 mod backoff;
 mod connection;

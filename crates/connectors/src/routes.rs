@@ -3,11 +3,13 @@
 //! figure), so a connector opens another connection when the ones it has are full, and a
 //! market stays on its connection until its last unfollow frees the room.
 //!
-//! Counts are kept here so that a connection is told only the first follow and the last
-//! unfollow of a market.
+//! The follows of the [`LiveFeed`](marketlens_domain::stream::LiveFeed) contract are counted
+//! here, and only here: a connection (and its session) is told only the first follow and the
+//! last unfollow of a market.
 
 use std::collections::HashMap;
 
+use marketlens_domain::stream::StreamMarket;
 use uuid::Uuid;
 
 #[derive(Debug)]
@@ -21,9 +23,14 @@ pub(crate) struct Routes {
 
 #[derive(Debug)]
 struct Route {
+    market: StreamMarket,
     connection: usize,
     count: usize,
-    weight: usize,
+}
+
+/// What a market weighs on a connection: its tokens (Kalshi's have none and weigh one).
+fn weight(market: &StreamMarket) -> usize {
+    market.tokens.len().max(1)
 }
 
 /// What a follow or unfollow means for the connection that carries the market.
@@ -44,14 +51,14 @@ impl Routes {
         }
     }
 
-    /// Follows market `id` of `weight` once more: on its first follow, the first connection
-    /// with room for it (a new one when none has; a market heavier than a connection gets one
-    /// to itself).
-    pub(crate) fn follow(&mut self, id: Uuid, weight: usize) -> Change {
-        if let Some(route) = self.markets.get_mut(&id) {
+    /// Follows `market` once more: on its first follow, the first connection with room for
+    /// it (a new one when none has; a market heavier than a connection gets one to itself).
+    pub(crate) fn follow(&mut self, market: &StreamMarket) -> Change {
+        if let Some(route) = self.markets.get_mut(&market.id) {
             route.count += 1;
             return Change::Counted;
         }
+        let weight = weight(market);
         let connection = self
             .loads
             .iter()
@@ -62,14 +69,22 @@ impl Routes {
             });
         self.loads[connection] += weight;
         self.markets.insert(
-            id,
+            market.id,
             Route {
+                market: market.clone(),
                 connection,
                 count: 1,
-                weight,
             },
         );
         Change::Tell(connection)
+    }
+
+    /// The markets connection `index` carries.
+    pub(crate) fn markets_on(&self, index: usize) -> impl Iterator<Item = &StreamMarket> {
+        self.markets
+            .values()
+            .filter(move |route| route.connection == index)
+            .map(|route| &route.market)
     }
 
     /// Follows market `id` once less.
@@ -82,29 +97,42 @@ impl Routes {
             return Change::Counted;
         }
         let route = self.markets.remove(&id).expect("the market is routed");
-        self.loads[route.connection] -= route.weight;
+        self.loads[route.connection] -= weight(&route.market);
         Change::Tell(route.connection)
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use marketlens_domain::Exchange;
+
+    /// Market `n` with `tokens` tokens.
+    pub(crate) fn market(n: u128, tokens: usize) -> StreamMarket {
+        StreamMarket {
+            id: Uuid::from_u128(n),
+            exchange: Exchange::Polymarket,
+            external_id: n.to_string(),
+            outcomes: vec!["Yes".into(), "No".into()],
+            tokens: (0..tokens).map(|token| format!("{n}-{token}")).collect(),
+        }
+    }
 
     #[test]
     fn markets_fill_connections_up_to_capacity_and_free_room_is_used_again() {
         let mut routes = Routes::new(4);
-        let [a, b, c, d] = [1, 2, 3, 4].map(Uuid::from_u128);
-        assert_eq!(routes.follow(a, 2), Change::Tell(0));
-        assert_eq!(routes.follow(a, 2), Change::Counted);
-        assert_eq!(routes.follow(b, 2), Change::Tell(0));
-        assert_eq!(routes.follow(c, 2), Change::Tell(1));
-        assert_eq!(routes.unfollow(b), Change::Tell(0));
-        assert_eq!(routes.follow(d, 2), Change::Tell(0));
-        assert_eq!(routes.unfollow(a), Change::Counted);
-        assert_eq!(routes.unfollow(a), Change::Tell(0));
-        assert_eq!(routes.unfollow(a), Change::Counted);
+        let [a, b, c, d] = [1, 2, 3, 4].map(|n| market(n, 2));
+        assert_eq!(routes.follow(&a), Change::Tell(0));
+        assert_eq!(routes.follow(&a), Change::Counted);
+        assert_eq!(routes.follow(&b), Change::Tell(0));
+        assert_eq!(routes.follow(&c), Change::Tell(1));
+        assert_eq!(routes.unfollow(b.id), Change::Tell(0));
+        assert_eq!(routes.follow(&d), Change::Tell(0));
+        assert_eq!(routes.markets_on(0).count(), 2);
+        assert_eq!(routes.unfollow(a.id), Change::Counted);
+        assert_eq!(routes.unfollow(a.id), Change::Tell(0));
+        assert_eq!(routes.unfollow(a.id), Change::Counted);
         // Heavier than a connection: one to itself.
-        assert_eq!(routes.follow(Uuid::from_u128(5), 9), Change::Tell(2));
+        assert_eq!(routes.follow(&market(5, 9)), Change::Tell(2));
     }
 }

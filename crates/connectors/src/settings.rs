@@ -17,6 +17,9 @@ pub struct ConnectionSettings {
     /// nodes do not reconnect in step.
     pub reconnect_initial: Duration,
     pub reconnect_max: Duration,
+    /// A market whose first whole book has not come this long after its subscription is
+    /// reported interrupted and asked for again (then after twice as long, and so on).
+    pub first_book_within: Duration,
     /// The most tokens one Polymarket connection follows (two per market); more markets open
     /// more connections.
     pub polymarket_tokens_per_connection: usize,
@@ -30,6 +33,7 @@ impl Default for ConnectionSettings {
             heartbeat_every: Duration::from_secs(10),
             reconnect_initial: Duration::from_millis(500),
             reconnect_max: Duration::from_secs(30),
+            first_book_within: Duration::from_secs(30),
             polymarket_tokens_per_connection: 500,
         }
     }

@@ -115,7 +115,8 @@ pub struct OutcomeBook {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BookSource {
-    /// Kept current by the exchange's live stream (not built yet).
+    /// Kept current by the exchange's live stream: the connectors (`marketlens_connectors`)
+    /// feed it through the API's stream hub (being built).
     Stream,
     /// Fetched from the exchange's REST API (and shared for a short while).
     Rest,

@@ -103,8 +103,14 @@ pub struct MarketUpdate {
 /// Something that follows markets live and sends their [`MarketUpdate`]s to the channel it was
 /// made with. Following is by count: a market followed twice stays followed until unfollowed
 /// twice, so that several subscribers can come and go independently. Neither call waits for
-/// the exchange; a market that cannot be followed is reported as
-/// [`FeedState::Interrupted`].
+/// the exchange; a market that cannot be followed, or whose first book does not come in
+/// time, is reported as [`FeedState::Interrupted`].
+///
+/// A feed sends a whole [`MarketChange::Book`] only on a market's first follow, after each
+/// reconnect and after each resync (a sequence gap, a book out of step, a reader that fell
+/// behind): a repeated follow of a market already followed only counts, and sends nothing.
+/// Whoever fans one feed out to several subscribers therefore keeps each market's latest book
+/// itself, to give a late subscriber (as the API's stream hub does).
 pub trait LiveFeed: Send + Sync {
     fn follow(&self, market: &StreamMarket);
     fn unfollow(&self, market: Uuid);

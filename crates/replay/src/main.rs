@@ -18,8 +18,17 @@ struct Cli {
     #[arg(long, default_value_t = 1)]
     copies: usize,
     /// How many times faster than recorded the WebSocket streams play their frames.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = positive_speed)]
     stream_speed: f64,
+}
+
+/// A speed above zero (`inf` plays every frame at once).
+fn positive_speed(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(speed) if speed > 0.0 => Ok(speed),
+        Ok(_) => Err("the stream speed must be above 0".into()),
+        Err(error) => Err(error.to_string()),
+    }
 }
 
 #[tokio::main]
@@ -38,4 +47,21 @@ async fn main() -> anyhow::Result<()> {
     println!("Serving {} copies of the recorded data; Ctrl-C stops.", cli.copies);
     tokio::signal::ctrl_c().await.context("cannot wait for Ctrl-C")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stream_speed_of_zero_or_less_is_refused() {
+        for refused in ["0", "-1", "nan"] {
+            assert!(
+                Cli::try_parse_from(["marketlens-replay", "--stream-speed", refused]).is_err(),
+                "{refused}"
+            );
+        }
+        let cli = Cli::try_parse_from(["marketlens-replay", "--stream-speed", "2.5"]).unwrap();
+        assert_eq!(cli.stream_speed, 2.5);
+    }
 }

@@ -28,8 +28,17 @@ fn kalshi_market(ticker: &str) -> StreamMarket {
 }
 
 fn start(server: &ReplayServer) -> (Connector, mpsc::Receiver<MarketUpdate>) {
-    let (sender, updates) = mpsc::channel(4096);
-    let connector = Connector::kalshi(&server.kalshi_ws_url(), Some(credentials()), sender, settings()).unwrap();
+    start_with(server, 4096, settings())
+}
+
+/// A connector whose updates' channel holds `capacity`, kept with `settings`.
+fn start_with(
+    server: &ReplayServer,
+    capacity: usize,
+    settings: ConnectionSettings,
+) -> (Connector, mpsc::Receiver<MarketUpdate>) {
+    let (sender, updates) = mpsc::channel(capacity);
+    let connector = Connector::kalshi(&server.kalshi_ws_url(), Some(credentials()), sender, settings).unwrap();
     (connector, updates)
 }
 
@@ -150,11 +159,10 @@ async fn a_subscriber_receives_the_recorded_deltas_in_order_as_sizes() {
         } else {
             (BookSide::Ask, 1.0 - price)
         };
-        expected.push((
-            yes_side,
-            marketlens_domain::depth::round_price(yes_price),
-            size.max(0.0),
-        ));
+        // Kalshi never takes a level below zero; a delta that would is a desync the connector
+        // resynchronises, so the recording must have none for this reference to hold.
+        assert!(*size >= 0.0, "{frame}");
+        expected.push((yes_side, marketlens_domain::depth::round_price(yes_price), *size));
     }
     assert_eq!(expected.len(), 120);
 
@@ -309,12 +317,11 @@ async fn a_stalled_stream_is_given_up_and_made_again() {
     let server = fast_server();
     server.set_kalshi_heartbeat(Duration::from_millis(100));
     server.inject_stream(Exchange::Kalshi, 2, StreamFault::Stall);
-    let (sender, mut updates) = mpsc::channel(4096);
     let settings = ConnectionSettings {
         stall_after: Duration::from_millis(800),
         ..settings()
     };
-    let connector = Connector::kalshi(&server.kalshi_ws_url(), Some(credentials()), sender, settings).unwrap();
+    let (connector, mut updates) = start_with(&server, 4096, settings);
     connector.follow(&kalshi_market("KXMLBGAME-26AUG071905ATLNYY-NYY"));
     let seen = until(&mut updates, is_state(FeedState::Interrupted)).await;
     assert_eq!(kinds(&seen), ["live", "book", "levels", "interrupted"]);
@@ -381,14 +388,99 @@ async fn each_handshake_is_signed_with_the_operators_key_and_none_is_made_withou
 
 #[tokio::test]
 async fn an_empty_book_is_live_too() {
-    // A market the recording does not hold: the replay answers an empty snapshot.
-    let server = fast_server();
+    // A market of the catalogue whose book the recording does not hold: the replay answers an
+    // empty snapshot.
+    let server = ReplayServer::start(ReplayData {
+        kalshi_markets: vec![serde_json::json!({"ticker": "KXLISTED-1"})],
+        ..ReplayData::default()
+    });
+    server.set_stream_speed(f64::INFINITY);
     let (connector, mut updates) = start(&server);
-    connector.follow(&kalshi_market("KXNOTRECORDED-1"));
+    connector.follow(&kalshi_market("KXLISTED-1"));
     let seen = until(&mut updates, is_book).await;
+    assert_eq!(kinds(&seen), ["live", "book"]);
     let MarketChange::Book { outcomes } = &seen.last().unwrap().change else {
         unreachable!()
     };
     assert_eq!(outcomes[0].ladder, Ladder::default());
     assert_eq!(outcomes[1].ladder, Ladder::default());
+}
+
+#[tokio::test]
+async fn a_market_without_a_snapshot_is_interrupted_after_the_deadline_and_asked_for_again() {
+    // A ticker Kalshi does not know: the replay, like the exchange, sends no snapshot.
+    let server = fast_server();
+    let settings = ConnectionSettings {
+        first_book_within: Duration::from_millis(300),
+        ..settings()
+    };
+    let (connector, mut updates) = start_with(&server, 64, settings);
+    let market = kalshi_market("KXNOTRECORDED-1");
+    connector.follow(&market);
+    let seen = until(&mut updates, is_state(FeedState::Interrupted)).await;
+    assert_eq!(kinds(&seen), ["interrupted"]);
+    eventually("a second subscription of its book", || {
+        server
+            .stream_messages(Exchange::Kalshi)
+            .iter()
+            .filter(|text| text.contains(r#""cmd":"subscribe""#) && text.contains("KXNOTRECORDED-1"))
+            .count()
+            >= 2
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_reader_that_falls_behind_stalls_no_connection_and_gets_fresh_books_when_it_catches_up() {
+    let server = fast_server();
+    // Room for eight updates: the recorded deltas, played at once, fill it.
+    let (connector, mut updates) = start_with(&server, 8, settings());
+    let busy = kalshi_market("KXMLBGAME-26AUG071905ATLNYY-NYY");
+    connector.follow(&busy);
+    eventually("the busy market's subscription", || {
+        !server.stream_messages(Exchange::Kalshi).is_empty()
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Nothing read yet: the connection still hears the next follow and tells Kalshi.
+    let other = kalshi_market("KXMLBGAME-26AUG071910LAAMIA-MIA");
+    connector.follow(&other);
+    eventually("the second market's subscription", || {
+        server
+            .stream_messages(Exchange::Kalshi)
+            .iter()
+            .any(|text| text.contains(r#""cmd":"subscribe""#) && text.contains(&other.external_id))
+    })
+    .await;
+    // Reading again (the replay now at its recorded pace, so that the fresh book is not
+    // buried under the whole recording again): the busy market is reported interrupted,
+    // then a fresh book comes.
+    server.set_stream_speed(1.0);
+    let seen = until(&mut updates, |update| {
+        update.market == busy.id
+            && update.change
+                == MarketChange::State {
+                    state: FeedState::Interrupted,
+                }
+    })
+    .await;
+    assert_eq!(kinds(&seen[..1]), ["live"]);
+    let again = until(&mut updates, |update| is_book(update) && update.market == busy.id).await;
+    assert!(kinds(&again).contains(&"live"));
+    assert_eq!(server.stream_connections(Exchange::Kalshi), 1);
+}
+
+#[tokio::test]
+async fn after_the_last_unfollow_the_connection_is_closed_and_the_next_follow_opens_another() {
+    let server = fast_server();
+    let (connector, mut updates) = start(&server);
+    let market = kalshi_market("KXMLBGAME-26AUG071905ATLNYY-NYY");
+    connector.follow(&market);
+    until(&mut updates, is_book).await;
+    connector.unfollow(market.id);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    connector.follow(&market);
+    until(&mut updates, is_book).await;
+    assert_eq!(server.stream_connections(Exchange::Kalshi), 2);
+    assert_eq!(connector.connections(), 2);
 }

@@ -201,7 +201,8 @@ async fn the_older_price_change_form_changes_levels_too() {
 #[tokio::test]
 async fn a_dropped_connection_is_made_again_and_both_tokens_subscribed_again() {
     let (server, connector, mut updates) = start();
-    server.inject_stream(Exchange::Polymarket, 2, StreamFault::DropConnection);
+    // After the first token's book (the second's is not recorded: the replay sends none).
+    server.inject_stream(Exchange::Polymarket, 1, StreamFault::DropConnection);
     connector.follow(&up_down());
     let seen = until(&mut updates, is_state(FeedState::Interrupted)).await;
     assert_eq!(kinds(&seen), ["live", "book", "interrupted"]);
@@ -272,11 +273,19 @@ async fn markets_beyond_a_connections_bound_get_another_connection() {
         ..settings()
     };
     let connector = Connector::polymarket(&server.polymarket_ws_url(), sender, settings);
+    // Markets of recorded books (the replay, like the exchange, says nothing of unknown tokens).
+    let recorded_token = |line: usize| -> String {
+        recorded_lines("polymarket/ws-book-2.jsonl")[line]["asset_id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let (other_token, third_token) = (recorded_token(0), recorded_token(1));
     let other = market(
         Exchange::Polymarket,
         "other",
         ["Yes", "No"],
-        vec!["333".into(), "444".into()],
+        vec![other_token, "444".into()],
     );
     for followed in [&up_down(), &other] {
         connector.follow(followed);
@@ -289,16 +298,54 @@ async fn markets_beyond_a_connections_bound_get_another_connection() {
         Exchange::Polymarket,
         "third",
         ["Yes", "No"],
-        vec!["555".into(), "666".into()],
+        vec![third_token.clone(), "666".into()],
     );
     connector.follow(&third);
     until(&mut updates, |update| is_book(update) && update.market == third.id).await;
+    // No third connection: the third market was added to an open one (the second is full, so
+    // the first) by a subscribe operation, which only an open connection gets.
     assert_eq!(server.stream_connections(Exchange::Polymarket), 2);
-    let first_connection: Vec<String> = server.stream_messages(Exchange::Polymarket);
-    assert!(
-        first_connection
-            .iter()
-            .any(|text| text.contains(r#""assets_ids":["555","666"],"operation":"subscribe""#)),
-        "{first_connection:?}"
-    );
+    let sent = server.stream_messages(Exchange::Polymarket);
+    let added = format!(r#""assets_ids":["{third_token}","666"],"operation":"subscribe""#);
+    assert!(sent.iter().any(|text| text.contains(&added)), "{sent:?}");
+}
+
+#[tokio::test]
+async fn follow_may_be_called_from_a_thread_outside_the_runtime() {
+    let (_server, connector, mut updates) = start();
+    let connector = std::sync::Arc::new(connector);
+    let caller = connector.clone();
+    std::thread::spawn(move || caller.follow(&up_down())).join().unwrap();
+    until(&mut updates, is_book).await;
+}
+
+#[tokio::test]
+async fn a_server_that_closes_after_one_frame_is_retried_with_growing_waits() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = accepted.clone();
+    tokio::spawn(async move {
+        while let Ok((connection, _)) = listener.accept().await {
+            counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            tokio::spawn(async move {
+                use futures::SinkExt;
+                if let Ok(mut socket) = tokio_tungstenite::accept_async(connection).await {
+                    socket
+                        .send(tokio_tungstenite::tungstenite::Message::text("PONG"))
+                        .await
+                        .ok();
+                    socket.close(None).await.ok();
+                }
+            });
+        }
+    });
+    let (sender, _updates) = mpsc::channel(16);
+    let connector = Connector::polymarket(&format!("ws://{address}/ws/market"), sender, settings());
+    connector.follow(&up_down());
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // Waits of 10-20, 20-40, 40-80, 80-160 ms and then 100-200 ms: about ten attempts. Were
+    // the backoff reset by the one frame, every wait would be 10-20 ms: fifty and more.
+    let attempts = accepted.load(std::sync::atomic::Ordering::Relaxed);
+    assert!((3..=20).contains(&attempts), "{attempts} connections in 1.5 s");
 }

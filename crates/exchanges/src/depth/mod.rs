@@ -41,6 +41,20 @@ impl DepthPayloadError {
         }
     }
 
+    /// `price` when it is a probability (0 to 1), else an error naming it: a price outside
+    /// cannot be placed on a book, and a stream frame carrying one is refused whole rather
+    /// than applied in part.
+    pub(crate) fn fraction(what: &'static str, price: f64) -> Result<f64, DepthPayloadError> {
+        if (0.0..=1.0).contains(&price) {
+            Ok(price)
+        } else {
+            Err(DepthPayloadError::new(
+                what,
+                format!("price {price} is not between 0 and 1"),
+            ))
+        }
+    }
+
     /// A body serde could not read: garbled when it is not JSON, else the wrong shape.
     pub(crate) fn json(what: &'static str, error: serde_json::Error) -> DepthPayloadError {
         DepthPayloadError {

@@ -1,21 +1,37 @@
-//! Which markets a session follows, how many times each, what changed since the session last
-//! told the exchange, and each market's [`FeedState`]. Both exchanges' sessions keep one.
+//! Which markets a session follows, what changed since the session last told the exchange, each market's [`FeedState`], and by when its first whole book is due.
+//! Both exchanges' sessions keep one.
 //!
-//! Following is by count (the [`LiveFeed`](marketlens_domain::stream::LiveFeed) contract): only
-//! the first follow and the last unfollow of a market are changes. A market followed and
-//! unfollowed between two flushes is no change at all, so nothing is sent for it.
+//! A market whose book does not come (a token or ticker the exchange does not know, a
+//! resolved market, a lost reply) would otherwise stay in no state at all: once its book is
+//! overdue it is reported `Interrupted` and its session asks again, each time waiting twice
+//! as long (up to 16 times the first wait).
+//!
+//! A set, not counts: the [`LiveFeed`](marketlens_domain::stream::LiveFeed) contract's counting
+//! is the connector's (`marketlens_connectors`' routes), which tells a session only a market's
+//! first follow and last unfollow; following a market already followed changes nothing. A
+//! market followed and unfollowed between two flushes is no change at all, so nothing is sent
+//! for it.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use marketlens_domain::stream::{FeedState, MarketChange, MarketUpdate, StreamMarket};
 use marketlens_domain::time::Timestamp;
 use uuid::Uuid;
 
+/// How many times the wait for a book doubles at most (to 16 times the first).
+const BOOK_WAIT_DOUBLINGS: u32 = 4;
+
+/// How long a session waits for a market's first book unless told otherwise.
+pub const DEFAULT_FIRST_BOOK_WITHIN: Duration = Duration::from_secs(30);
+
 /// Opaque outside this crate: sessions keep one and [`StreamSession`](super::StreamSession)'s
 /// provided methods use it.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Following {
     markets: HashMap<Uuid, Followed>,
+    /// How long a first book may take after the market is subscribed.
+    first_book_within: Duration,
     /// Followed since the last flush (in the order followed).
     added: Vec<Uuid>,
     /// Unfollowed since the last flush, with what the exchange knew them by.
@@ -25,9 +41,18 @@ pub struct Following {
 #[derive(Debug)]
 struct Followed {
     market: StreamMarket,
-    count: usize,
     /// The state last reported; `None` before the first.
     state: Option<FeedState>,
+    /// When the book asked for is overdue; `None` while none is awaited.
+    book_due: Option<Timestamp>,
+    /// Books asked for that did not come in time since the last one that did.
+    books_missed: u32,
+}
+
+impl Default for Following {
+    fn default() -> Following {
+        Following::new(DEFAULT_FIRST_BOOK_WITHIN)
+    }
 }
 
 /// A state change to report, for a market.
@@ -41,17 +66,26 @@ pub(crate) fn state_update(market: Uuid, state: FeedState, received: Timestamp) 
 }
 
 impl Following {
+    pub(crate) fn new(first_book_within: Duration) -> Following {
+        Following {
+            markets: HashMap::new(),
+            first_book_within,
+            added: Vec::new(),
+            removed: Vec::new(),
+        }
+    }
+
     pub(crate) fn follow(&mut self, market: &StreamMarket) {
-        if let Some(followed) = self.markets.get_mut(&market.id) {
-            followed.count += 1;
+        if self.markets.contains_key(&market.id) {
             return;
         }
         self.markets.insert(
             market.id,
             Followed {
                 market: market.clone(),
-                count: 1,
                 state: None,
+                book_due: None,
+                books_missed: 0,
             },
         );
         match self.removed.iter().position(|removed| removed.id == market.id) {
@@ -64,14 +98,9 @@ impl Following {
     }
 
     pub(crate) fn unfollow(&mut self, id: Uuid) {
-        let Some(followed) = self.markets.get_mut(&id) else {
+        let Some(followed) = self.markets.remove(&id) else {
             return;
         };
-        followed.count -= 1;
-        if followed.count > 0 {
-            return;
-        }
-        let followed = self.markets.remove(&id).expect("the market is followed");
         match self.added.iter().position(|added| *added == id) {
             Some(index) => {
                 self.added.remove(index);
@@ -101,17 +130,67 @@ impl Following {
         self.markets.values().map(|followed| &followed.market)
     }
 
-    /// Records `state` for a followed market: an update when it is a change.
+    /// Records `state` for a followed market: an update when it is a change. Live means its
+    /// book came: none is awaited any more.
     pub(crate) fn set_state(&mut self, id: Uuid, state: FeedState, received: Timestamp) -> Option<MarketUpdate> {
         let followed = self.markets.get_mut(&id)?;
+        if state == FeedState::Live {
+            followed.book_due = None;
+            followed.books_missed = 0;
+        }
         (followed.state != Some(state)).then(|| {
             followed.state = Some(state);
             state_update(id, state, received)
         })
     }
 
+    /// Interrupts a followed market whatever was reported before: for a reader that may have
+    /// missed the report (its updates were dropped while it lagged).
+    pub(crate) fn interrupt(&mut self, id: Uuid, received: Timestamp) -> Option<MarketUpdate> {
+        let followed = self.markets.get_mut(&id)?;
+        followed.state = Some(FeedState::Interrupted);
+        Some(state_update(id, FeedState::Interrupted, received))
+    }
+
+    /// A book of market `id` was asked for at `now`: it is due within the first wait, doubled
+    /// for each book missed since the last that came.
+    pub(crate) fn await_book(&mut self, id: Uuid, now: Timestamp) {
+        let within = self.first_book_within;
+        if let Some(followed) = self.markets.get_mut(&id) {
+            let wait = within.saturating_mul(1 << followed.books_missed.min(BOOK_WAIT_DOUBLINGS));
+            followed.book_due = Some(now + chrono::TimeDelta::from_std(wait).unwrap_or(chrono::TimeDelta::MAX));
+        }
+    }
+
+    /// No book of market `id` is awaited (it is asked for again later by other means).
+    pub(crate) fn stop_awaiting(&mut self, id: Uuid) {
+        if let Some(followed) = self.markets.get_mut(&id) {
+            followed.book_due = None;
+        }
+    }
+
+    /// The markets whose awaited book is overdue at `now`, no longer awaited: each counted as
+    /// missed, to be reported interrupted and asked for again.
+    pub(crate) fn overdue(&mut self, now: Timestamp) -> Vec<StreamMarket> {
+        let mut overdue: Vec<StreamMarket> = self
+            .markets
+            .values_mut()
+            .filter(|followed| followed.book_due.is_some_and(|due| due <= now))
+            .map(|followed| {
+                followed.book_due = None;
+                followed.books_missed = followed.books_missed.saturating_add(1);
+                followed.market.clone()
+            })
+            .collect();
+        overdue.sort_by(|a, b| a.external_id.cmp(&b.external_id));
+        overdue
+    }
+
     /// Every followed market not already interrupted, now interrupted.
     pub(crate) fn interrupt_all(&mut self, received: Timestamp) -> Vec<MarketUpdate> {
+        for followed in self.markets.values_mut() {
+            followed.book_due = None;
+        }
         let ids: Vec<Uuid> = self.markets.keys().copied().collect();
         ids.into_iter()
             .filter_map(|id| self.set_state(id, FeedState::Interrupted, received))
@@ -135,17 +214,18 @@ mod tests {
     }
 
     #[test]
-    fn only_the_first_follow_and_the_last_unfollow_are_changes() {
+    fn a_market_is_followed_once_and_changes_are_only_what_the_exchange_was_not_told() {
         let mut following = Following::default();
         following.follow(&market(1));
         following.follow(&market(1));
         following.follow(&market(2));
         let (added, removed) = following.take_changes();
         assert_eq!((added.len(), removed.len()), (2, 0));
-        following.unfollow(Uuid::from_u128(1));
-        assert_eq!(following.take_changes(), (vec![], vec![]));
+        // A set: one unfollow leaves (the connector counts, and tells only the last one).
         following.unfollow(Uuid::from_u128(1));
         assert_eq!(following.take_changes(), (vec![], vec![market(1)]));
+        following.unfollow(Uuid::from_u128(1));
+        assert_eq!(following.take_changes(), (vec![], vec![]));
         // Followed and unfollowed between two flushes: nothing to tell the exchange.
         following.follow(&market(3));
         following.unfollow(Uuid::from_u128(3));

@@ -14,9 +14,18 @@
 //! Every message of a subscription carries the next `seq`. A gap in an `orderbook_delta`
 //! subscription means a lost change: its markets are interrupted, the subscription is
 //! dropped, and they are subscribed afresh for a new snapshot. (A gap in `trade` loses a
-//! trade that cannot be asked for again; it is reported and the stream goes on.)
+//! trade that cannot be asked for again; it is reported and the stream goes on.) A delta
+//! that would take a level below zero shows the book is out of step just as surely: that
+//! market alone is resynchronised the same way.
+//!
+//! An `error` reply to a `subscribe` fails some of its channels, and the others may still
+//! answer `subscribed`: the command is kept until its retry is due, every sid it was given is
+//! recorded, and the channels that never answered are subscribed again for each market on
+//! its own (so that one market Kalshi refuses cannot keep a batch out), waiting twice as long
+//! after each failure.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use marketlens_domain::Exchange;
 use marketlens_domain::depth::{Ladder, Level, Trade, binary_books, round_price};
@@ -34,6 +43,11 @@ use crate::depth::{DepthPayloadError, TradeReading};
 
 const BOOK_CHANNEL: &str = "orderbook_delta";
 const CHANNELS: [&str; 3] = [BOOK_CHANNEL, "ticker", "trade"];
+
+/// The wait before the first retry of a failed subscription; it doubles with each failure.
+const RETRY_FIRST: Duration = Duration::from_secs(1);
+/// How many times the wait before a retry doubles at most (to 64 times the first).
+const RETRY_DOUBLINGS: u32 = 6;
 
 /// The WebSocket API session (see the module documentation).
 #[derive(Debug, Default)]
@@ -71,9 +85,28 @@ impl BidBook {
 
 #[derive(Debug)]
 struct Pending {
+    /// The tickers asked for.
     tickers: Vec<String>,
-    /// Channels that have not answered yet: each answers `subscribed` with its own sid.
-    channels_left: usize,
+    /// Tickers taken out of every channel before the answer came (unfollowed).
+    withdrawn: Vec<String>,
+    /// Tickers taken out of the book channel before its answer came (resubscribed apart).
+    withdrawn_books: Vec<String>,
+    /// The channels asked for: each answers `subscribed` with its own sid, or an `error`.
+    channels: Vec<String>,
+    /// The channels that answered `subscribed`.
+    answered: Vec<String>,
+    /// How many times these markets' subscription failed before this command.
+    failures: u32,
+    /// Set by an `error` reply: when the channels that did not answer are asked for again.
+    retry_at: Option<Timestamp>,
+}
+
+impl Pending {
+    /// Whether the subscription of `channel` this command makes still wants `ticker`.
+    fn holds(&self, channel: &str, ticker: &String) -> bool {
+        let withdrawn_book = channel == BOOK_CHANNEL && self.withdrawn_books.contains(ticker);
+        !(self.withdrawn.contains(ticker) || withdrawn_book)
+    }
 }
 
 #[derive(Debug)]
@@ -84,8 +117,13 @@ struct Subscription {
 }
 
 impl KalshiSession {
-    pub fn new() -> KalshiSession {
-        KalshiSession::default()
+    /// A session that reports a market interrupted when its first snapshot has not come
+    /// within `first_book_within` of its subscription.
+    pub fn new(first_book_within: Duration) -> KalshiSession {
+        KalshiSession {
+            following: Following::new(first_book_within),
+            ..KalshiSession::default()
+        }
     }
 
     fn command(&mut self, cmd: &str, params: serde_json::Value) -> (u64, String) {
@@ -94,13 +132,30 @@ impl KalshiSession {
         (id, json!({"id": id, "cmd": cmd, "params": params}).to_string())
     }
 
-    fn subscribe(&mut self, channels: &[&str], tickers: Vec<String>) -> Option<String> {
+    /// Subscribes `tickers` to `channels`, after `failures` failed attempts; a snapshot of
+    /// each is awaited when the book channel is asked for.
+    fn subscribe(&mut self, channels: &[&str], tickers: Vec<String>, now: Timestamp, failures: u32) -> Option<String> {
         if tickers.is_empty() {
             return None;
         }
+        if channels.contains(&BOOK_CHANNEL) {
+            for ticker in &tickers {
+                if let Some(market) = self.tickers.get(ticker).copied() {
+                    self.following.await_book(market, now);
+                }
+            }
+        }
         let (id, message) = self.command("subscribe", json!({"channels": channels, "market_tickers": tickers}));
-        let channels_left = channels.len();
-        self.pending.insert(id, Pending { tickers, channels_left });
+        let pending = Pending {
+            tickers,
+            withdrawn: Vec::new(),
+            withdrawn_books: Vec::new(),
+            channels: channels.iter().map(|channel| (*channel).to_owned()).collect(),
+            answered: Vec::new(),
+            failures,
+            retry_at: None,
+        };
+        self.pending.insert(id, pending);
         Some(message)
     }
 
@@ -114,33 +169,71 @@ impl KalshiSession {
         Some(self.command("unsubscribe", json!({"sids": sids})).1)
     }
 
-    /// Takes `tickers` out of every subscription: the commands that tell Kalshi.
-    fn leave(&mut self, tickers: &[String]) -> Vec<String> {
+    /// Takes `tickers` out of every subscription (of `channel` only, when given): the
+    /// commands that tell Kalshi, each subscription trimmed of the tickers it held.
+    fn leave(&mut self, tickers: &[String], channel: Option<&str>) -> Vec<String> {
         for pending in self.pending.values_mut() {
-            pending.tickers.retain(|ticker| !tickers.contains(ticker));
+            let asked = pending
+                .tickers
+                .iter()
+                .filter(|ticker| tickers.contains(ticker))
+                .cloned();
+            match channel {
+                None => pending.withdrawn.extend(asked),
+                Some(_) => pending.withdrawn_books.extend(asked),
+            }
         }
         let mut emptied = Vec::new();
         let mut trimmed = Vec::new();
         for (sid, subscription) in &mut self.subscriptions {
-            let before = subscription.tickers.len();
-            subscription.tickers.retain(|ticker| !tickers.contains(ticker));
+            if channel.is_some_and(|channel| channel != subscription.channel) {
+                continue;
+            }
+            let (left, kept): (Vec<String>, Vec<String>) = std::mem::take(&mut subscription.tickers)
+                .into_iter()
+                .partition(|ticker| tickers.contains(ticker));
+            subscription.tickers = kept;
             if subscription.tickers.is_empty() {
                 emptied.push(*sid);
-            } else if subscription.tickers.len() < before {
-                trimmed.push(*sid);
+            } else if !left.is_empty() {
+                trimmed.push((*sid, left));
             }
         }
         emptied.sort_unstable();
         trimmed.sort_unstable();
         let mut messages: Vec<String> = trimmed
             .into_iter()
-            .map(|sid| {
-                let params = json!({"sids": [sid], "market_tickers": tickers, "action": "delete_markets"});
+            .map(|(sid, left)| {
+                let params = json!({"sids": [sid], "market_tickers": left, "action": "delete_markets"});
                 self.command("update_subscription", params).1
             })
             .collect();
         messages.extend(self.unsubscribe(emptied));
         messages
+    }
+
+    /// The books of `tickers` cannot be trusted: they are dropped, their markets interrupted
+    /// (`forced`: even if they were already), taken out of their book subscriptions and
+    /// subscribed afresh for new snapshots.
+    fn resync_books(&mut self, tickers: Vec<String>, now: Timestamp, forced: bool, reaction: &mut Reaction) {
+        for ticker in &tickers {
+            let Some(market) = self.tickers.get(ticker).copied() else {
+                continue;
+            };
+            self.books.remove(&market);
+            let interrupted = if forced {
+                self.following.interrupt(market, now)
+            } else {
+                self.following.set_state(market, FeedState::Interrupted, now)
+            };
+            reaction.updates.extend(interrupted);
+        }
+        if self.connected {
+            reaction.messages.extend(self.leave(&tickers, Some(BOOK_CHANNEL)));
+            reaction
+                .messages
+                .extend(self.subscribe(&[BOOK_CHANNEL], tickers, now, 0));
+        }
     }
 
     fn market_of(&self, ticker: &str) -> Option<StreamMarket> {
@@ -171,16 +264,7 @@ impl KalshiSession {
             return true;
         }
         let tickers = subscription.tickers.clone();
-        for ticker in &tickers {
-            if let Some(market) = self.tickers.get(ticker).copied() {
-                self.books.remove(&market);
-                reaction
-                    .updates
-                    .extend(self.following.set_state(market, FeedState::Interrupted, received));
-            }
-        }
-        reaction.messages.extend(self.unsubscribe(vec![sid]));
-        reaction.messages.extend(self.subscribe(&[BOOK_CHANNEL], tickers));
+        self.resync_books(tickers, received, false, reaction);
         false
     }
 
@@ -189,16 +273,7 @@ impl KalshiSession {
             Message::Subscribed { id, channel, sid } => self.subscribed(id, channel, sid, reaction),
             Message::Error { id, reason } => {
                 reaction.problems.push(reason);
-                let Some(pending) = id.and_then(|id| self.pending.remove(&id)) else {
-                    return;
-                };
-                for ticker in pending.tickers {
-                    if let Some(market) = self.tickers.get(&ticker).copied() {
-                        reaction
-                            .updates
-                            .extend(self.following.set_state(market, FeedState::Interrupted, received));
-                    }
-                }
+                self.failed(id, received, reaction);
             }
             Message::Snapshot {
                 ticker,
@@ -239,16 +314,24 @@ impl KalshiSession {
         let Some(pending) = self.pending.get_mut(&id) else {
             return;
         };
-        let tickers = pending.tickers.clone();
+        let (tickers, gone): (Vec<String>, Vec<String>) = pending
+            .tickers
+            .iter()
+            .cloned()
+            .partition(|ticker| pending.holds(&channel, ticker));
         // Every channel of one command answers with its id; the command is done with the last.
-        pending.channels_left = pending.channels_left.saturating_sub(1);
-        if pending.channels_left == 0 {
+        pending.answered.push(channel.clone());
+        if pending.answered.len() >= pending.channels.len() {
             self.pending.remove(&id);
         }
         if tickers.is_empty() {
-            // Every market of the command was unfollowed before the answer came.
+            // Every market of the command was unfollowed (or resubscribed) before the answer.
             reaction.messages.extend(self.unsubscribe(vec![sid]));
             return;
+        }
+        if !gone.is_empty() {
+            let params = json!({"sids": [sid], "market_tickers": gone, "action": "delete_markets"});
+            reaction.messages.push(self.command("update_subscription", params).1);
         }
         self.subscriptions.insert(
             sid,
@@ -260,8 +343,77 @@ impl KalshiSession {
         );
     }
 
+    /// An `error` reply to command `id`: its markets are interrupted unless their book
+    /// channel answered, and the channels that did not answer are retried after a wait.
+    fn failed(&mut self, id: Option<u64>, received: Timestamp, reaction: &mut Reaction) {
+        let Some(pending) = id.and_then(|id| self.pending.get_mut(&id)) else {
+            return;
+        };
+        if pending.retry_at.is_some() {
+            return;
+        }
+        let wait = RETRY_FIRST.saturating_mul(1 << pending.failures.min(RETRY_DOUBLINGS));
+        pending.retry_at = Some(received + chrono::TimeDelta::from_std(wait).unwrap_or(chrono::TimeDelta::MAX));
+        let book_failed = pending.channels.iter().any(|channel| channel == BOOK_CHANNEL)
+            && !pending.answered.iter().any(|channel| channel == BOOK_CHANNEL);
+        if !book_failed {
+            return;
+        }
+        let held: Vec<String> = pending
+            .tickers
+            .iter()
+            .filter(|ticker| pending.holds(BOOK_CHANNEL, ticker))
+            .cloned()
+            .collect();
+        for ticker in held {
+            if let Some(market) = self.tickers.get(&ticker).copied() {
+                // The retry asks for the book again; until then none is awaited.
+                self.following.stop_awaiting(market);
+                reaction
+                    .updates
+                    .extend(self.following.set_state(market, FeedState::Interrupted, received));
+            }
+        }
+    }
+
+    /// Commands whose retry is due: the channels that never answered, asked for again for
+    /// each market on its own.
+    fn retry_failed(&mut self, now: Timestamp, reaction: &mut Reaction) {
+        let mut due: Vec<u64> = self
+            .pending
+            .iter()
+            .filter(|(_, pending)| pending.retry_at.is_some_and(|at| at <= now))
+            .map(|(id, _)| *id)
+            .collect();
+        due.sort_unstable();
+        for id in due {
+            let Some(pending) = self.pending.remove(&id) else {
+                continue;
+            };
+            for ticker in &pending.tickers {
+                let channels: Vec<&str> = CHANNELS
+                    .into_iter()
+                    .filter(|channel| pending.channels.iter().any(|asked| asked == channel))
+                    .filter(|channel| !pending.answered.iter().any(|answered| answered == channel))
+                    .filter(|channel| pending.holds(channel, ticker))
+                    .collect();
+                if !channels.is_empty() {
+                    reaction.messages.extend(self.subscribe(
+                        &channels,
+                        vec![ticker.clone()],
+                        now,
+                        pending.failures + 1,
+                    ));
+                }
+            }
+        }
+    }
+
     fn delta(&mut self, delta: Delta, received: Timestamp, reaction: &mut Reaction) {
         let Some(market) = self.market_of(&delta.ticker) else {
+            return;
+        };
+        let Some(first_outcome) = market.outcomes.first() else {
             return;
         };
         // Deltas before the snapshot (or after a gap, before the new one) have no base.
@@ -272,7 +424,14 @@ impl KalshiSession {
             BidSide::Yes => (&mut book.yes, BookSide::Bid),
             BidSide::No => (&mut book.no, BookSide::Ask),
         };
-        let size = bids.add(delta.price, delta.delta);
+        let Some(size) = bids.add(delta.price, delta.delta) else {
+            reaction.problems.push(format!(
+                "a delta of {} at {} takes a {:?} bid of {} below zero: resynchronising its book",
+                delta.delta, delta.price, delta.side, delta.ticker
+            ));
+            self.resync_books(vec![delta.ticker], received, false, reaction);
+            return;
+        };
         // A YES bid is the first outcome's bid and the second's ask at 1 - p; a NO bid the
         // first outcome's ask at 1 - p and the second's bid.
         let (first_price, second_price) = match delta.side {
@@ -280,14 +439,14 @@ impl KalshiSession {
             BidSide::No => (1.0 - delta.price, delta.price),
         };
         let mut changes = vec![LevelChange {
-            outcome: market.outcomes[0].clone(),
+            outcome: first_outcome.clone(),
             side: first_side,
             price: round_price(first_price),
             size,
         }];
-        if market.outcomes.len() == 2 {
+        if let [_, second_outcome] = market.outcomes.as_slice() {
             changes.push(LevelChange {
-                outcome: market.outcomes[1].clone(),
+                outcome: second_outcome.clone(),
                 side: match first_side {
                     BookSide::Bid => BookSide::Ask,
                     BookSide::Ask => BookSide::Bid,
@@ -304,8 +463,7 @@ impl KalshiSession {
         });
     }
 
-    /// Reports what a frame states of the first outcome's (YES) price, and its complement
-    /// for the second (NO).
+    /// Reports what a frame states of the first outcome's (YES) price, and so of the second.
     fn state_prices(
         &mut self,
         market: &StreamMarket,
@@ -313,15 +471,9 @@ impl KalshiSession {
         time: Timestamp,
         received: Timestamp,
     ) -> Vec<MarketUpdate> {
-        let second = Stated {
-            last: first.last.map(|last| 1.0 - last),
-            best: first
-                .best
-                .map(|(bid, ask)| (ask.map(|ask| 1.0 - ask), bid.map(|bid| 1.0 - bid))),
-        };
-        [(0, first), (1, second)]
+        self.prices
+            .state(market, 0, first)
             .into_iter()
-            .filter_map(|(index, stated)| self.prices.state(market, index, stated))
             .map(|change| MarketUpdate {
                 market: market.id,
                 time,
@@ -337,7 +489,8 @@ impl KalshiSession {
         };
         let stated = Stated {
             last: ticker.last,
-            best: Some((ticker.yes_bid, ticker.yes_ask)),
+            best_bid: ticker.yes_bid,
+            best_ask: ticker.yes_ask,
         };
         let time = ticker.time.unwrap_or(received);
         reaction
@@ -372,7 +525,7 @@ impl KalshiSession {
         };
         let stated = Stated {
             last: Some(yes_price),
-            best: None,
+            ..Stated::default()
         };
         reaction
             .updates
@@ -393,7 +546,7 @@ impl StreamSession for KalshiSession {
         &mut self.following
     }
 
-    fn flush(&mut self, _now: Timestamp) -> Reaction {
+    fn flush(&mut self, now: Timestamp) -> Reaction {
         let (added, removed) = self.following.take_changes();
         let removed_tickers: Vec<String> = removed.iter().map(|market| market.external_id.clone()).collect();
         for market in &removed {
@@ -407,8 +560,10 @@ impl StreamSession for KalshiSession {
         }
         let mut reaction = Reaction::default();
         if self.connected {
-            reaction.messages.extend(self.leave(&removed_tickers));
-            reaction.messages.extend(self.subscribe(&CHANNELS, added_tickers));
+            reaction.messages.extend(self.leave(&removed_tickers, None));
+            reaction
+                .messages
+                .extend(self.subscribe(&CHANNELS, added_tickers, now, 0));
         }
         reaction
     }
@@ -418,7 +573,40 @@ impl StreamSession for KalshiSession {
         self.connected = true;
         let mut tickers: Vec<String> = self.tickers.keys().cloned().collect();
         tickers.sort_unstable();
-        reaction.messages.extend(self.subscribe(&CHANNELS, tickers));
+        reaction.messages.extend(self.subscribe(&CHANNELS, tickers, now, 0));
+        reaction
+    }
+
+    fn tick(&mut self, now: Timestamp) -> Reaction {
+        let mut reaction = Reaction::default();
+        if !self.connected {
+            return reaction;
+        }
+        self.retry_failed(now, &mut reaction);
+        let overdue: Vec<String> = self
+            .following
+            .overdue(now)
+            .into_iter()
+            .map(|market| market.external_id)
+            .collect();
+        if !overdue.is_empty() {
+            reaction
+                .problems
+                .push(format!("no snapshot in time for {}: asking again", overdue.join(", ")));
+            self.resync_books(overdue, now, false, &mut reaction);
+        }
+        reaction
+    }
+
+    fn resync(&mut self, markets: &[Uuid], now: Timestamp) -> Reaction {
+        let mut tickers: Vec<String> = markets
+            .iter()
+            .filter_map(|id| self.following.get(*id))
+            .map(|market| market.external_id.clone())
+            .collect();
+        tickers.sort_unstable();
+        let mut reaction = Reaction::default();
+        self.resync_books(tickers, now, true, &mut reaction);
         reaction
     }
 

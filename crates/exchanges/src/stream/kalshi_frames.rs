@@ -84,8 +84,10 @@ pub(crate) struct Delta {
 pub(crate) struct Ticker {
     pub(crate) ticker: String,
     pub(crate) last: Option<f64>,
-    pub(crate) yes_bid: Option<f64>,
-    pub(crate) yes_ask: Option<f64>,
+    /// The best YES bid when the message states one (`Some(None)`: stated as none).
+    pub(crate) yes_bid: Option<Option<f64>>,
+    /// The best YES ask when the message states one (`Some(None)`: stated as none).
+    pub(crate) yes_ask: Option<Option<f64>>,
     pub(crate) time: Option<Timestamp>,
 }
 
@@ -233,10 +235,15 @@ pub(crate) fn read(text: &str) -> Result<Frame, DepthPayloadError> {
         "orderbook_delta" => Message::Delta(delta(DeltaMsg::deserialize(msg).map_err(shape)?)?),
         "ticker" => {
             let ticker = TickerMsg::deserialize(msg).map_err(shape)?;
+            let last = dollars_or_cents(ticker.price_dollars, ticker.price)
+                .map(|last| DepthPayloadError::fraction(FRAME, last))
+                .transpose()?;
             Message::Ticker(Ticker {
-                last: dollars_or_cents(ticker.price_dollars, ticker.price),
-                yes_bid: lenient::real_bid(dollars_or_cents(ticker.yes_bid_dollars, ticker.yes_bid)),
-                yes_ask: lenient::real_ask(dollars_or_cents(ticker.yes_ask_dollars, ticker.yes_ask)),
+                last,
+                yes_bid: dollars_or_cents(ticker.yes_bid_dollars, ticker.yes_bid)
+                    .map(|bid| lenient::real_bid(Some(bid))),
+                yes_ask: dollars_or_cents(ticker.yes_ask_dollars, ticker.yes_ask)
+                    .map(|ask| lenient::real_ask(Some(ask))),
                 time: ticker
                     .ts
                     .and_then(|seconds| chrono::DateTime::from_timestamp(seconds.0 as i64, 0)),
@@ -251,6 +258,7 @@ pub(crate) fn read(text: &str) -> Result<Frame, DepthPayloadError> {
                 .ok_or_else(|| DepthPayloadError::new(FRAME, "a trade without a market_ticker"))?;
             let trade = trade_reading(&record)
                 .ok_or_else(|| DepthPayloadError::new(FRAME, "a trade without its id, time, side, count or price"))?;
+            DepthPayloadError::fraction(FRAME, trade.price)?;
             Message::Trade { ticker, trade }
         }
         _ => Message::Ignored,
@@ -275,6 +283,7 @@ fn delta(msg: DeltaMsg) -> Result<Delta, DepthPayloadError> {
     };
     let price = dollars_or_cents(msg.price_dollars, msg.price)
         .ok_or_else(|| DepthPayloadError::new(FRAME, "a delta without a price"))?;
+    let price = DepthPayloadError::fraction(FRAME, price)?;
     let change = msg
         .delta_fp
         .or(msg.delta)
@@ -336,6 +345,11 @@ mod tests {
             "heartbeat",
             r#"{"sid": 1}"#,
             r#"{"type": "orderbook_delta", "sid": 1, "seq": 1, "msg": {"market_ticker": "X", "side": "maybe", "price": 1, "delta": 1}}"#,
+            // Prices are probabilities: outside 0 to 1, a frame is refused, not half applied.
+            r#"{"type": "orderbook_delta", "sid": 1, "seq": 1, "msg": {"market_ticker": "X", "side": "yes", "price": 120, "delta": 1}}"#,
+            r#"{"type": "orderbook_delta", "sid": 1, "seq": 1, "msg": {"market_ticker": "X", "side": "no", "price_dollars": "-0.01", "delta_fp": "1"}}"#,
+            r#"{"type": "ticker", "sid": 2, "msg": {"market_ticker": "X", "price_dollars": "1.40"}}"#,
+            r#"{"type": "trade", "sid": 3, "seq": 1, "msg": {"trade_id": "t", "market_ticker": "X", "yes_price_dollars": "1.7700", "count": 1, "taker_side": "yes", "ts": 1770897981}}"#,
         ] {
             assert!(read(bad).is_err(), "{bad}");
         }

@@ -47,9 +47,12 @@ impl LevelMap {
         }
     }
 
-    /// Changes the size at `price` by `delta`; returns the size now.
-    pub(crate) fn add(&mut self, price: f64, delta: f64) -> f64 {
-        self.set(price, self.size_at(price) + delta)
+    /// Changes the size at `price` by `delta`; returns the size now, or `None` (and changes
+    /// nothing) when the change would take the level below zero: the book it was meant for
+    /// is not this one.
+    pub(crate) fn add(&mut self, price: f64, delta: f64) -> Option<f64> {
+        let size = ((self.size_at(price) + delta) * SIZE_DECIMALS).round() / SIZE_DECIMALS;
+        (size >= 0.0).then(|| self.set(price, size))
     }
 
     /// The levels by rising price.
@@ -68,8 +71,9 @@ mod tests {
     #[test]
     fn prices_spelled_differently_are_one_level_and_empty_levels_go() {
         let mut side = LevelMap::from_levels([Level { price: 0.37, size: 2.0 }]);
-        assert_eq!(side.add(1.0 - 0.63, 1.5), 3.5);
-        assert_eq!(side.add(0.37, -3.5 + 1e-12), 0.0);
+        assert_eq!(side.add(1.0 - 0.63, 1.5), Some(3.5));
+        assert_eq!(side.add(0.37, -3.5 + 1e-12), Some(0.0));
+        assert_eq!(side.add(0.37, -0.01), None);
         assert_eq!(side.levels().count(), 0);
         assert_eq!(side.set(0.5, 4.0), 4.0);
         assert_eq!(side.levels().collect::<Vec<_>>(), vec![Level { price: 0.5, size: 4.0 }]);

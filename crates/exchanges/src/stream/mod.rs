@@ -10,7 +10,8 @@
 //!   channel's events); [`kalshi`] ([`KalshiSession`]) over `kalshi_frames` (WebSocket API
 //!   v2 messages). The frame readers reuse the REST depth readers (`crate::depth`) for what
 //!   the two share: book levels, Kalshi's cents and dollars forms, Kalshi trades.
-//! - `following`: counts of follows, pending subscription changes and each market's state;
+//! - `following`: the markets followed, pending subscription changes, each market's state
+//!   and the deadline of its first book;
 //!   `levels`: one side of a kept book; `ticks`: each outcome's price as last stated.
 //!
 //! Each session keeps the books of the markets it follows, so that a level change is sent

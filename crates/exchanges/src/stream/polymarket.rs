@@ -4,17 +4,21 @@
 //! token, named after its outcome. Its book is read from the first token only and the second
 //! outcome's is the complement (`marketlens_domain::depth`), as the REST books are, so a
 //! `price_change` of the first token changes a level of each outcome: a bid at `p` of the
-//! first is an ask at `1 - p` of the second. The second token's own `book` and level changes
-//! state the same liquidity again and are not used for the book; its best bid and ask are its
-//! outcome's price.
+//! first is an ask at `1 - p` of the second. The second token's own `book`, level changes and
+//! best prices state the same liquidity again and are not used; its trades are its outcome's,
+//! and set both outcomes' last price (`ticks`: the second's is the first's complement).
 //!
 //! Subscribing: the first message of a connection is `{"assets_ids": [...], "type":
 //! "market"}`; later ones add or remove tokens with `"operation": "subscribe"` or
 //! `"unsubscribe"`. The exchange answers each subscribed token with a `book`. The client
 //! sends `PING` every ten seconds and the exchange answers `PONG`. There is no sequence
 //! number: a lost frame cannot be seen, only a dropped or stalled connection.
+//!
+//! A market is resynchronised (its book overdue, or its updates missed by a lagging reader)
+//! by unsubscribing its tokens and subscribing them again, which brings a fresh `book`.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use marketlens_domain::Exchange;
 use marketlens_domain::depth::{Ladder, Trade, binary_books};
@@ -55,8 +59,43 @@ impl TokenBook {
 }
 
 impl PolymarketSession {
-    pub fn new() -> PolymarketSession {
-        PolymarketSession::default()
+    /// A session that reports a market interrupted when its first `book` has not come within
+    /// `first_book_within` of its subscription.
+    pub fn new(first_book_within: Duration) -> PolymarketSession {
+        PolymarketSession {
+            following: Following::new(first_book_within),
+            ..PolymarketSession::default()
+        }
+    }
+
+    /// Awaits the first book of each of `markets` (those with tokens), asked for at `now`.
+    fn await_books(&mut self, markets: &[StreamMarket], now: Timestamp) {
+        for market in markets.iter().filter(|market| !market.tokens.is_empty()) {
+            self.following.await_book(market.id, now);
+        }
+    }
+
+    /// Drops the books of `markets`, interrupts them (`forced`: even if they were already)
+    /// and unsubscribes and subscribes their tokens again for fresh books.
+    fn resync_books(&mut self, markets: &[StreamMarket], now: Timestamp, forced: bool) -> Reaction {
+        let mut reaction = Reaction::default();
+        for market in markets {
+            self.books.remove(&market.id);
+            let interrupted = if forced {
+                self.following.interrupt(market.id, now)
+            } else {
+                self.following.set_state(market.id, FeedState::Interrupted, now)
+            };
+            reaction.updates.extend(interrupted);
+        }
+        if self.connected {
+            reaction
+                .messages
+                .extend(self.subscription(markets, Some("unsubscribe")));
+            reaction.messages.extend(self.subscription(markets, Some("subscribe")));
+            self.await_books(markets, now);
+        }
+        reaction
     }
 
     fn subscription(&self, markets: &[StreamMarket], operation: Option<&str>) -> Option<String> {
@@ -150,25 +189,25 @@ impl PolymarketSession {
         let Some(followed) = self.following.get(market).cloned() else {
             return;
         };
-        if let Some(best) = change.best
-            && let Some(price) = self.prices.state(
-                &followed,
-                index,
-                Stated {
-                    last: None,
-                    best: Some(best),
-                },
-            )
-        {
-            reaction.updates.push(MarketUpdate {
-                market,
-                time,
-                received,
-                change: price,
-            });
+        // In a binary market the second token's best prices state the first's again.
+        let stated = Stated {
+            last: None,
+            best_bid: change.best_bid,
+            best_ask: change.best_ask,
+        };
+        if index == 0 || followed.outcomes.len() != 2 {
+            for price in self.prices.state(&followed, index, stated) {
+                reaction.updates.push(MarketUpdate {
+                    market,
+                    time,
+                    received,
+                    change: price,
+                });
+            }
         }
         // Levels are kept from the first token's book, once it has arrived.
-        let (0, Some(book)) = (index, self.books.get_mut(&market)) else {
+        let (0, Some(book), Some(first_outcome)) = (index, self.books.get_mut(&market), followed.outcomes.first())
+        else {
             return;
         };
         let side = match change.side {
@@ -178,12 +217,12 @@ impl PolymarketSession {
         let size = side.set(change.price, change.size);
         let changed = levels.entry(market).or_default();
         changed.push(LevelChange {
-            outcome: followed.outcomes[0].clone(),
+            outcome: first_outcome.clone(),
             side: change.side,
             price: marketlens_domain::depth::round_price(change.price),
             size,
         });
-        if let Some(second) = followed.outcomes.get(1).filter(|_| followed.outcomes.len() == 2) {
+        if let [_, second] = followed.outcomes.as_slice() {
             changed.push(LevelChange {
                 outcome: second.clone(),
                 side: match change.side {
@@ -222,9 +261,9 @@ impl PolymarketSession {
         });
         let stated = Stated {
             last: Some(price),
-            best: None,
+            ..Stated::default()
         };
-        if let Some(change) = self.prices.state(&followed, index, stated) {
+        for change in self.prices.state(&followed, index, stated) {
             reaction.updates.push(MarketUpdate {
                 market,
                 time: trade.time,
@@ -259,6 +298,7 @@ impl StreamSession for PolymarketSession {
         }
         if self.connected {
             reaction.messages.extend(self.subscription(&added, Some("subscribe")));
+            self.await_books(&added, now);
             reaction
                 .messages
                 .extend(self.subscription(&removed, Some("unsubscribe")));
@@ -271,7 +311,29 @@ impl StreamSession for PolymarketSession {
         self.connected = true;
         let markets: Vec<StreamMarket> = self.following.markets().cloned().collect();
         reaction.messages.extend(self.subscription(&markets, None));
+        self.await_books(&markets, now);
         reaction
+    }
+
+    fn tick(&mut self, now: Timestamp) -> Reaction {
+        let overdue = self.following.overdue(now);
+        if overdue.is_empty() || !self.connected {
+            return Reaction::default();
+        }
+        let mut reaction = self.resync_books(&overdue, now, false);
+        let names: Vec<&str> = overdue.iter().map(|market| market.external_id.as_str()).collect();
+        reaction
+            .problems
+            .push(format!("no book in time for {}: asking again", names.join(", ")));
+        reaction
+    }
+
+    fn resync(&mut self, markets: &[Uuid], now: Timestamp) -> Reaction {
+        let markets: Vec<StreamMarket> = markets
+            .iter()
+            .filter_map(|id| self.following.get(*id).cloned())
+            .collect();
+        self.resync_books(&markets, now, true)
     }
 
     fn disconnected(&mut self, now: Timestamp) -> Reaction {

@@ -50,8 +50,11 @@ pub(crate) struct PriceChange {
     pub(crate) side: BookSide,
     pub(crate) price: f64,
     pub(crate) size: f64,
-    /// The token's best bid and ask after the change (the newer form only).
-    pub(crate) best: Option<(Option<f64>, Option<f64>)>,
+    /// The token's best bid after the change, when stated (the newer form only;
+    /// `Some(None)`: stated as none).
+    pub(crate) best_bid: Option<Option<f64>>,
+    /// The token's best ask after the change, likewise.
+    pub(crate) best_ask: Option<Option<f64>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -162,18 +165,13 @@ fn price_change(entry: ChangeEntry, event_asset: Option<&str>) -> Result<PriceCh
         TakerSide::Buy => BookSide::Bid,
         TakerSide::Sell => BookSide::Ask,
     };
-    let best = (entry.best_bid.is_some() || entry.best_ask.is_some()).then(|| {
-        (
-            crate::lenient::real_bid(entry.best_bid.map(|bid| bid.0)),
-            crate::lenient::real_ask(entry.best_ask.map(|ask| ask.0)),
-        )
-    });
     Ok(PriceChange {
         asset_id,
         side,
-        price: entry.price.0,
+        price: DepthPayloadError::fraction(FRAME, entry.price.0)?,
         size: entry.size.0,
-        best,
+        best_bid: entry.best_bid.map(|bid| crate::lenient::real_bid(Some(bid.0))),
+        best_ask: entry.best_ask.map(|ask| crate::lenient::real_ask(Some(ask.0))),
     })
 }
 
@@ -188,7 +186,7 @@ fn last_trade(event: LastTradeEvent) -> Result<LastTrade, DepthPayloadError> {
         id: trade_id(&hash, &event.asset_id).unwrap_or_default(),
         asset_id: event.asset_id,
         time,
-        price: event.price.0,
+        price: DepthPayloadError::fraction(FRAME, event.price.0)?,
         size: event.size.0,
         taker_side: side(&event.side)?,
     })
@@ -229,15 +227,16 @@ mod tests {
                 side: BookSide::Bid,
                 price: 0.5,
                 size: 200.0,
-                best: Some((Some(0.5), None)),
+                best_bid: Some(Some(0.5)),
+                best_ask: Some(None),
             }]
         );
         let Ok::<[Event; 1], _>([Event::PriceChange { changes: older, .. }]) = read(older).unwrap().try_into() else {
             panic!("not one price change")
         };
         assert_eq!(
-            (older[0].side, older[0].price, older[0].best),
-            (BookSide::Ask, 0.4, None)
+            (older[0].side, older[0].price, older[0].best_bid, older[0].best_ask),
+            (BookSide::Ask, 0.4, None, None)
         );
     }
 
@@ -254,6 +253,10 @@ mod tests {
             r#"{"event_type": "book", "bids": []}"#,
             r#"{"event_type": "price_change", "price_changes": [{"asset_id": "A", "price": "x", "size": "1", "side": "BUY"}]}"#,
             r#"{"event_type": "last_trade_price", "asset_id": "A", "price": "0.5", "size": "1", "side": "HOLD", "timestamp": "1"}"#,
+            // Prices are probabilities: outside 0 to 1, a frame is refused, not half applied.
+            r#"{"event_type": "price_change", "price_changes": [{"asset_id": "A", "price": "1.5", "size": "1", "side": "BUY"}]}"#,
+            r#"{"event_type": "price_change", "asset_id": "A", "changes": [{"price": "-0.1", "size": "1", "side": "SELL"}]}"#,
+            r#"{"event_type": "last_trade_price", "asset_id": "A", "price": "2", "size": "1", "side": "BUY", "timestamp": "1"}"#,
         ] {
             assert!(read(bad).is_err(), "{bad}");
         }

@@ -22,22 +22,34 @@ pub struct Reaction {
     pub problems: Vec<String>,
 }
 
+#[cfg(test)]
+impl Reaction {
+    /// The messages to send, read as JSON.
+    pub(crate) fn sent(&self) -> Vec<serde_json::Value> {
+        self.messages
+            .iter()
+            .map(|text| serde_json::from_str(text).unwrap())
+            .collect()
+    }
+}
+
 /// One exchange's stream protocol over one connection at a time.
 pub trait StreamSession: Send {
     fn exchange(&self) -> Exchange;
 
-    /// The markets followed and their counts, kept alike by every session.
+    /// The markets followed, kept alike by every session.
     fn following(&self) -> &Following;
 
     fn following_mut(&mut self) -> &mut Following;
 
-    /// Follows `market` once more (see [`LiveFeed`](marketlens_domain::stream::LiveFeed)).
-    /// Nothing is sent until [`StreamSession::flush`].
+    /// Follows `market` (already followed: nothing changes). The connector counts the
+    /// follows of [`LiveFeed`](marketlens_domain::stream::LiveFeed) and calls this on the
+    /// first only. Nothing is sent until [`StreamSession::flush`].
     fn follow(&mut self, market: &StreamMarket) {
         self.following_mut().follow(market);
     }
 
-    /// Follows `market` once less.
+    /// Stops following `market` (the connector calls this on its last unfollow).
     fn unfollow(&mut self, market: Uuid) {
         self.following_mut().unfollow(market);
     }
@@ -57,6 +69,15 @@ pub trait StreamSession: Send {
     /// The connection dropped or stalled: every followed market is interrupted until its
     /// next whole book.
     fn disconnected(&mut self, now: Timestamp) -> Reaction;
+
+    /// Called every few hundred milliseconds: what is due now (a book asked for that did not
+    /// come is reported interrupted and asked for again; a failed subscription is retried).
+    fn tick(&mut self, now: Timestamp) -> Reaction;
+
+    /// The reader of the updates missed some of `markets`' (it lagged and they were dropped):
+    /// each is reported interrupted, even if it was before, and its whole book asked for
+    /// afresh, so that the reader can rebuild it.
+    fn resync(&mut self, markets: &[Uuid], now: Timestamp) -> Reaction;
 
     /// A text frame, received at `received`. An unreadable frame is an error and changes
     /// nothing; frames of kinds the session does not use are read and ignored.

@@ -1,6 +1,12 @@
 //! Each outcome's price as the exchange last stated it: the last trade, the best bid, the best
 //! ask. A frame usually states one or two of them; the [`PriceTick`] sent carries all three as
 //! last stated, and only when one of them moved.
+//!
+//! One rule for both exchanges, the catalogue's and the REST books' (`crate::kalshi::normalize`,
+//! `crate::polymarket::normalize`, `marketlens_domain::depth::binary_books`): in a binary
+//! market the second outcome's price is the complement of the first's. A trade at `p` of
+//! either outcome is a last price of `p` for it and `1 - p` for the other; a best bid of one
+//! is a best ask at `1 - p` of the other.
 
 use std::collections::HashMap;
 
@@ -9,11 +15,25 @@ use marketlens_domain::stream::{MarketChange, PriceTick, StreamMarket};
 use uuid::Uuid;
 
 /// What one frame states of an outcome's price; `None` leaves a field as it was.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct Stated {
     pub(crate) last: Option<f64>,
-    /// The best bid and ask together (either may be "none").
-    pub(crate) best: Option<(Option<f64>, Option<f64>)>,
+    /// The best bid when stated (`Some(None)`: stated as none).
+    pub(crate) best_bid: Option<Option<f64>>,
+    /// The best ask when stated (`Some(None)`: stated as none).
+    pub(crate) best_ask: Option<Option<f64>>,
+}
+
+impl Stated {
+    /// What this states of the other outcome of a binary market.
+    fn complement(self) -> Stated {
+        let complement = |price: Option<f64>| price.map(|price| 1.0 - price);
+        Stated {
+            last: complement(self.last),
+            best_bid: self.best_ask.map(complement),
+            best_ask: self.best_bid.map(complement),
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -22,8 +42,17 @@ pub(crate) struct PriceBoard {
 }
 
 impl PriceBoard {
-    /// Records what is stated of outcome `index` of `market`: the tick to send when it moved.
-    pub(crate) fn state(&mut self, market: &StreamMarket, index: usize, stated: Stated) -> Option<MarketChange> {
+    /// Records what is stated of outcome `index` of `market`, and in a binary market its
+    /// complement of the other outcome: the ticks to send, of the outcomes whose price moved.
+    pub(crate) fn state(&mut self, market: &StreamMarket, index: usize, stated: Stated) -> Vec<MarketChange> {
+        let mut ticks: Vec<MarketChange> = self.state_one(market, index, stated).into_iter().collect();
+        if market.outcomes.len() == 2 && index < 2 {
+            ticks.extend(self.state_one(market, 1 - index, stated.complement()));
+        }
+        ticks
+    }
+
+    fn state_one(&mut self, market: &StreamMarket, index: usize, stated: Stated) -> Option<MarketChange> {
         let outcome = market.outcomes.get(index)?;
         let tick = self.ticks.entry((market.id, index)).or_insert_with(|| PriceTick {
             outcome: outcome.clone(),
@@ -35,8 +64,10 @@ impl PriceBoard {
         if let Some(last) = stated.last {
             tick.last = Some(round_price(last));
         }
-        if let Some((bid, ask)) = stated.best {
+        if let Some(bid) = stated.best_bid {
             tick.best_bid = bid.map(round_price);
+        }
+        if let Some(ask) = stated.best_ask {
             tick.best_ask = ask.map(round_price);
         }
         (*tick != before).then(|| MarketChange::Price(tick.clone()))

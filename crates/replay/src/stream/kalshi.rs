@@ -11,7 +11,9 @@
 //! - anything else: an `error` with Kalshi's code.
 //!
 //! Every message of a subscription carries its next `seq`, replies included (stamped by the
-//! writer, `socket.rs`). A market with no recorded snapshot gets an empty one. The handshake
+//! writer, `socket.rs`). A market of the catalogue with no recorded snapshot gets an empty
+//! one; a ticker the catalogue does not list gets nothing (no snapshot, no error), which is
+//! what a client must be ready for. The handshake
 //! must carry Kalshi's three `KALSHI-ACCESS-*` headers (checked in `mod.rs`); the signature is
 //! kept for the test to verify, not checked here.
 
@@ -189,6 +191,16 @@ impl Player {
             .is_some_and(|(_, tickers)| tickers.iter().any(|wanted| wanted == ticker))
     }
 
+    /// Whether `ticker` is a market of the served catalogue.
+    fn listed(&self, ticker: &str) -> bool {
+        self.shared
+            .catalog()
+            .data
+            .kalshi_markets
+            .iter()
+            .any(|market| market["ticker"] == ticker)
+    }
+
     fn send(&self, kind: &str, message: &Value, sequenced: bool) -> bool {
         let frame = json!({"type": kind, "sid": self.sid, "msg": message});
         let sid = sequenced.then_some(self.sid);
@@ -200,9 +212,14 @@ impl Player {
         let (kind, timeline, sequenced): (&str, &[Timed], bool) = match channel.as_str() {
             "orderbook_delta" => {
                 for ticker in &tickers {
-                    let snapshot = recordings.kalshi_snapshots.get(ticker).cloned().unwrap_or_else(
-                        || json!({"market_ticker": ticker, "market_id": "", "yes_dollars_fp": [], "no_dollars_fp": []}),
-                    );
+                    let snapshot = match recordings.kalshi_snapshots.get(ticker) {
+                        Some(recorded) => recorded.clone(),
+                        None if self.listed(ticker) => {
+                            json!({"market_ticker": ticker, "market_id": "", "yes_dollars_fp": [], "no_dollars_fp": []})
+                        }
+                        // A ticker Kalshi does not know: no snapshot at all.
+                        None => continue,
+                    };
                     if !self.send("orderbook_snapshot", &snapshot, true) {
                         return;
                     }

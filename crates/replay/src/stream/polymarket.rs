@@ -3,8 +3,9 @@
 //! "subscribe"}` get a `book` per new token, then the recorded events of those tokens
 //! (`last_trade_price`, and the written `price_change` and `tick_size_change`) in recorded
 //! order at the server's speed; `"operation": "unsubscribe"` stops a token's events; `PING`
-//! is answered `PONG`. A token without a recorded book gets an empty one, as a quiet market
-//! would. Messages that are not JSON are ignored.
+//! is answered `PONG`. A token of the catalogue without a recorded book gets an empty one, as
+//! a quiet market would; a token the catalogue does not list gets nothing, as an unknown or
+//! resolved market's does. Messages that are not JSON are ignored.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -73,10 +74,15 @@ fn tokens_of(event: &Value) -> Vec<&str> {
 async fn play(tokens: Vec<String>, subscribed: Arc<Mutex<HashSet<String>>>, link: Link, shared: Arc<Shared>) {
     let recordings = StreamRecordings::get();
     for token in &tokens {
-        let book = recordings.polymarket_books.get(token).cloned().unwrap_or_else(|| {
-            json!({"event_type": "book", "asset_id": token, "market": "", "bids": [], "asks": [],
-                "timestamp": chrono_millis(), "hash": ""})
-        });
+        let book = match recordings.polymarket_books.get(token) {
+            Some(recorded) => recorded.clone(),
+            None if listed(&shared, token) => {
+                json!({"event_type": "book", "asset_id": token, "market": "", "bids": [], "asks": [],
+                    "timestamp": chrono_millis(), "hash": ""})
+            }
+            // A token Polymarket does not know: nothing at all.
+            None => continue,
+        };
         if !link.send(Outgoing::Data { frame: book, sid: None }) {
             return;
         }
@@ -100,6 +106,18 @@ async fn play(tokens: Vec<String>, subscribed: Arc<Mutex<HashSet<String>>>, link
             return;
         }
     }
+}
+
+/// Whether `token` is a CLOB token of a market of the served catalogue (Gamma lists them as a
+/// JSON-encoded array in `clobTokenIds`).
+fn listed(shared: &Shared, token: &str) -> bool {
+    let quoted = format!("\"{token}\"");
+    shared
+        .catalog()
+        .data
+        .polymarket_markets
+        .iter()
+        .any(|market| market["clobTokenIds"].as_str().is_some_and(|ids| ids.contains(&quoted)))
 }
 
 fn chrono_millis() -> String {

@@ -24,7 +24,7 @@ fn level(price: f64, size: f64) -> Level {
 }
 
 fn followed() -> PolymarketSession {
-    let mut session = PolymarketSession::new();
+    let mut session = PolymarketSession::default();
     session.follow(&market());
     session.connected(now());
     session
@@ -39,7 +39,7 @@ fn book(asset: &str) -> String {
 
 #[test]
 fn the_first_message_subscribes_every_token_and_later_ones_change_the_set() {
-    let mut session = PolymarketSession::new();
+    let mut session = PolymarketSession::default();
     session.follow(&market());
     let first: Value = serde_json::from_str(&session.connected(now()).messages[0]).unwrap();
     assert_eq!(first, json!({"assets_ids": ["111", "222"], "type": "market"}));
@@ -50,12 +50,7 @@ fn the_first_message_subscribes_every_token_and_later_ones_change_the_set() {
     };
     session.follow(&other);
     session.unfollow(market().id);
-    let sent: Vec<Value> = session
-        .flush(now())
-        .messages
-        .iter()
-        .map(|text| serde_json::from_str(text).unwrap())
-        .collect();
+    let sent = session.flush(now()).sent();
     assert_eq!(
         sent,
         vec![
@@ -157,6 +152,11 @@ fn trades_of_the_second_token_are_the_second_outcomes() {
         panic!("not a price")
     };
     assert_eq!((price.outcome.as_str(), price.last), ("Down", Some(0.53)));
+    // One rule with Kalshi and the catalogue: the other outcome's last is the complement.
+    let MarketChange::Price(other) = &reaction.updates[2].change else {
+        panic!("not a price")
+    };
+    assert_eq!((other.outcome.as_str(), other.last), ("Up", Some(0.47)));
 }
 
 #[test]
@@ -193,4 +193,61 @@ fn a_drop_interrupts_every_market_once_and_a_market_without_tokens_at_once() {
         }
     );
     assert!(reaction.messages.is_empty());
+}
+
+#[test]
+fn a_market_without_outcomes_changes_nothing_and_does_not_panic() {
+    let nameless = StreamMarket {
+        outcomes: Vec::new(),
+        ..market()
+    };
+    let mut session = PolymarketSession::default();
+    session.follow(&nameless);
+    session.connected(now());
+    session.frame(&book("111"), now()).unwrap();
+    let change = json!({"event_type": "price_change", "market": "0x14", "price_changes": [
+        {"asset_id": "111", "price": "0.45", "size": "3", "side": "BUY"}]});
+    let reaction = session.frame(&change.to_string(), now()).unwrap();
+    assert!(
+        reaction
+            .updates
+            .iter()
+            .all(|update| !matches!(update.change, MarketChange::Levels { .. })),
+        "{reaction:?}"
+    );
+}
+
+#[test]
+fn a_token_without_a_book_in_time_is_interrupted_and_subscribed_again() {
+    let mut session = PolymarketSession::new(std::time::Duration::from_secs(5));
+    session.follow(&market());
+    session.connected(now());
+    assert!(session.tick(now() + chrono::TimeDelta::seconds(4)).updates.is_empty());
+    let overdue = session.tick(now() + chrono::TimeDelta::seconds(5));
+    assert_eq!(
+        overdue.updates[0].change,
+        MarketChange::State {
+            state: FeedState::Interrupted
+        }
+    );
+    let sent = overdue.sent();
+    assert_eq!(
+        sent,
+        vec![
+            json!({"assets_ids": ["111", "222"], "operation": "unsubscribe"}),
+            json!({"assets_ids": ["111", "222"], "operation": "subscribe"})
+        ]
+    );
+    // A book ends the waiting.
+    session.frame(&book("111"), now()).unwrap();
+    assert!(session.tick(now() + chrono::TimeDelta::days(1)).messages.is_empty());
+    // A lagging reader's resync interrupts the live market and asks for a fresh book.
+    let resync = session.resync(&[market().id], now());
+    assert_eq!(
+        resync.updates[0].change,
+        MarketChange::State {
+            state: FeedState::Interrupted
+        }
+    );
+    assert_eq!(resync.messages.len(), 2);
 }
