@@ -1,10 +1,12 @@
 //! A TCP proxy of the tests' own, put between a server under test and its PostgreSQL or Redis,
 //! to inject the faults operators meet without touching the machine's shared servers: the
 //! server unreachable (nothing gets through, connections stay open), gone (every connection
-//! reset, new ones refused), or answering slowly (every reply delayed).
+//! reset, new ones refused), answering slowly (every reply delayed), or one transaction's
+//! `COMMIT` let through and its connection cut before the answer comes back.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -23,12 +25,23 @@ pub enum Fault {
     Blackhole,
     /// Holds every chunk the server sends back this long before passing it on.
     SlowReplies(Duration),
+    /// Passes everything on until a connection that has written the ledger (sent
+    /// [`LEDGER_WRITE`]: a batch of charges) sends `COMMIT`; passes that `COMMIT` on, then
+    /// resets the connection before the server's answer can come back, so that the client
+    /// cannot tell whether its transaction committed (it did). Once: the fault then becomes
+    /// [`Fault::Down`] if `then_down`, else [`Fault::None`].
+    CutNextLedgerCommit { then_down: bool },
 }
+
+/// What a connection sends that marks it as one charging calls (PostgreSQL's wire protocol
+/// carries statements as text).
+pub const LEDGER_WRITE: &[u8] = b"INSERT INTO ledger";
 
 /// A running proxy; stops when dropped.
 pub struct FaultProxy {
     address: SocketAddr,
     fault: Arc<watch::Sender<Fault>>,
+    commits_cut: Arc<AtomicUsize>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -39,8 +52,14 @@ impl FaultProxy {
         let address = listener.local_addr().expect("the proxy's address");
         let (fault, _) = watch::channel(Fault::None);
         let fault = Arc::new(fault);
-        let task = tokio::spawn(accept(listener, upstream, fault.clone()));
-        FaultProxy { address, fault, task }
+        let commits_cut = Arc::new(AtomicUsize::new(0));
+        let task = tokio::spawn(accept(listener, upstream, fault.clone(), commits_cut.clone()));
+        FaultProxy {
+            address,
+            fault,
+            commits_cut,
+            task,
+        }
     }
 
     /// A proxy in front of the server of `url` (default port `default_port`), and the same URL
@@ -63,6 +82,11 @@ impl FaultProxy {
     pub fn set(&self, fault: Fault) {
         self.fault.send_replace(fault);
     }
+
+    /// How many `COMMIT`s [`Fault::CutNextLedgerCommit`] has cut so far.
+    pub fn commits_cut(&self) -> usize {
+        self.commits_cut.load(Ordering::SeqCst)
+    }
 }
 
 impl Drop for FaultProxy {
@@ -72,7 +96,12 @@ impl Drop for FaultProxy {
     }
 }
 
-async fn accept(listener: TcpListener, upstream: String, fault: Arc<watch::Sender<Fault>>) {
+async fn accept(
+    listener: TcpListener,
+    upstream: String,
+    fault: Arc<watch::Sender<Fault>>,
+    commits_cut: Arc<AtomicUsize>,
+) {
     loop {
         let Ok((client, _)) = listener.accept().await else {
             continue;
@@ -81,7 +110,7 @@ async fn accept(listener: TcpListener, upstream: String, fault: Arc<watch::Sende
             reset(client);
             continue;
         }
-        tokio::spawn(relay(client, upstream.clone(), fault.subscribe()));
+        tokio::spawn(relay(client, upstream.clone(), fault.clone(), commits_cut.clone()));
     }
 }
 
@@ -93,8 +122,10 @@ fn reset(stream: TcpStream) {
     drop(stream);
 }
 
-/// Relays one connection both ways until either side closes or the proxy goes down.
-async fn relay(client: TcpStream, upstream: String, mut fault: watch::Receiver<Fault>) {
+/// Relays one connection both ways until either side closes, the proxy goes down, or the
+/// connection's `COMMIT` is cut.
+async fn relay(client: TcpStream, upstream: String, faults: Arc<watch::Sender<Fault>>, commits_cut: Arc<AtomicUsize>) {
+    let mut fault = faults.subscribe();
     let Ok(server) = TcpStream::connect(&upstream).await else {
         reset(client);
         return;
@@ -103,15 +134,31 @@ async fn relay(client: TcpStream, upstream: String, mut fault: watch::Receiver<F
     let (mut client_reader, mut client_writer) = client.into_split();
     let (mut server_reader, mut server_writer) = server.into_split();
     let (mut requests_fault, mut replies_fault) = (fault.clone(), fault.clone());
+    // Set once this connection's COMMIT is cut: nothing more goes back to the client.
+    let cut = AtomicBool::new(false);
     let requests = async {
         let mut buffer = vec![0; 16 * 1024];
+        let mut wrote_ledger = false;
         loop {
             let read = client_reader.read(&mut buffer).await?;
             if read == 0 {
                 return Ok::<_, std::io::Error>(());
             }
             let _ = requests_fault.wait_for(|fault| *fault != Fault::Blackhole).await;
-            server_writer.write_all(&buffer[..read]).await?;
+            let chunk = &buffer[..read];
+            wrote_ledger |= contains(chunk, LEDGER_WRITE);
+            let current = *requests_fault.borrow();
+            if let Fault::CutNextLedgerCommit { then_down } = current
+                && wrote_ledger
+                && contains(chunk, b"COMMIT")
+            {
+                cut.store(true, Ordering::SeqCst);
+                server_writer.write_all(chunk).await?;
+                commits_cut.fetch_add(1, Ordering::SeqCst);
+                faults.send_replace(if then_down { Fault::Down } else { Fault::None });
+                return Ok(());
+            }
+            server_writer.write_all(chunk).await?;
         }
     };
     let replies = async {
@@ -125,6 +172,9 @@ async fn relay(client: TcpStream, upstream: String, mut fault: watch::Receiver<F
             let current = *replies_fault.borrow();
             if let Fault::SlowReplies(delay) = current {
                 tokio::time::sleep(delay).await;
+            }
+            if cut.load(Ordering::SeqCst) {
+                return Ok(());
             }
             client_writer.write_all(&buffer[..read]).await?;
         }
@@ -142,4 +192,8 @@ async fn relay(client: TcpStream, upstream: String, mut fault: watch::Receiver<F
     if let Ok(client) = client {
         reset(client);
     }
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|window| window == needle)
 }

@@ -1,8 +1,8 @@
 //! Faults met as operators meet them (issue 22 part 2), each injected under load into
 //! `marketlens serve` processes, never into the machine's shared servers: PostgreSQL and Redis
 //! behind a TCP proxy of the test's own ([`marketlens_testkit::proxy`]) that resets or slows
-//! their connections, a SQLite store on a small tmpfs filled up, a PostgreSQL database of the
-//! test's own made read-only.
+//! their connections (or cuts one just after a charge's `COMMIT` got through), a SQLite store
+//! on a small tmpfs filled up, a PostgreSQL database of the test's own made read-only.
 //!
 //! Each prints, per second, the statuses answered, then the time to the first 503, readiness
 //! during and after the fault, the time to recover and the books, and asserts what the service
@@ -486,6 +486,99 @@ async fn postgres_gone_and_back() {
     observed.report("PostgreSQL gone (connections reset)", &books);
     observed.assert_kept(&books);
     observed.assert_store_away_met();
+}
+
+/// A charge's `COMMIT` that reaches PostgreSQL just as the connection is cut: the node cannot
+/// tell from the error whether the charge was taken (it was), so it settles the batch with the
+/// store. If the store answers again at once, the call is answered 200 with its charge; if the
+/// store stays away past the call's deadline, the call is answered 503 and, once the store is
+/// back, its charge is given back. Either way: paid for if and only if answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_charge_whose_commit_is_cut_is_settled_with_the_store() {
+    let Some(cluster) = Cluster::new().await else {
+        return;
+    };
+    let (proxy, proxied_url) = FaultProxy::in_front_of(&cluster.database.url, 5432).await;
+    let node = Node::start_on(&proxied_url, Some(&cluster.redis_url), Syncing::Off, &NODE_ENV).await;
+    let (account_id, key) = cluster.account("unlimited", 1_000).await;
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap();
+    let call = async || {
+        let url = format!("{}/api/v1/markets?limit=2", node.base_url);
+        let response = client.get(url).bearer_auth(key.as_str()).send().await.unwrap();
+        response.status().as_u16()
+    };
+    let mut answered_200 = 0;
+    for _ in 0..3 {
+        assert_eq!(call().await, 200, "before the fault");
+        answered_200 += 1;
+    }
+
+    // The store answers again at once: the cut call is settled before its deadline.
+    proxy.set(Fault::CutNextLedgerCommit { then_down: false });
+    for _ in 0..20 {
+        assert_eq!(
+            call().await,
+            200,
+            "a call whose charge's commit was cut is answered with it"
+        );
+        answered_200 += 1;
+        if proxy.commits_cut() == 1 {
+            break;
+        }
+    }
+    assert_eq!(proxy.commits_cut(), 1, "a charge's COMMIT was cut");
+    let books = cluster.books(account_id).await;
+    assert_eq!(
+        (books.used, books.calls_paid, books.refunds),
+        (answered_200, answered_200 as u64, 0)
+    );
+
+    // The failed commit tripped the store's breaker for a moment: wait until calls go through.
+    let mut through = false;
+    for _ in 0..100 {
+        if call().await == 200 {
+            answered_200 += 1;
+            through = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(through, "the node serves again after the cut");
+
+    // The store stays away past the deadline: the cut call is answered 503, then given back.
+    proxy.set(Fault::CutNextLedgerCommit { then_down: true });
+    let mut answered_503 = 0;
+    for _ in 0..20 {
+        match call().await {
+            200 => answered_200 += 1,
+            503 => answered_503 += 1,
+            status => panic!("only 200 or 503, not {status}"),
+        }
+        if proxy.commits_cut() == 2 {
+            break;
+        }
+    }
+    assert_eq!(proxy.commits_cut(), 2, "a second charge's COMMIT was cut");
+    assert_eq!(answered_503, 1, "the cut call is answered 503 once its deadline passed");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    proxy.set(Fault::None);
+    let given_up_at = Instant::now() + SETTLE_WAIT;
+    let books = loop {
+        let books = cluster.books(account_id).await;
+        if books.refunds == 1 || Instant::now() > given_up_at {
+            break books;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    eprintln!(
+        "commit cut: {answered_200} calls answered 200, {answered_503} answered 503; books: {} credits used, {} calls paid, {} charges given back",
+        books.used, books.calls_paid, books.refunds
+    );
+    assert_eq!(books.refunds, 1, "the charge of the call answered 503 is given back");
+    assert_eq!((books.used, books.calls_paid), (answered_200, answered_200 as u64));
 }
 
 /// PostgreSQL answering slowly (every reply held 120 ms, the slow bound 60 ms) for 6 s: calls
