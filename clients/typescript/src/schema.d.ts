@@ -358,6 +358,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live market data over a WebSocket.
+         * @description Upgrade with a WebSocket client, sending the key as `Authorization: Bearer <API_KEY>`, or,
+         *     from a browser, as the first message: `{"type":"auth","key":"<API_KEY>"}` (within 10 s).
+         *     Then send `{"type":"subscribe","markets":["<market id>",...]}` (and `unsubscribe` alike).
+         *     Each market costs 1 credit per started minute: the first when it is subscribed (refused
+         *     with an `error` `INSUFFICIENT_CREDITS` when the balance cannot pay it), then one as each
+         *     further minute starts (a minute that cannot be paid ends that subscription with an
+         *     `error`). Each tier bounds the stream connections an account holds open and the markets
+         *     one connection follows (`RATE_LIMITED`).
+         *
+         *     The server sends JSON text frames, each with a `type` (`StreamControlMessage`,
+         *     `StreamMarketMessage`): `subscribed`, then the market's whole `book` (per outcome, as
+         *     `getOrderBook` shows it), then `levels` (the size now at a price; 0: gone), `price`,
+         *     `trade` and `state` (`live` or `interrupted`). Every market message carries `seq`, 1, 2, 3…
+         *     per subscription: a number skipped means messages were lost, and the next `book` is whole
+         *     again. A `heartbeat` comes every 5 s; an `error` carries the error shape's `code` and
+         *     `message` (with `market`: that market is not, or no longer, subscribed). Close codes:
+         *     4001 the key was refused or is no longer good, 4008 the client did not read as fast as
+         *     messages came (its queue filled), 4029 the account has its tier's stream connections open.
+         */
+        get: operations["stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1425,6 +1462,123 @@ export interface components {
             stale: boolean;
         };
         /**
+         * @description What a client sends: its key (when it could not send the `Authorization` header), then
+         *     subscriptions.
+         */
+        StreamClientMessage: {
+            key: string;
+            /** @enum {string} */
+            type: "auth";
+        } | {
+            markets: string[];
+            /** @enum {string} */
+            type: "subscribe";
+        } | {
+            markets: string[];
+            /** @enum {string} */
+            type: "unsubscribe";
+        };
+        /** @description A message that is not a market's change. */
+        StreamControlMessage: {
+            /** Format: uuid */
+            market: string;
+            exchange: components["schemas"]["Exchange"];
+            outcomes: string[];
+            /**
+             * Format: int64
+             * @description The account's balance after this market's first minute.
+             */
+            creditsRemaining: number;
+            /** @enum {string} */
+            type: "subscribed";
+        } | {
+            /** Format: uuid */
+            market: string;
+            /** @enum {string} */
+            type: "unsubscribed";
+        } | {
+            time: components["schemas"]["Iso8601"];
+            /** @enum {string} */
+            type: "heartbeat";
+        } | {
+            /** Format: uuid */
+            market?: string | null;
+            error: components["schemas"]["ErrorObject"];
+            /** @enum {string} */
+            type: "error";
+        };
+        /** @description One level of one outcome's book as it is now. */
+        StreamLevel: {
+            outcome: string;
+            side: string;
+            /** Format: double */
+            price: number;
+            /**
+             * Format: double
+             * @description Contracts now at this price; 0: the level is gone.
+             */
+            size: number;
+        };
+        /**
+         * @description A change of a subscribed market. `seq` numbers a subscription's messages 1, 2, 3…: a number
+         *     skipped means messages were lost, and the next `book` is whole again.
+         */
+        StreamMarketMessage: {
+            /** Format: int64 */
+            seq: number;
+            /** Format: uuid */
+            market: string;
+            time: components["schemas"]["Iso8601"];
+            outcomes: components["schemas"]["OutcomeBookView"][];
+            /** @enum {string} */
+            type: "book";
+        } | {
+            /** Format: int64 */
+            seq: number;
+            /** Format: uuid */
+            market: string;
+            time: components["schemas"]["Iso8601"];
+            changes: components["schemas"]["StreamLevel"][];
+            /** @enum {string} */
+            type: "levels";
+        } | {
+            /** Format: int64 */
+            seq: number;
+            /** Format: uuid */
+            market: string;
+            time: components["schemas"]["Iso8601"];
+            outcome: string;
+            /**
+             * Format: double
+             * @description The last traded price, when the exchange sent one.
+             */
+            last?: number | null;
+            /** Format: double */
+            bestBid?: number | null;
+            /** Format: double */
+            bestAsk?: number | null;
+            /** @enum {string} */
+            type: "price";
+        } | {
+            /** Format: int64 */
+            seq: number;
+            /** Format: uuid */
+            market: string;
+            time: components["schemas"]["Iso8601"];
+            trade: components["schemas"]["TradeView"];
+            /** @enum {string} */
+            type: "trade";
+        } | {
+            /** Format: int64 */
+            seq: number;
+            /** Format: uuid */
+            market: string;
+            time: components["schemas"]["Iso8601"];
+            state: string;
+            /** @enum {string} */
+            type: "state";
+        };
+        /**
          * @description Whether a trade's taker bought or sold the outcome traded.
          * @enum {string}
          */
@@ -1503,26 +1657,26 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-27T02:31:20.446Z",
+                     *           "createdAt": "2026-11-27T05:24:37.938Z",
                      *           "credits": {
                      *             "purchased": 10000,
                      *             "remaining": 9976,
                      *             "used": 24
                      *           },
-                     *           "id": "b88a830a-7e57-449f-b6f2-40c1891f169b",
+                     *           "id": "6a5f4457-a9f9-4bcf-a79a-6cb3beb3e5be",
                      *           "label": "demo",
                      *           "status": "active",
                      *           "tier": "pro",
                      *           "walletAddress": ""
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-27T02:31:20.729Z",
+                     *           "createdAt": "2026-11-27T05:24:38.479Z",
                      *           "credits": {
                      *             "purchased": 5000,
                      *             "remaining": 5000,
                      *             "used": 0
                      *           },
-                     *           "id": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
+                     *           "id": "ba811cc5-079d-47ba-8c52-d8ce94878cb1",
                      *           "label": "Research desk",
                      *           "status": "active",
                      *           "tier": "starter",
@@ -1602,22 +1756,22 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "account": {
-                     *           "createdAt": "2026-11-27T02:31:20.729Z",
+                     *           "createdAt": "2026-11-27T05:24:38.479Z",
                      *           "credits": {
                      *             "purchased": 5000,
                      *             "remaining": 5000,
                      *             "used": 0
                      *           },
-                     *           "id": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
+                     *           "id": "ba811cc5-079d-47ba-8c52-d8ce94878cb1",
                      *           "label": "Research desk",
                      *           "status": "active",
                      *           "tier": "starter",
                      *           "walletAddress": ""
                      *         },
                      *         "key": {
-                     *           "apiKey": "pm_live_8602221ea5080af0729908665ad3d0a387d10e6b",
-                     *           "display": "pm_live_8602...0e6b",
-                     *           "id": "fd7fa3ba-0d49-4653-87ed-3d6cf62c99ca"
+                     *           "apiKey": "pm_live_0682f809daff7dabe21203437aa46dcc0a68245b",
+                     *           "display": "pm_live_0682...245b",
+                     *           "id": "eba4dbab-ca6e-4e9c-96d0-164d3e5e1e8d"
                      *         }
                      *       }
                      *     }
@@ -1688,7 +1842,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
+                 * @example ba811cc5-079d-47ba-8c52-d8ce94878cb1
                  */
                 id: string;
             };
@@ -1705,13 +1859,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-27T02:31:20.729Z",
+                     *         "createdAt": "2026-11-27T05:24:38.479Z",
                      *         "credits": {
                      *           "purchased": 5000,
                      *           "remaining": 5000,
                      *           "used": 0
                      *         },
-                     *         "id": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
+                     *         "id": "ba811cc5-079d-47ba-8c52-d8ce94878cb1",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "starter",
@@ -1776,7 +1930,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
+                 * @example ba811cc5-079d-47ba-8c52-d8ce94878cb1
                  */
                 id: string;
             };
@@ -1802,13 +1956,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-27T02:31:20.729Z",
+                     *         "createdAt": "2026-11-27T05:24:38.479Z",
                      *         "credits": {
                      *           "purchased": 5000,
                      *           "remaining": 5000,
                      *           "used": 0
                      *         },
-                     *         "id": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
+                     *         "id": "ba811cc5-079d-47ba-8c52-d8ce94878cb1",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "pro",
@@ -1891,7 +2045,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
+                 * @example ba811cc5-079d-47ba-8c52-d8ce94878cb1
                  */
                 id: string;
             };
@@ -1917,13 +2071,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-27T02:31:20.729Z",
+                     *         "createdAt": "2026-11-27T05:24:38.479Z",
                      *         "credits": {
                      *           "purchased": 7500,
                      *           "remaining": 7500,
                      *           "used": 0
                      *         },
-                     *         "id": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
+                     *         "id": "ba811cc5-079d-47ba-8c52-d8ce94878cb1",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "pro",
@@ -2006,7 +2160,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
+                 * @example ba811cc5-079d-47ba-8c52-d8ce94878cb1
                  */
                 id: string;
             };
@@ -2024,17 +2178,17 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "accountId": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
-                     *           "createdAt": "2026-11-27T02:31:20.729Z",
-                     *           "display": "pm_live_8602...0e6b",
-                     *           "id": "fd7fa3ba-0d49-4653-87ed-3d6cf62c99ca",
+                     *           "accountId": "ba811cc5-079d-47ba-8c52-d8ce94878cb1",
+                     *           "createdAt": "2026-11-27T05:24:38.479Z",
+                     *           "display": "pm_live_0682...245b",
+                     *           "id": "eba4dbab-ca6e-4e9c-96d0-164d3e5e1e8d",
                      *           "revokedAt": null
                      *         },
                      *         {
-                     *           "accountId": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
-                     *           "createdAt": "2026-11-27T02:31:20.733Z",
-                     *           "display": "pm_live_d6e9...0077",
-                     *           "id": "f2870b83-9df4-4c05-864e-38a451b6e348",
+                     *           "accountId": "ba811cc5-079d-47ba-8c52-d8ce94878cb1",
+                     *           "createdAt": "2026-11-27T05:24:38.485Z",
+                     *           "display": "pm_live_28a0...1fa9",
+                     *           "id": "13787505-dee5-4b71-a68b-6509d5bacaff",
                      *           "revokedAt": null
                      *         }
                      *       ]
@@ -2097,7 +2251,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
+                 * @example ba811cc5-079d-47ba-8c52-d8ce94878cb1
                  */
                 id: string;
             };
@@ -2114,9 +2268,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "apiKey": "pm_live_d6e908134ed301904d32e8a4a2ad71fc4adf0077",
-                     *         "display": "pm_live_d6e9...0077",
-                     *         "id": "f2870b83-9df4-4c05-864e-38a451b6e348"
+                     *         "apiKey": "pm_live_28a028dd010d5d701ff579e67fe1e61e8ea91fa9",
+                     *         "display": "pm_live_28a0...1fa9",
+                     *         "id": "13787505-dee5-4b71-a68b-6509d5bacaff"
                      *       }
                      *     }
                      */
@@ -2182,7 +2336,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example 0d6de05c-7d17-498c-a792-f1cfe49d85a4
+                 * @example ba811cc5-079d-47ba-8c52-d8ce94878cb1
                  */
                 id: string;
             };
@@ -2201,7 +2355,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "apiKeyId": null,
-                     *           "createdAt": "2026-11-27T02:31:20.729Z",
+                     *           "createdAt": "2026-11-27T05:24:38.479Z",
                      *           "credits": 5000,
                      *           "id": 17,
                      *           "kind": "credit",
@@ -2210,7 +2364,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "apiKeyId": null,
-                     *           "createdAt": "2026-11-27T02:31:20.732Z",
+                     *           "createdAt": "2026-11-27T05:24:38.484Z",
                      *           "credits": 2500,
                      *           "id": 18,
                      *           "kind": "credit",
@@ -2278,7 +2432,7 @@ export interface operations {
             path: {
                 /**
                  * @description The key's id.
-                 * @example f2870b83-9df4-4c05-864e-38a451b6e348
+                 * @example 13787505-dee5-4b71-a68b-6509d5bacaff
                  */
                 id: string;
             };
@@ -2295,11 +2449,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "accountId": "0d6de05c-7d17-498c-a792-f1cfe49d85a4",
-                     *         "createdAt": "2026-11-27T02:31:20.733Z",
-                     *         "display": "pm_live_d6e9...0077",
-                     *         "id": "f2870b83-9df4-4c05-864e-38a451b6e348",
-                     *         "revokedAt": "2026-11-27T02:31:20.734Z"
+                     *         "accountId": "ba811cc5-079d-47ba-8c52-d8ce94878cb1",
+                     *         "createdAt": "2026-11-27T05:24:38.485Z",
+                     *         "display": "pm_live_28a0...1fa9",
+                     *         "id": "13787505-dee5-4b71-a68b-6509d5bacaff",
+                     *         "revokedAt": "2026-11-27T05:24:38.487Z"
                      *       }
                      *     }
                      */
@@ -2377,7 +2531,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "apiKey": "pm_live_60dd...a206",
+                     *         "apiKey": "pm_live_b0df...b722",
                      *         "credits": {
                      *           "purchased": 10000,
                      *           "remaining": 9982,
@@ -2386,11 +2540,11 @@ export interface operations {
                      *         "rateLimit": {
                      *           "currentUsage": 11,
                      *           "requestsPerMinute": 1200,
-                     *           "resetsAt": "2026-11-27T02:32:00.000Z"
+                     *           "resetsAt": "2026-11-27T05:25:00.000Z"
                      *         },
                      *         "tier": "pro",
                      *         "user": {
-                     *           "id": "b88a830a-7e57-449f-b6f2-40c1891f169b",
+                     *           "id": "6a5f4457-a9f9-4bcf-a79a-6cb3beb3e5be",
                      *           "walletAddress": ""
                      *         }
                      *       }
@@ -2509,14 +2663,14 @@ export interface operations {
                      *           "imageUrl": "https://polymarket-upload.s3.us-east-2.amazonaws.com/democrats+2028+donkey.png",
                      *           "marketCount": 43,
                      *           "title": "Democratic Presidential Nominee 2028",
-                     *           "totalVolume": 578056741.243035
+                     *           "totalVolume": 653925758.903164
                      *         }
                      *       ],
                      *       "pagination": {
                      *         "hasMore": true,
                      *         "limit": 2,
                      *         "offset": 0,
-                     *         "total": 857
+                     *         "total": 924
                      *       }
                      *     }
                      */
@@ -2817,7 +2971,7 @@ export interface operations {
                      *           "marketId": "1da53f40-350f-55c0-878b-baf50c61881f",
                      *           "platform": "polymarket",
                      *           "query": "Israel withdraws from Gaza",
-                     *           "timestamp": "2026-11-27T02:31:20.715Z"
+                     *           "timestamp": "2026-11-27T05:24:38.455Z"
                      *         },
                      *         "sources": [
                      *           {
@@ -2835,7 +2989,7 @@ export interface operations {
                      *         ],
                      *         "summary": "On Polymarket, \"Israel withdraws from Gaza in 2025?\" is led by No at 78%. Volume is $811,272 in total and $6,227 in the last 24 hours, with $8,766 of liquidity. Its end date, December 31, 2025, has passed, but Polymarket still lists it as open. 1 news article about it from the market's time was found."
                      *       },
-                     *       "processingTimeMs": 1.592,
+                     *       "processingTimeMs": 3.157,
                      *       "success": true
                      *     }
                      */
@@ -3000,7 +3154,7 @@ export interface operations {
                      *           "marketId": "1da53f40-350f-55c0-878b-baf50c61881f",
                      *           "platform": "polymarket",
                      *           "query": "Israel withdraws from Gaza",
-                     *           "timestamp": "2026-11-27T02:31:20.717Z"
+                     *           "timestamp": "2026-11-27T05:24:38.459Z"
                      *         },
                      *         "sources": [
                      *           {
@@ -3018,7 +3172,7 @@ export interface operations {
                      *         ],
                      *         "summary": "On Polymarket, \"Israel withdraws from Gaza in 2025?\" is led by No at 78%. Volume is $811,272 in total and $6,227 in the last 24 hours, with $8,766 of liquidity. Its end date, December 31, 2025, has passed, but Polymarket still lists it as open. 1 news article about it from the market's time was found."
                      *       },
-                     *       "processingTimeMs": 0.672,
+                     *       "processingTimeMs": 2.997,
                      *       "success": true
                      *     }
                      */
@@ -3189,34 +3343,34 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "category": "Politics",
-                     *           "createdAt": "2025-07-03T20:37:23.883Z",
-                     *           "exchangeId": "POLYMARKET",
-                     *           "externalMarketId": "559687",
-                     *           "id": "5e12b599-c88d-5eaf-a0c8-5e93d462f7be",
-                     *           "liquidity": 777430.23473,
-                     *           "question": "Will Oprah Winfrey win the 2028 Democratic presidential nomination?",
+                     *           "createdAt": "2024-12-18T15:00:00.000Z",
+                     *           "exchangeId": "KALSHI",
+                     *           "externalMarketId": "KXFEDCHAIRNOM-29-JS",
+                     *           "id": "ced0ae10-1a00-5533-82e7-49d178eef844",
+                     *           "liquidity": 0,
+                     *           "question": "Will Trump next nominate Judy Shelton as Fed Chair?",
                      *           "status": "OPEN",
-                     *           "volume": 31724012.566767,
-                     *           "volume24h": 165048.86748500002
+                     *           "volume": 103017762,
+                     *           "volume24h": 518640
                      *         },
                      *         {
-                     *           "category": "Politics",
-                     *           "createdAt": "2025-07-03T20:37:22.130Z",
+                     *           "category": "World",
+                     *           "createdAt": "2026-01-14T01:32:41.331Z",
                      *           "exchangeId": "POLYMARKET",
-                     *           "externalMarketId": "559684",
-                     *           "id": "93c11350-9612-58e1-82d6-cb994090e900",
-                     *           "liquidity": 752511.74838,
-                     *           "question": "Will Chelsea Clinton win the 2028 Democratic presidential nomination?",
+                     *           "externalMarketId": "1180303",
+                     *           "id": "dc95b304-4d36-5b62-ab70-c400c29167ac",
+                     *           "liquidity": 4934498.57784,
+                     *           "question": "Khamenei out as Supreme Leader of Iran by February 28?",
                      *           "status": "OPEN",
-                     *           "volume": 30805336.479904,
-                     *           "volume24h": 308429.2328480001
+                     *           "volume": 95329798.009461,
+                     *           "volume24h": 36397256.44696003
                      *         }
                      *       ],
                      *       "pagination": {
                      *         "hasMore": true,
                      *         "limit": 2,
                      *         "offset": 0,
-                     *         "total": 1008
+                     *         "total": 1590
                      *       }
                      *     }
                      */
@@ -3473,7 +3627,7 @@ export interface operations {
             path: {
                 /**
                  * @description The market's id (a UUID).
-                 * @example 5e12b599-c88d-5eaf-a0c8-5e93d462f7be
+                 * @example 42fbb035-1c72-55ea-a8b7-4998f4ca58d7
                  */
                 id: string;
             };
@@ -3500,46 +3654,54 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "category": "Politics",
-                     *         "createdAt": "2025-07-03T20:37:23.883Z",
-                     *         "description": "This market will resolve to “Yes” if the named individual wins and accepts the 2028 nomination of the Democratic Party for U.S. president. Otherwise, this market will resolve to “No”.\n\nThe resolution source for this market will be a consensus of official Democratic Party sources.\n\nAny replacement of the democratic nominee before election day will not change the resolution of the market.",
-                     *         "endDate": "2028-11-07T00:00:00.000Z",
-                     *         "eventId": "41617052-1c43-52b4-a7ac-eb742dd50f95",
+                     *         "category": "World",
+                     *         "createdAt": "2025-07-06T18:19:59.120Z",
+                     *         "description": "This market will resolve to \"Yes\" if Russia's president, Vladimir Putin, is removed from power for any length of time between July 6, 2025, and December 31, 2026, 11:59 PM ET. Otherwise, this market will resolve to \"No\".\n\nPresident Vladimir Putin will be considered to be removed from power if he resigns, is detained, or otherwise loses his position or is prevented from fulfilling his duties as President of Russia within this market's timeframe.\n\nThe primary resolution source for this market will be a consensus of credible reporting.",
+                     *         "endDate": "2026-12-31T18:30:00.000Z",
+                     *         "eventId": "798f003b-762b-5f86-a97f-f27b681ddbba",
                      *         "exchangeId": "POLYMARKET",
-                     *         "externalMarketId": "559687",
-                     *         "id": "5e12b599-c88d-5eaf-a0c8-5e93d462f7be",
+                     *         "externalMarketId": "560317",
+                     *         "id": "42fbb035-1c72-55ea-a8b7-4998f4ca58d7",
                      *         "lastSyncedAt": "2026-01-31T18:07:00.000Z",
-                     *         "liquidity": 777430.23473,
-                     *         "matchedMarkets": [],
-                     *         "outcomes": [
+                     *         "liquidity": 111623.579,
+                     *         "matchedMarkets": [
                      *           {
-                     *             "bestAskPrice": 0.009,
-                     *             "bestBidPrice": 0.008,
-                     *             "id": "1075973a-d475-5611-b7e6-c332d9dd5a0e",
-                     *             "name": "Yes",
-                     *             "price": 0.0085
-                     *           },
-                     *           {
-                     *             "bestAskPrice": 0.992,
-                     *             "bestBidPrice": 0.991,
-                     *             "id": "59670f4a-e60c-51c1-9693-bfcd624e6949",
-                     *             "name": "No",
-                     *             "price": 0.9915
+                     *             "exchangeId": "KALSHI",
+                     *             "id": "acb2f316-1245-5b70-9b52-48ee04c52b5b",
+                     *             "question": "Will Vladimir Putin leave President of Russia before Jan 1, 2027?",
+                     *             "reason": "same subject (putin, russia), form (win / happen, action: leave office), date (before 2027-01-01 (ends 2026-12-31))",
+                     *             "similarity": 0.867
                      *           }
                      *         ],
-                     *         "question": "Will Oprah Winfrey win the 2028 Democratic presidential nomination?",
+                     *         "outcomes": [
+                     *           {
+                     *             "bestAskPrice": 0.1,
+                     *             "bestBidPrice": 0.09,
+                     *             "id": "2cd5da07-5c7a-57da-aafc-7fb6809fb8cb",
+                     *             "name": "Yes",
+                     *             "price": 0.095
+                     *           },
+                     *           {
+                     *             "bestAskPrice": 0.91,
+                     *             "bestBidPrice": 0.9,
+                     *             "id": "656c8732-6d6d-5478-adf1-1edd16614094",
+                     *             "name": "No",
+                     *             "price": 0.905
+                     *           }
+                     *         ],
+                     *         "question": "Putin out as President of Russia by end of 2026?",
                      *         "resolution": null,
                      *         "rules": {
-                     *           "primary": "This market will resolve to “Yes” if the named individual wins and accepts the 2028 nomination of the Democratic Party for U.S. president. Otherwise, this market will resolve to “No”.\n\nThe resolution source for this market will be a consensus of official Democratic Party sources.\n\nAny replacement of the democratic nominee before election day will not change the resolution of the market.",
+                     *           "primary": "This market will resolve to \"Yes\" if Russia's president, Vladimir Putin, is removed from power for any length of time between July 6, 2025, and December 31, 2026, 11:59 PM ET. Otherwise, this market will resolve to \"No\".\n\nPresident Vladimir Putin will be considered to be removed from power if he resigns, is detained, or otherwise loses his position or is prevented from fulfilling his duties as President of Russia within this market's timeframe.\n\nThe primary resolution source for this market will be a consensus of credible reporting.",
                      *           "secondary": null,
                      *           "source": null
                      *         },
-                     *         "startDate": "2025-07-11T18:36:32.333Z",
+                     *         "startDate": "2025-07-06T22:30:10.584Z",
                      *         "status": "OPEN",
-                     *         "updatedAt": "2026-01-31T18:05:46.325Z",
-                     *         "url": "https://polymarket.com/event/democratic-presidential-nominee-2028/will-oprah-winfrey-win-the-2028-democratic-presidential-nomination",
-                     *         "volume": 31724012.566767,
-                     *         "volume24h": 165048.86748500002
+                     *         "updatedAt": "2026-01-31T18:05:43.176Z",
+                     *         "url": "https://polymarket.com/event/putin-out-before-2027",
+                     *         "volume": 1842678.681074,
+                     *         "volume24h": 2555.935356
                      *       }
                      *     }
                      */
@@ -3656,7 +3818,7 @@ export interface operations {
             path: {
                 /**
                  * @description The market's id (a UUID).
-                 * @example 5e12b599-c88d-5eaf-a0c8-5e93d462f7be
+                 * @example 42fbb035-1c72-55ea-a8b7-4998f4ca58d7
                  */
                 id: string;
             };
@@ -3684,34 +3846,34 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "interval": "1d",
-                     *         "marketId": "5e12b599-c88d-5eaf-a0c8-5e93d462f7be",
+                     *         "marketId": "42fbb035-1c72-55ea-a8b7-4998f4ca58d7",
                      *         "outcomes": [
                      *           {
                      *             "candles": [
                      *               {
-                     *                 "close": 0.0085,
-                     *                 "high": 0.0085,
-                     *                 "low": 0.0085,
-                     *                 "open": 0.0085,
+                     *                 "close": 0.095,
+                     *                 "high": 0.095,
+                     *                 "low": 0.095,
+                     *                 "open": 0.095,
                      *                 "time": "2026-01-31T00:00:00.000Z",
-                     *                 "volume24h": 165048.86748500002
+                     *                 "volume24h": 2555.935356
                      *               }
                      *             ],
-                     *             "id": "1075973a-d475-5611-b7e6-c332d9dd5a0e",
+                     *             "id": "2cd5da07-5c7a-57da-aafc-7fb6809fb8cb",
                      *             "name": "Yes"
                      *           },
                      *           {
                      *             "candles": [
                      *               {
-                     *                 "close": 0.9915,
-                     *                 "high": 0.9915,
-                     *                 "low": 0.9915,
-                     *                 "open": 0.9915,
+                     *                 "close": 0.905,
+                     *                 "high": 0.905,
+                     *                 "low": 0.905,
+                     *                 "open": 0.905,
                      *                 "time": "2026-01-31T00:00:00.000Z",
-                     *                 "volume24h": 165048.86748500002
+                     *                 "volume24h": 2555.935356
                      *               }
                      *             ],
-                     *             "id": "59670f4a-e60c-51c1-9693-bfcd624e6949",
+                     *             "id": "656c8732-6d6d-5478-adf1-1edd16614094",
                      *             "name": "No"
                      *           }
                      *         ]
@@ -3847,7 +4009,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "ageMs": 22127480722,
+                     *         "ageMs": 22137878468,
                      *         "exchange": "KALSHI",
                      *         "marketId": "ea1e5627-27b0-59b3-9cfb-460fa539d477",
                      *         "outcomes": [
@@ -4257,7 +4419,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "ageMs": 22127480723,
+                     *           "ageMs": 22137878470,
                      *           "exchange": "KALSHI",
                      *           "marketId": "ea1e5627-27b0-59b3-9cfb-460fa539d477",
                      *           "outcomes": [
@@ -4330,7 +4492,7 @@ export interface operations {
                      *           "timestamp": "2026-03-16T00:00:00.000Z"
                      *         },
                      *         {
-                     *           "ageMs": 28192024508,
+                     *           "ageMs": 28202422255,
                      *           "exchange": "POLYMARKET",
                      *           "marketId": "5e12b599-c88d-5eaf-a0c8-5e93d462f7be",
                      *           "outcomes": [
@@ -4546,12 +4708,71 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": [],
+                     *       "data": [
+                     *         {
+                     *           "flipped": false,
+                     *           "kalshi": {
+                     *             "category": "Politics",
+                     *             "externalMarketId": "KXLEADERSOUT-27JAN01-VPUTRUS",
+                     *             "id": "acb2f316-1245-5b70-9b52-48ee04c52b5b",
+                     *             "lastSyncedAt": "2026-03-01T18:07:00.000Z",
+                     *             "outcome": "Yes",
+                     *             "price": 0.14,
+                     *             "question": "Will Vladimir Putin leave President of Russia before Jan 1, 2027?",
+                     *             "stale": true,
+                     *             "volume24h": 5662
+                     *           },
+                     *           "polymarket": {
+                     *             "category": "World",
+                     *             "externalMarketId": "560317",
+                     *             "id": "42fbb035-1c72-55ea-a8b7-4998f4ca58d7",
+                     *             "lastSyncedAt": "2026-01-31T18:07:00.000Z",
+                     *             "outcome": "Yes",
+                     *             "price": 0.095,
+                     *             "question": "Putin out as President of Russia by end of 2026?",
+                     *             "stale": true,
+                     *             "volume24h": 2555.935356
+                     *           },
+                     *           "similarity": 0.867,
+                     *           "spread": 0.045,
+                     *           "stale": true,
+                     *           "volume24h": 2555.935356
+                     *         },
+                     *         {
+                     *           "flipped": false,
+                     *           "kalshi": {
+                     *             "category": "Sports",
+                     *             "externalMarketId": "KXMENWORLDCUP-26-ES",
+                     *             "id": "bcfede85-aa47-57a8-baba-fd6e3372f625",
+                     *             "lastSyncedAt": "2026-03-01T18:07:00.000Z",
+                     *             "outcome": "Yes",
+                     *             "price": 0.19,
+                     *             "question": "Will the Spain win the 2026 Men's World Cup?",
+                     *             "stale": true,
+                     *             "volume24h": 4705
+                     *           },
+                     *           "polymarket": {
+                     *             "category": "Sports",
+                     *             "externalMarketId": "558934",
+                     *             "id": "b9ab041b-22a9-5cea-9753-cc16f39431b3",
+                     *             "lastSyncedAt": "2026-02-13T19:26:00.000Z",
+                     *             "outcome": "Yes",
+                     *             "price": 0.155,
+                     *             "question": "Will Spain win the 2026 FIFA World Cup?",
+                     *             "stale": true,
+                     *             "volume24h": 32144.64043199999
+                     *           },
+                     *           "similarity": 1,
+                     *           "spread": 0.035,
+                     *           "stale": true,
+                     *           "volume24h": 4705
+                     *         }
+                     *       ],
                      *       "pagination": {
-                     *         "hasMore": false,
+                     *         "hasMore": true,
                      *         "limit": 2,
                      *         "offset": 0,
-                     *         "total": 0
+                     *         "total": 45
                      *       }
                      *     }
                      */
@@ -4632,6 +4853,78 @@ export interface operations {
             };
         };
     };
+    stream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching to the WebSocket protocol: the stream begins. Not charged; each subscribed market's minutes are. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is unknown, repeated or out of range (`INVALID_PARAMETER`, naming it), or a required one is missing; or two `Authorization` headers (`INVALID_REQUEST`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No key (`MISSING_API_KEY`), or an unknown, malformed or revoked one (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is suspended (`ACCOUNT_SUSPENDED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a WebSocket upgrade request (`INVALID_REQUEST`). */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account's requests-per-minute limit, too many failed authentications from the client's address, or the account already has as many stream connections open as its tier allows (`RATE_LIMITED`; `details.streamConnections`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server has no live source (`DEPTH_UNAVAILABLE`), or the store is unavailable (`SERVICE_UNAVAILABLE`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     checkLiveness: {
         parameters: {
             query?: never;
@@ -4674,8 +4967,8 @@ export interface operations {
                 content: {
                     /**
                      * @example # TYPE marketlens_store_markets gauge
-                     *     marketlens_store_markets{exchange="POLYMARKET"} 1233
-                     *     marketlens_store_markets{exchange="KALSHI"} 775
+                     *     marketlens_store_markets{exchange="POLYMARKET"} 1470
+                     *     marketlens_store_markets{exchange="KALSHI"} 1538
                      */
                     "text/plain": string;
                 };
@@ -4714,12 +5007,12 @@ export interface operations {
                      *         "markets": 0,
                      *         "revision": null
                      *       },
-                     *       "events": 857,
+                     *       "events": 924,
                      *       "markets": {
-                     *         "KALSHI": 775,
-                     *         "POLYMARKET": 1233
+                     *         "KALSHI": 1538,
+                     *         "POLYMARKET": 1470
                      *       },
-                     *       "matchedPairs": 0,
+                     *       "matchedPairs": 49,
                      *       "news": {
                      *         "articlesInMemory": 0,
                      *         "feeds": []
