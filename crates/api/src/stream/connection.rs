@@ -377,9 +377,14 @@ async fn sleep_until(at: Option<Instant>) {
 /// reading, so it may never.
 const TOO_SLOW_CLOSE_GRACE: Duration = Duration::from_secs(1);
 
-/// Sends the outbox's messages and a heartbeat every `heartbeat`; closes the socket at a
-/// [`Outgoing::Close`], or at once when the client is too slow, even in the middle of a send
-/// the client does not read. Ends when every sender of the outbox is gone or the socket fails.
+/// Messages written to the socket before it is flushed, at most: a client with several
+/// queued costs one write for them, not one each.
+const WRITE_BATCH: usize = 64;
+
+/// Sends the outbox's messages and a heartbeat every `heartbeat`, those queued together in one
+/// write; closes the socket at a [`Outgoing::Close`], or at once when the client is too slow,
+/// even in the middle of a write the client does not read. Ends when every sender of the
+/// outbox is gone or the socket fails.
 async fn write(
     mut sink: SplitSink<WebSocket, Message>,
     mut queued: mpsc::Receiver<Outgoing>,
@@ -389,26 +394,29 @@ async fn write(
     let mut beats = tokio::time::interval_at(Instant::now() + heartbeat, heartbeat);
     beats.set_missed_tick_behavior(MissedTickBehavior::Delay);
     loop {
-        let message = tokio::select! {
+        let first = tokio::select! {
             biased;
             () = too_slow.cancelled() => break,
             queued = queued.recv() => match queued {
-                Some(Outgoing::Market { seq, message }) => Message::Text(message.with_seq(seq).into()),
-                Some(Outgoing::Control(text)) => Message::Text(text.into()),
-                Some(Outgoing::Close(frame)) => {
-                    let _ = sink.send(Message::Close(Some(frame))).await;
-                    return;
-                }
+                Some(outgoing) => frame(outgoing),
                 None => return,
             },
             _ = beats.tick() => Message::Text(ControlMessage::heartbeat(chrono::Utc::now()).to_text().into()),
         };
+        let mut batch = vec![first];
+        while batch.len() < WRITE_BATCH && !matches!(batch.last(), Some(Message::Close(_))) {
+            match queued.try_recv() {
+                Ok(outgoing) => batch.push(frame(outgoing)),
+                Err(_) => break,
+            }
+        }
+        let closing = matches!(batch.last(), Some(Message::Close(_)));
         let sent = tokio::select! {
             biased;
             () = too_slow.cancelled() => break,
-            sent = sink.send(message) => sent,
+            sent = send_all(&mut sink, batch) => sent,
         };
-        if sent.is_err() {
+        if sent.is_err() || closing {
             return;
         }
     }
@@ -417,4 +425,21 @@ async fn write(
         reason: "too slow: the client did not read its messages as fast as they came".into(),
     };
     let _ = tokio::time::timeout(TOO_SLOW_CLOSE_GRACE, sink.send(Message::Close(Some(frame)))).await;
+}
+
+/// The frame that sends `outgoing`.
+fn frame(outgoing: Outgoing) -> Message {
+    match outgoing {
+        Outgoing::Market { seq, message } => Message::Text(message.with_seq(seq).into()),
+        Outgoing::Control(text) => Message::Text(text.into()),
+        Outgoing::Close(frame) => Message::Close(Some(frame)),
+    }
+}
+
+/// Writes `batch` and flushes once.
+async fn send_all(sink: &mut SplitSink<WebSocket, Message>, batch: Vec<Message>) -> Result<(), axum::Error> {
+    for message in batch {
+        sink.feed(message).await?;
+    }
+    sink.flush().await
 }
