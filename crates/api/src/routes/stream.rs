@@ -21,6 +21,11 @@ use crate::request_id::RequestId;
 use crate::state::AppState;
 use crate::stream::connection::{self, Admitted, Opening};
 
+/// A connection's read buffer: a client sends only small messages (at most 16 KiB), and the
+/// 128 KiB tungstenite sets aside by default, for every connection, would be most of what a
+/// connection costs the server.
+const READ_BUFFER_BYTES: usize = 4 * 1024;
+
 /// Live market data over a WebSocket.
 ///
 /// Upgrade with a WebSocket client, sending the key as `Authorization: Bearer <API_KEY>`, or,
@@ -95,6 +100,7 @@ pub async fn stream(State(state): State<AppState>, request: Request) -> Result<R
     };
     Ok(upgrade
         .max_message_size(crate::MAX_BODY_BYTES)
+        .read_buffer_size(READ_BUFFER_BYTES)
         .on_upgrade(move |socket| connection::serve(socket, opening)))
 }
 

@@ -15,3 +15,21 @@ pub trait StreamMarkets: Send + Sync {
     /// look-up failed.
     async fn stream_market(&self, market: &DepthMarket) -> Result<StreamMarket, DepthError>;
 }
+
+/// The stored market as it is, without Polymarket's tokens: for a feed that needs no more than
+/// the ids (Kalshi's channels are its tickers; a relay of another node's feed, the node that
+/// holds the exchange connections looks the tokens up; tests and benchmarks).
+pub struct WithoutTokens;
+
+#[async_trait]
+impl StreamMarkets for WithoutTokens {
+    async fn stream_market(&self, market: &DepthMarket) -> Result<StreamMarket, DepthError> {
+        Ok(StreamMarket {
+            id: market.id,
+            exchange: market.exchange,
+            external_id: market.external_id.clone(),
+            outcomes: market.outcomes.clone(),
+            tokens: Vec::new(),
+        })
+    }
+}

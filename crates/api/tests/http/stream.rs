@@ -7,11 +7,12 @@
 
 use futures::{SinkExt, StreamExt};
 use marketlens_api::ApiSettings;
-use marketlens_api::stream::{StreamHub, StreamMarkets, StreamSettings};
+use marketlens_api::stream::markets::WithoutTokens;
+use marketlens_api::stream::{StreamHub, StreamSettings};
 use marketlens_domain::Exchange;
 use marketlens_domain::account::LedgerKind;
 use marketlens_domain::api_key::ApiKey;
-use marketlens_domain::depth::{DepthError, DepthMarket, Ladder, Level, OutcomeBook, TakerSide, Trade};
+use marketlens_domain::depth::{Ladder, Level, OutcomeBook, TakerSide, Trade};
 use marketlens_domain::ids::market_id;
 use marketlens_domain::rate_limit::StreamTierTable;
 use marketlens_domain::stream::{
@@ -84,22 +85,6 @@ impl TestFeed {
     }
 }
 
-/// Markets as the feed follows them: every stored market, tokens or not.
-struct AnyMarket;
-
-#[async_trait::async_trait]
-impl StreamMarkets for AnyMarket {
-    async fn stream_market(&self, market: &DepthMarket) -> Result<StreamMarket, DepthError> {
-        Ok(StreamMarket {
-            id: market.id,
-            exchange: market.exchange,
-            external_id: market.external_id.clone(),
-            outcomes: market.outcomes.clone(),
-            tokens: Vec::new(),
-        })
-    }
-}
-
 /// A server streaming from a [`TestFeed`], with `stream` settings.
 async fn start(stream: StreamSettings) -> (TestServer, Arc<TestFeed>) {
     let (updates, received) = mpsc::channel(1024);
@@ -107,7 +92,7 @@ async fn start(stream: StreamSettings) -> (TestServer, Arc<TestFeed>) {
         followed: Mutex::default(),
         updates,
     });
-    let hub = StreamHub::start(feed.clone(), received, Arc::new(AnyMarket));
+    let hub = StreamHub::start(feed.clone(), received, Arc::new(WithoutTokens));
     let settings = ApiSettings {
         stream,
         ..ApiSettings::default()
