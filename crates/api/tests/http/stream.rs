@@ -639,3 +639,36 @@ async fn a_client_too_slow_to_read_is_closed_and_others_keep_receiving() {
     assert_eq!(next_json(&mut fast).await["seq"], UPDATES + 1);
     assert_eq!(feed.following(bitcoin()), 1);
 }
+
+#[tokio::test]
+async fn an_unknown_market_is_refused_uncharged() {
+    let (server, _) = start(StreamSettings::default()).await;
+    let (account, key) = server.account("enterprise", 10).await;
+    let mut socket = connect(&server, Some(&key)).await.unwrap();
+    send(
+        &mut socket,
+        json!({"type": "subscribe", "markets": [Uuid::from_u128(5), "not-an-id"]}),
+    )
+    .await;
+    for _ in 0..2 {
+        let refused = next_json(&mut socket).await;
+        assert_eq!(refused["error"]["code"], "NOT_FOUND", "{refused}");
+    }
+    send(&mut socket, json!({"type": "subscribe"})).await;
+    assert_eq!(next_json(&mut socket).await["error"]["code"], "INVALID_JSON");
+    assert_eq!(server.remaining_credits(account.id).await, 10);
+}
+
+#[tokio::test]
+async fn a_key_revoked_while_streaming_ends_the_stream_at_its_next_minute() {
+    let (server, feed) = start(short_minutes()).await;
+    let (account, key) = server.account("enterprise", 100).await;
+    let mut socket = connect(&server, Some(&key)).await.unwrap();
+    subscribe(&mut socket, &[bitcoin()]).await;
+    assert_eq!(next_json(&mut socket).await["type"], "subscribed");
+    let record = server.store.list_keys(account.id).await.unwrap().remove(0);
+    server.store.revoke_key(record.id, chrono::Utc::now()).await.unwrap();
+    closed_after_error(&mut socket, "INVALID_API_KEY", 4001).await;
+    feed.wait_following(bitcoin(), 0).await;
+    assert_eq!(stream_minutes_charged(&server, account.id).await, 1);
+}
