@@ -261,7 +261,9 @@ async fn clients(load: Load) {
     measuring.store(true, Ordering::Relaxed);
     let rss_subscribed = resident_kib(load.server_pid);
     let started = tokio::time::Instant::now();
+    let cpu_before = cpu_seconds(load.server_pid);
     tokio::time::sleep(Duration::from_secs(load.seconds)).await;
+    let server_cpu = cpu_seconds(load.server_pid) - cpu_before;
     stop.cancel();
     let elapsed = started.elapsed().as_secs_f64();
     let mut delays = Vec::new();
@@ -292,9 +294,29 @@ async fn clients(load: Load) {
         percentile(1.0)
     );
     println!(
-        "server rss KiB: before {rss_before} subscribed {rss_subscribed} per connection {:.1}",
-        (rss_subscribed - rss_before) as f64 / load.clients as f64
+        "server rss KiB: before {rss_before} subscribed {rss_subscribed} per connection {:.1}; server cpu {:.0}% of a core",
+        (rss_subscribed - rss_before) as f64 / load.clients as f64,
+        server_cpu / elapsed * 100.0
     );
+}
+
+/// The CPU time a process has used, user and system, in seconds.
+fn cpu_seconds(pid: u64) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command's closing parenthesis: utime and stime are the 12th and
+    // 13th, in clock ticks (100 a second on Linux).
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or("", |(_, rest)| rest)
+        .split_whitespace()
+        .collect();
+    let ticks = |index: usize| {
+        fields
+            .get(index)
+            .and_then(|field| field.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
 }
 
 /// A process's resident memory, in KiB.
