@@ -45,7 +45,8 @@ const READ_BUFFER_BYTES: usize = 4 * 1024;
 /// again. A `heartbeat` comes every 5 s; an `error` carries the error shape's `code` and
 /// `message` (with `market`: that market is not, or no longer, subscribed). Close codes:
 /// 4001 the key was refused or is no longer good, 4008 the client did not read as fast as
-/// messages came (its queue filled), 4029 the account has its tier's stream connections open.
+/// messages came (its queue filled), 4029 the account has its tier's stream connections open,
+/// 1001 the server is shutting down (reconnect).
 #[utoipa::path(
     get,
     path = "/api/v1/stream",

@@ -6,7 +6,7 @@
 //! [`Outbox`] into the socket, adds a heartbeat, and closes the socket when asked or when the
 //! client is too slow. So a client that stops reading holds up only its own writer.
 //!
-//! Close codes: 4001 the key was refused (missing, unknown, revoked, or its account
+//! Close codes: 1001 the server is shutting down, 4001 the key was refused (missing, unknown, revoked, or its account
 //! suspended), 4008 the client did not read fast enough, 4029 the account holds its tier's
 //! stream connections already. An `error` message says why before each close but 4008's.
 
@@ -34,6 +34,8 @@ use crate::error::ApiError;
 use crate::request_id::RequestId;
 use crate::state::AppState;
 
+/// The server is shutting down (RFC 6455's "going away").
+pub const CLOSE_GOING_AWAY: u16 = 1001;
 /// The key was refused.
 pub const CLOSE_UNAUTHORIZED: u16 = 4001;
 /// The client fell a whole outbox behind.
@@ -211,6 +213,7 @@ impl Connection {
                 },
                 () = sleep_until(next_minute), if next_minute.is_some() => self.charge_started_minutes().await,
                 _ = &mut *writer => return None,
+                () = self.hub.closing() => return Some(close(CLOSE_GOING_AWAY, "the server is shutting down")),
             };
             if let ControlFlow::Break(frame) = flow {
                 return Some(frame);

@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use super::markets::StreamMarkets;
@@ -40,6 +41,8 @@ struct Shared {
     followed: Mutex<HashMap<Uuid, Followed>>,
     next_client: AtomicU64,
     open_streams: Arc<OpenStreams>,
+    /// Cancelled when the node shuts down: every connection closes (1001).
+    closing: CancellationToken,
 }
 
 /// A market followed on the feed, and who subscribed to it.
@@ -83,6 +86,7 @@ impl StreamHub {
             followed: Mutex::default(),
             next_client: AtomicU64::new(1),
             open_streams: Arc::default(),
+            closing: CancellationToken::new(),
         });
         tokio::spawn(relay(Arc::downgrade(&shared), updates));
         StreamHub { shared }
@@ -90,6 +94,17 @@ impl StreamHub {
 
     pub(crate) fn markets(&self) -> &dyn StreamMarkets {
         self.shared.markets.as_ref()
+    }
+
+    /// Closes every stream connection of the node (close code 1001, "going away"), as a
+    /// serving node does on shutdown so that its clients reconnect elsewhere at once.
+    pub fn close_all(&self) {
+        self.shared.closing.cancel();
+    }
+
+    /// Completes once [`StreamHub::close_all`] is called.
+    pub(crate) async fn closing(&self) {
+        self.shared.closing.cancelled().await;
     }
 
     pub(crate) fn open_streams(&self) -> &Arc<OpenStreams> {

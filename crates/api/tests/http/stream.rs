@@ -87,6 +87,12 @@ impl TestFeed {
 
 /// A server streaming from a [`TestFeed`], with `stream` settings.
 async fn start(stream: StreamSettings) -> (TestServer, Arc<TestFeed>) {
+    let (server, feed, _) = start_with_hub(stream).await;
+    (server, feed)
+}
+
+/// [`start`], and the server's hub.
+async fn start_with_hub(stream: StreamSettings) -> (TestServer, Arc<TestFeed>, StreamHub) {
     let (updates, received) = mpsc::channel(1024);
     let feed = Arc::new(TestFeed {
         followed: Mutex::default(),
@@ -97,7 +103,7 @@ async fn start(stream: StreamSettings) -> (TestServer, Arc<TestFeed>) {
         stream,
         ..ApiSettings::default()
     };
-    (TestServer::start_with_stream(settings, hub).await, feed)
+    (TestServer::start_with_stream(settings, hub.clone()).await, feed, hub)
 }
 
 fn bitcoin() -> Uuid {
@@ -671,4 +677,19 @@ async fn a_key_revoked_while_streaming_ends_the_stream_at_its_next_minute() {
     closed_after_error(&mut socket, "INVALID_API_KEY", 4001).await;
     feed.wait_following(bitcoin(), 0).await;
     assert_eq!(stream_minutes_charged(&server, account.id).await, 1);
+}
+
+#[tokio::test]
+async fn closing_the_hub_closes_every_stream_as_going_away() {
+    let (server, feed, hub) = start_with_hub(StreamSettings::default()).await;
+    let key = server.key().await;
+    let mut socket = connect(&server, Some(&key)).await.unwrap();
+    subscribe(&mut socket, &[bitcoin()]).await;
+    assert_eq!(next_json(&mut socket).await["type"], "subscribed");
+    hub.close_all();
+    match next(&mut socket).await {
+        Some(Err(frame)) => assert_eq!(u16::from(frame.code), 1001, "{frame:?}"),
+        other => panic!("expected a close frame, got {other:?}"),
+    }
+    feed.wait_following(bitcoin(), 0).await;
 }
