@@ -384,7 +384,8 @@ export interface paths {
          *     again. A `heartbeat` comes every 5 s; an `error` carries the error shape's `code` and
          *     `message` (with `market`: that market is not, or no longer, subscribed). Close codes:
          *     4001 the key was refused or is no longer good, 4008 the client did not read as fast as
-         *     messages came (its queue filled), 4029 the account has its tier's stream connections open.
+         *     messages came (its queue filled), 4029 the account has its tier's stream connections open,
+         *     1001 the server is shutting down (reconnect).
          */
         get: operations["stream"];
         put?: never;

@@ -118,7 +118,8 @@ def sync_detailed(
     again. A `heartbeat` comes every 5 s; an `error` carries the error shape's `code` and
     `message` (with `market`: that market is not, or no longer, subscribed). Close codes:
     4001 the key was refused or is no longer good, 4008 the client did not read as fast as
-    messages came (its queue filled), 4029 the account has its tier's stream connections open.
+    messages came (its queue filled), 4029 the account has its tier's stream connections open,
+    1001 the server is shutting down (reconnect).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -163,7 +164,8 @@ def sync(
     again. A `heartbeat` comes every 5 s; an `error` carries the error shape's `code` and
     `message` (with `market`: that market is not, or no longer, subscribed). Close codes:
     4001 the key was refused or is no longer good, 4008 the client did not read as fast as
-    messages came (its queue filled), 4029 the account has its tier's stream connections open.
+    messages came (its queue filled), 4029 the account has its tier's stream connections open,
+    1001 the server is shutting down (reconnect).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -203,7 +205,8 @@ async def asyncio_detailed(
     again. A `heartbeat` comes every 5 s; an `error` carries the error shape's `code` and
     `message` (with `market`: that market is not, or no longer, subscribed). Close codes:
     4001 the key was refused or is no longer good, 4008 the client did not read as fast as
-    messages came (its queue filled), 4029 the account has its tier's stream connections open.
+    messages came (its queue filled), 4029 the account has its tier's stream connections open,
+    1001 the server is shutting down (reconnect).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -248,7 +251,8 @@ async def asyncio(
     again. A `heartbeat` comes every 5 s; an `error` carries the error shape's `code` and
     `message` (with `market`: that market is not, or no longer, subscribed). Close codes:
     4001 the key was refused or is no longer good, 4008 the client did not read as fast as
-    messages came (its queue filled), 4029 the account has its tier's stream connections open.
+    messages came (its queue filled), 4029 the account has its tier's stream connections open,
+    1001 the server is shutting down (reconnect).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
