@@ -70,11 +70,11 @@ pub(crate) fn bearer_token(headers: &HeaderMap) -> Result<Option<&str>, ApiError
 }
 
 pub async fn authenticate(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
-    let token = match bearer_token(request.headers()) {
-        Ok(token) => token.map(str::to_owned),
+    let admitted = match bearer_token(request.headers()) {
+        Ok(token) => admit(&state, token, peer_ip(&request)).await,
         Err(refusal) => return refusal.into_response(),
     };
-    let caller = match admit(&state, token.as_deref(), peer_ip(&request)).await {
+    let caller = match admitted {
         Ok(caller) => caller,
         Err(Refused { error, usage }) => {
             let mut response = error.into_response();

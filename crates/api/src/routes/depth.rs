@@ -1,6 +1,8 @@
 //! Order books and trades of a market (`marketlens_domain::depth`), from the server's depth
 //! source: the exchanges' REST endpoints behind a short shared cache (`serve`), the recordings
-//! shipped with the demo (`demo`), or none (answered 503 `DEPTH_UNAVAILABLE`, uncharged).
+//! shipped with the demo (`demo`), or none (answered 503 `DEPTH_UNAVAILABLE`, uncharged). A
+//! book the live stream keeps ([`crate::stream`]) is served first, while a stream client
+//! follows the market and the feed receives it.
 //!
 //! A book states its age when answered (`ageMs`) and is `stale` past the server's bound
 //! (`ApiSettings::depth_max_age`), so an old book is never passed off as a current one. An
