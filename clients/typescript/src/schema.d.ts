@@ -699,7 +699,7 @@ export interface components {
             data: components["schemas"]["AdminKey"][];
         };
         /**
-         * @description Where an order book or trades came from: `stream` (the exchange's live stream), `rest` (fetched from the exchange's REST API, shared for a short while), or `recording` (recorded earlier and served as recorded: the demo).
+         * @description Where an order book or trades came from: `stream` (the exchange's live stream, while a stream client of this server follows the market), `rest` (fetched from the exchange's REST API, shared for a short while), or `recording` (recorded earlier and served as recorded: the demo).
          * @enum {string}
          */
         DepthSource: "stream" | "rest" | "recording";
@@ -1298,7 +1298,8 @@ export interface components {
             exchange: components["schemas"]["Exchange"];
             /**
              * @description When the book was as shown: the exchange's time for it (Polymarket), when its answer
-             *     arrived (Kalshi), or when it was recorded.
+             *     arrived (Kalshi), when it was recorded, or, for a book the live stream keeps (`stream`),
+             *     this answer's time.
              */
             timestamp: components["schemas"]["Iso8601"];
             /**
