@@ -358,44 +358,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/stream": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Live market data over a WebSocket.
-         * @description Upgrade with a WebSocket client, sending the key as `Authorization: Bearer <API_KEY>`, or,
-         *     from a browser, as the first message: `{"type":"auth","key":"<API_KEY>"}` (within 10 s).
-         *     Then send `{"type":"subscribe","markets":["<market id>",...]}` (and `unsubscribe` alike).
-         *     Each market costs 1 credit per started minute: the first when it is subscribed (refused
-         *     with an `error` `INSUFFICIENT_CREDITS` when the balance cannot pay it), then one as each
-         *     further minute starts (a minute that cannot be paid ends that subscription with an
-         *     `error`). Each tier bounds the stream connections an account holds open and the markets
-         *     one connection follows (`RATE_LIMITED`).
-         *
-         *     The server sends JSON text frames, each with a `type` (`StreamControlMessage`,
-         *     `StreamMarketMessage`): `subscribed`, then the market's whole `book` (per outcome, as
-         *     `getOrderBook` shows it), then `levels` (the size now at a price; 0: gone), `price`,
-         *     `trade` and `state` (`live` or `interrupted`). Every market message carries `seq`, 1, 2, 3…
-         *     per subscription: a number skipped means messages were lost, and the next `book` is whole
-         *     again. A `heartbeat` comes every 5 s; an `error` carries the error shape's `code` and
-         *     `message` (with `market`: that market is not, or no longer, subscribed). Close codes:
-         *     4001 the key was refused or is no longer good, 4008 the client did not read as fast as
-         *     messages came (its queue filled), 4029 the account has its tier's stream connections open,
-         *     1001 the server is shutting down (reconnect).
-         */
-        get: operations["stream"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -699,7 +661,7 @@ export interface components {
             data: components["schemas"]["AdminKey"][];
         };
         /**
-         * @description Where an order book or trades came from: `stream` (the exchange's live stream, while a stream client of this server follows the market), `rest` (fetched from the exchange's REST API, shared for a short while), or `recording` (recorded earlier and served as recorded: the demo).
+         * @description Where an order book or trades came from: `stream` (the exchange's live stream), `rest` (fetched from the exchange's REST API, shared for a short while), or `recording` (recorded earlier and served as recorded: the demo).
          * @enum {string}
          */
         DepthSource: "stream" | "rest" | "recording";
@@ -993,7 +955,7 @@ export interface components {
          * @description A ledger line's kind: `credit` (credits added) or `charge` (a call's cost).
          * @enum {string}
          */
-        LedgerKind: "credit" | "charge";
+        LedgerKind: "credit" | "charge" | "refund";
         /** @description A line of an account's ledger: credits added, or a call's charge. */
         LedgerLine: {
             /**
@@ -1298,8 +1260,7 @@ export interface components {
             exchange: components["schemas"]["Exchange"];
             /**
              * @description When the book was as shown: the exchange's time for it (Polymarket), when its answer
-             *     arrived (Kalshi), when it was recorded, or, for a book the live stream keeps (`stream`),
-             *     this answer's time.
+             *     arrived (Kalshi), or when it was recorded.
              */
             timestamp: components["schemas"]["Iso8601"];
             /**
@@ -1464,123 +1425,6 @@ export interface components {
             stale: boolean;
         };
         /**
-         * @description What a client sends: its key (when it could not send the `Authorization` header), then
-         *     subscriptions.
-         */
-        StreamClientMessage: {
-            key: string;
-            /** @enum {string} */
-            type: "auth";
-        } | {
-            markets: string[];
-            /** @enum {string} */
-            type: "subscribe";
-        } | {
-            markets: string[];
-            /** @enum {string} */
-            type: "unsubscribe";
-        };
-        /** @description A message that is not a market's change. */
-        StreamControlMessage: {
-            /** Format: uuid */
-            market: string;
-            exchange: components["schemas"]["Exchange"];
-            outcomes: string[];
-            /**
-             * Format: int64
-             * @description The account's balance after this market's first minute.
-             */
-            creditsRemaining: number;
-            /** @enum {string} */
-            type: "subscribed";
-        } | {
-            /** Format: uuid */
-            market: string;
-            /** @enum {string} */
-            type: "unsubscribed";
-        } | {
-            time: components["schemas"]["Iso8601"];
-            /** @enum {string} */
-            type: "heartbeat";
-        } | {
-            /** Format: uuid */
-            market?: string | null;
-            error: components["schemas"]["ErrorObject"];
-            /** @enum {string} */
-            type: "error";
-        };
-        /** @description One level of one outcome's book as it is now. */
-        StreamLevel: {
-            outcome: string;
-            side: string;
-            /** Format: double */
-            price: number;
-            /**
-             * Format: double
-             * @description Contracts now at this price; 0: the level is gone.
-             */
-            size: number;
-        };
-        /**
-         * @description A change of a subscribed market. `seq` numbers a subscription's messages 1, 2, 3…: a number
-         *     skipped means messages were lost, and the next `book` is whole again.
-         */
-        StreamMarketMessage: {
-            /** Format: int64 */
-            seq: number;
-            /** Format: uuid */
-            market: string;
-            time: components["schemas"]["Iso8601"];
-            outcomes: components["schemas"]["OutcomeBookView"][];
-            /** @enum {string} */
-            type: "book";
-        } | {
-            /** Format: int64 */
-            seq: number;
-            /** Format: uuid */
-            market: string;
-            time: components["schemas"]["Iso8601"];
-            changes: components["schemas"]["StreamLevel"][];
-            /** @enum {string} */
-            type: "levels";
-        } | {
-            /** Format: int64 */
-            seq: number;
-            /** Format: uuid */
-            market: string;
-            time: components["schemas"]["Iso8601"];
-            outcome: string;
-            /**
-             * Format: double
-             * @description The last traded price, when the exchange sent one.
-             */
-            last?: number | null;
-            /** Format: double */
-            bestBid?: number | null;
-            /** Format: double */
-            bestAsk?: number | null;
-            /** @enum {string} */
-            type: "price";
-        } | {
-            /** Format: int64 */
-            seq: number;
-            /** Format: uuid */
-            market: string;
-            time: components["schemas"]["Iso8601"];
-            trade: components["schemas"]["TradeView"];
-            /** @enum {string} */
-            type: "trade";
-        } | {
-            /** Format: int64 */
-            seq: number;
-            /** Format: uuid */
-            market: string;
-            time: components["schemas"]["Iso8601"];
-            state: string;
-            /** @enum {string} */
-            type: "state";
-        };
-        /**
          * @description Whether a trade's taker bought or sold the outcome traded.
          * @enum {string}
          */
@@ -1659,26 +1503,26 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-27T05:24:37.938Z",
+                     *           "createdAt": "2026-11-27T05:23:12.268Z",
                      *           "credits": {
                      *             "purchased": 10000,
                      *             "remaining": 9976,
                      *             "used": 24
                      *           },
-                     *           "id": "6a5f4457-a9f9-4bcf-a79a-6cb3beb3e5be",
+                     *           "id": "d0c4df46-12d2-468d-b81c-1efb452efefb",
                      *           "label": "demo",
                      *           "status": "active",
                      *           "tier": "pro",
                      *           "walletAddress": ""
                      *         },
                      *         {
-                     *           "createdAt": "2026-11-27T05:24:38.479Z",
+                     *           "createdAt": "2026-11-27T05:23:12.902Z",
                      *           "credits": {
                      *             "purchased": 5000,
                      *             "remaining": 5000,
                      *             "used": 0
                      *           },
-                     *           "id": "ba811cc5-079d-47ba-8c52-d8ce94878cb1",
+                     *           "id": "89a5f51a-4124-41e8-a597-35e377638b07",
                      *           "label": "Research desk",
                      *           "status": "active",
                      *           "tier": "starter",
@@ -1758,22 +1602,22 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "account": {
-                     *           "createdAt": "2026-11-27T05:24:38.479Z",
+                     *           "createdAt": "2026-11-27T05:23:12.902Z",
                      *           "credits": {
                      *             "purchased": 5000,
                      *             "remaining": 5000,
                      *             "used": 0
                      *           },
-                     *           "id": "ba811cc5-079d-47ba-8c52-d8ce94878cb1",
+                     *           "id": "89a5f51a-4124-41e8-a597-35e377638b07",
                      *           "label": "Research desk",
                      *           "status": "active",
                      *           "tier": "starter",
                      *           "walletAddress": ""
                      *         },
                      *         "key": {
-                     *           "apiKey": "pm_live_0682f809daff7dabe21203437aa46dcc0a68245b",
-                     *           "display": "pm_live_0682...245b",
-                     *           "id": "eba4dbab-ca6e-4e9c-96d0-164d3e5e1e8d"
+                     *           "apiKey": "pm_live_5c201aac2d7adc5d4fb52b1f6159fb06807f5525",
+                     *           "display": "pm_live_5c20...5525",
+                     *           "id": "6b8e2376-4a89-40f0-928f-16e972fe3994"
                      *         }
                      *       }
                      *     }
@@ -1844,7 +1688,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example ba811cc5-079d-47ba-8c52-d8ce94878cb1
+                 * @example 89a5f51a-4124-41e8-a597-35e377638b07
                  */
                 id: string;
             };
@@ -1861,13 +1705,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-27T05:24:38.479Z",
+                     *         "createdAt": "2026-11-27T05:23:12.902Z",
                      *         "credits": {
                      *           "purchased": 5000,
                      *           "remaining": 5000,
                      *           "used": 0
                      *         },
-                     *         "id": "ba811cc5-079d-47ba-8c52-d8ce94878cb1",
+                     *         "id": "89a5f51a-4124-41e8-a597-35e377638b07",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "starter",
@@ -1932,7 +1776,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example ba811cc5-079d-47ba-8c52-d8ce94878cb1
+                 * @example 89a5f51a-4124-41e8-a597-35e377638b07
                  */
                 id: string;
             };
@@ -1958,13 +1802,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-27T05:24:38.479Z",
+                     *         "createdAt": "2026-11-27T05:23:12.902Z",
                      *         "credits": {
                      *           "purchased": 5000,
                      *           "remaining": 5000,
                      *           "used": 0
                      *         },
-                     *         "id": "ba811cc5-079d-47ba-8c52-d8ce94878cb1",
+                     *         "id": "89a5f51a-4124-41e8-a597-35e377638b07",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "pro",
@@ -2047,7 +1891,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example ba811cc5-079d-47ba-8c52-d8ce94878cb1
+                 * @example 89a5f51a-4124-41e8-a597-35e377638b07
                  */
                 id: string;
             };
@@ -2073,13 +1917,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "createdAt": "2026-11-27T05:24:38.479Z",
+                     *         "createdAt": "2026-11-27T05:23:12.902Z",
                      *         "credits": {
                      *           "purchased": 7500,
                      *           "remaining": 7500,
                      *           "used": 0
                      *         },
-                     *         "id": "ba811cc5-079d-47ba-8c52-d8ce94878cb1",
+                     *         "id": "89a5f51a-4124-41e8-a597-35e377638b07",
                      *         "label": "Research desk",
                      *         "status": "active",
                      *         "tier": "pro",
@@ -2162,7 +2006,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example ba811cc5-079d-47ba-8c52-d8ce94878cb1
+                 * @example 89a5f51a-4124-41e8-a597-35e377638b07
                  */
                 id: string;
             };
@@ -2180,17 +2024,17 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "accountId": "ba811cc5-079d-47ba-8c52-d8ce94878cb1",
-                     *           "createdAt": "2026-11-27T05:24:38.479Z",
-                     *           "display": "pm_live_0682...245b",
-                     *           "id": "eba4dbab-ca6e-4e9c-96d0-164d3e5e1e8d",
+                     *           "accountId": "89a5f51a-4124-41e8-a597-35e377638b07",
+                     *           "createdAt": "2026-11-27T05:23:12.903Z",
+                     *           "display": "pm_live_5c20...5525",
+                     *           "id": "6b8e2376-4a89-40f0-928f-16e972fe3994",
                      *           "revokedAt": null
                      *         },
                      *         {
-                     *           "accountId": "ba811cc5-079d-47ba-8c52-d8ce94878cb1",
-                     *           "createdAt": "2026-11-27T05:24:38.485Z",
-                     *           "display": "pm_live_28a0...1fa9",
-                     *           "id": "13787505-dee5-4b71-a68b-6509d5bacaff",
+                     *           "accountId": "89a5f51a-4124-41e8-a597-35e377638b07",
+                     *           "createdAt": "2026-11-27T05:23:12.908Z",
+                     *           "display": "pm_live_e7a3...389d",
+                     *           "id": "ef99e5f9-92a0-45f0-8a15-33a0c8186dea",
                      *           "revokedAt": null
                      *         }
                      *       ]
@@ -2253,7 +2097,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example ba811cc5-079d-47ba-8c52-d8ce94878cb1
+                 * @example 89a5f51a-4124-41e8-a597-35e377638b07
                  */
                 id: string;
             };
@@ -2270,9 +2114,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "apiKey": "pm_live_28a028dd010d5d701ff579e67fe1e61e8ea91fa9",
-                     *         "display": "pm_live_28a0...1fa9",
-                     *         "id": "13787505-dee5-4b71-a68b-6509d5bacaff"
+                     *         "apiKey": "pm_live_e7a302ab4b4343219b9935ec0bda85394fb6389d",
+                     *         "display": "pm_live_e7a3...389d",
+                     *         "id": "ef99e5f9-92a0-45f0-8a15-33a0c8186dea"
                      *       }
                      *     }
                      */
@@ -2338,7 +2182,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account's id.
-                 * @example ba811cc5-079d-47ba-8c52-d8ce94878cb1
+                 * @example 89a5f51a-4124-41e8-a597-35e377638b07
                  */
                 id: string;
             };
@@ -2357,7 +2201,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "apiKeyId": null,
-                     *           "createdAt": "2026-11-27T05:24:38.479Z",
+                     *           "createdAt": "2026-11-27T05:23:12.902Z",
                      *           "credits": 5000,
                      *           "id": 17,
                      *           "kind": "credit",
@@ -2366,7 +2210,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "apiKeyId": null,
-                     *           "createdAt": "2026-11-27T05:24:38.484Z",
+                     *           "createdAt": "2026-11-27T05:23:12.906Z",
                      *           "credits": 2500,
                      *           "id": 18,
                      *           "kind": "credit",
@@ -2434,7 +2278,7 @@ export interface operations {
             path: {
                 /**
                  * @description The key's id.
-                 * @example 13787505-dee5-4b71-a68b-6509d5bacaff
+                 * @example ef99e5f9-92a0-45f0-8a15-33a0c8186dea
                  */
                 id: string;
             };
@@ -2451,11 +2295,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "accountId": "ba811cc5-079d-47ba-8c52-d8ce94878cb1",
-                     *         "createdAt": "2026-11-27T05:24:38.485Z",
-                     *         "display": "pm_live_28a0...1fa9",
-                     *         "id": "13787505-dee5-4b71-a68b-6509d5bacaff",
-                     *         "revokedAt": "2026-11-27T05:24:38.487Z"
+                     *         "accountId": "89a5f51a-4124-41e8-a597-35e377638b07",
+                     *         "createdAt": "2026-11-27T05:23:12.908Z",
+                     *         "display": "pm_live_e7a3...389d",
+                     *         "id": "ef99e5f9-92a0-45f0-8a15-33a0c8186dea",
+                     *         "revokedAt": "2026-11-27T05:23:12.909Z"
                      *       }
                      *     }
                      */
@@ -2533,7 +2377,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "apiKey": "pm_live_b0df...b722",
+                     *         "apiKey": "pm_live_4da1...af7f",
                      *         "credits": {
                      *           "purchased": 10000,
                      *           "remaining": 9982,
@@ -2542,11 +2386,11 @@ export interface operations {
                      *         "rateLimit": {
                      *           "currentUsage": 11,
                      *           "requestsPerMinute": 1200,
-                     *           "resetsAt": "2026-11-27T05:25:00.000Z"
+                     *           "resetsAt": "2026-11-27T05:24:00.000Z"
                      *         },
                      *         "tier": "pro",
                      *         "user": {
-                     *           "id": "6a5f4457-a9f9-4bcf-a79a-6cb3beb3e5be",
+                     *           "id": "d0c4df46-12d2-468d-b81c-1efb452efefb",
                      *           "walletAddress": ""
                      *         }
                      *       }
@@ -2973,7 +2817,7 @@ export interface operations {
                      *           "marketId": "1da53f40-350f-55c0-878b-baf50c61881f",
                      *           "platform": "polymarket",
                      *           "query": "Israel withdraws from Gaza",
-                     *           "timestamp": "2026-11-27T05:24:38.455Z"
+                     *           "timestamp": "2026-11-27T05:23:12.883Z"
                      *         },
                      *         "sources": [
                      *           {
@@ -2991,7 +2835,7 @@ export interface operations {
                      *         ],
                      *         "summary": "On Polymarket, \"Israel withdraws from Gaza in 2025?\" is led by No at 78%. Volume is $811,272 in total and $6,227 in the last 24 hours, with $8,766 of liquidity. Its end date, December 31, 2025, has passed, but Polymarket still lists it as open. 1 news article about it from the market's time was found."
                      *       },
-                     *       "processingTimeMs": 3.157,
+                     *       "processingTimeMs": 3.222,
                      *       "success": true
                      *     }
                      */
@@ -3156,7 +3000,7 @@ export interface operations {
                      *           "marketId": "1da53f40-350f-55c0-878b-baf50c61881f",
                      *           "platform": "polymarket",
                      *           "query": "Israel withdraws from Gaza",
-                     *           "timestamp": "2026-11-27T05:24:38.459Z"
+                     *           "timestamp": "2026-11-27T05:23:12.886Z"
                      *         },
                      *         "sources": [
                      *           {
@@ -3174,7 +3018,7 @@ export interface operations {
                      *         ],
                      *         "summary": "On Polymarket, \"Israel withdraws from Gaza in 2025?\" is led by No at 78%. Volume is $811,272 in total and $6,227 in the last 24 hours, with $8,766 of liquidity. Its end date, December 31, 2025, has passed, but Polymarket still lists it as open. 1 news article about it from the market's time was found."
                      *       },
-                     *       "processingTimeMs": 2.997,
+                     *       "processingTimeMs": 2.227,
                      *       "success": true
                      *     }
                      */
@@ -4011,7 +3855,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "ageMs": 22137878468,
+                     *         "ageMs": 22137792893,
                      *         "exchange": "KALSHI",
                      *         "marketId": "ea1e5627-27b0-59b3-9cfb-460fa539d477",
                      *         "outcomes": [
@@ -4421,7 +4265,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "ageMs": 22137878470,
+                     *           "ageMs": 22137792895,
                      *           "exchange": "KALSHI",
                      *           "marketId": "ea1e5627-27b0-59b3-9cfb-460fa539d477",
                      *           "outcomes": [
@@ -4494,7 +4338,7 @@ export interface operations {
                      *           "timestamp": "2026-03-16T00:00:00.000Z"
                      *         },
                      *         {
-                     *           "ageMs": 28202422255,
+                     *           "ageMs": 28202336680,
                      *           "exchange": "POLYMARKET",
                      *           "marketId": "5e12b599-c88d-5eaf-a0c8-5e93d462f7be",
                      *           "outcomes": [
@@ -4855,78 +4699,6 @@ export interface operations {
             };
         };
     };
-    stream: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Switching to the WebSocket protocol: the stream begins. Not charged; each subscribed market's minutes are. */
-            101: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A parameter is unknown, repeated or out of range (`INVALID_PARAMETER`, naming it), or a required one is missing; or two `Authorization` headers (`INVALID_REQUEST`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No key (`MISSING_API_KEY`), or an unknown, malformed or revoked one (`INVALID_API_KEY`). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The account is suspended (`ACCOUNT_SUSPENDED`). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not a WebSocket upgrade request (`INVALID_REQUEST`). */
-            426: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Over the account's requests-per-minute limit, too many failed authentications from the client's address, or the account already has as many stream connections open as its tier allows (`RATE_LIMITED`; `details.streamConnections`). */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server has no live source (`DEPTH_UNAVAILABLE`), or the store is unavailable (`SERVICE_UNAVAILABLE`). */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     checkLiveness: {
         parameters: {
             query?: never;
@@ -4969,8 +4741,8 @@ export interface operations {
                 content: {
                     /**
                      * @example # TYPE marketlens_store_markets gauge
-                     *     marketlens_store_markets{exchange="POLYMARKET"} 1470
                      *     marketlens_store_markets{exchange="KALSHI"} 1538
+                     *     marketlens_store_markets{exchange="POLYMARKET"} 1470
                      */
                     "text/plain": string;
                 };

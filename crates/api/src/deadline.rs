@@ -9,11 +9,12 @@
 //! first is waited for, and its outcome is the answer. So a call is answered 503 uncharged,
 //! or answered with its charge recorded, never charged and answered 503. A charge begins only
 //! before the deadline and takes one short transaction, so answers come within the timeout
-//! plus that transaction; the outer backstop ([`crate::state::REQUEST_TIMEOUT_MARGIN`] later)
-//! only cuts a request whose store stopped answering in the middle of its charge's commit.
-//! That, and a connection cut while a `COMMIT` is on its way, are the one case no node can
-//! settle: whether the charge was recorded is unknown, the call is answered 503, and a retry
-//! with the same `Idempotency-Key` learns the truth (docs/API.md).
+//! plus that transaction. A charge whose outcome is not known by then (the store stopped
+//! answering in the middle of its commit, or the connection was cut while its `COMMIT` was on
+//! its way) is answered 503 [`crate::billing::charger::CHARGE_GRACE`] after the deadline, and
+//! settled by the charger once the store answers: if it was taken, it is given back. The outer
+//! backstop ([`crate::state::REQUEST_TIMEOUT_MARGIN`] later) only cuts a request stuck
+//! elsewhere.
 
 use axum::extract::{Request, State};
 use axum::middleware::Next;

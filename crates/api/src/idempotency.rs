@@ -39,7 +39,6 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Notify;
-use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use crate::auth::Caller;
@@ -363,29 +362,6 @@ fn replay(answer: KeptAnswer) -> Response {
     headers.insert("x-credits-remaining", HeaderValue::from(answer.credits_remaining));
     headers.insert(REPLAYED_HEADER, HeaderValue::from_static("true"));
     response
-}
-
-/// How often every node deletes the kept answers and lapsed claims whose time is up. Reads
-/// ignore them anyway; this only keeps the table small.
-pub const SWEEP_EVERY: Duration = Duration::from_secs(600);
-
-/// Deletes expired idempotency records every [`SWEEP_EVERY`] until `shutdown`. Every serving
-/// node runs it (`demo` and `serve --no-sync` too): the delete is idempotent and cheap, so
-/// nodes need not agree on who sweeps.
-pub fn sweep_expired(store: Arc<dyn Store>, shutdown: CancellationToken) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        loop {
-            match store.delete_expired_idempotency_records(Utc::now()).await {
-                Ok(0) => {}
-                Ok(deleted) => tracing::info!(deleted, "expired idempotency records deleted"),
-                Err(error) => tracing::warn!(%error, "could not delete expired idempotency records"),
-            }
-            tokio::select! {
-                _ = shutdown.cancelled() => return,
-                _ = tokio::time::sleep(SWEEP_EVERY) => {}
-            }
-        }
-    })
 }
 
 #[cfg(test)]

@@ -38,6 +38,7 @@ pub mod schemas;
 pub mod state;
 pub mod store_health;
 pub mod stream;
+pub mod sweep;
 pub mod telemetry;
 pub mod views;
 

@@ -92,6 +92,10 @@ pub enum LedgerKind {
     Credit,
     /// Credits taken for a call that succeeded: raises used, lowers remaining.
     Charge,
+    /// A charge given back because its call could not be answered (the store's reply to the
+    /// charge was lost, and by the time it was known the call had been answered 503): lowers
+    /// used, raises remaining. Its request id and operation are the charge's.
+    Refund,
 }
 
 impl LedgerKind {
@@ -99,6 +103,7 @@ impl LedgerKind {
         match self {
             LedgerKind::Credit => "credit",
             LedgerKind::Charge => "charge",
+            LedgerKind::Refund => "refund",
         }
     }
 }
@@ -110,6 +115,7 @@ impl FromStr for LedgerKind {
         match text {
             "credit" => Ok(LedgerKind::Credit),
             "charge" => Ok(LedgerKind::Charge),
+            "refund" => Ok(LedgerKind::Refund),
             other => Err(format!("unknown ledger kind {other:?}")),
         }
     }

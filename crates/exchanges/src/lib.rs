@@ -18,6 +18,7 @@
 //!   rules onto the domain types).
 //! - `lenient`: numbers, ids and dates as the exchanges actually spell them.
 //! - `record`: reading one record with a useful reason, and collecting the output.
+//! - [`stream`]: the exchanges' WebSocket streams as sessions fed frames (no sockets here).
 
 pub mod depth;
 mod kalshi;
@@ -25,6 +26,7 @@ mod lenient;
 mod payload;
 mod polymarket;
 mod record;
+pub mod stream;
 
 use marketlens_domain::{Event, Exchange, Market};
 

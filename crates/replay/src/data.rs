@@ -187,12 +187,12 @@ fn first_of_each(records: impl Iterator<Item = Value>, key: &str) -> Vec<Value> 
         .collect()
 }
 
-fn read(file: &str) -> Value {
+pub(crate) fn read(file: &str) -> Value {
     serde_json::from_slice(&read_bytes(file))
         .unwrap_or_else(|error| panic!("the recorded payload {file} is not JSON: {error}"))
 }
 
-fn read_bytes(file: &str) -> Vec<u8> {
+pub(crate) fn read_bytes(file: &str) -> Vec<u8> {
     let path = Path::new(DEMO_DATA).join(file);
     std::fs::read(&path).unwrap_or_else(|error| {
         panic!(

@@ -1,4 +1,4 @@
-//! A local HTTP server that replays the recorded Polymarket and Kalshi payloads with each
+//! A local HTTP and WebSocket server that replays the recorded Polymarket and Kalshi payloads with each
 //! exchange's pagination, and injects faults, so that the sync engine's real HTTP code paths
 //! can be tested without the internet. Test support only: deterministic, in memory, bound to
 //! `127.0.0.1`.
@@ -46,6 +46,12 @@
 //! Under `/news/` ([`ReplayServer::news_url`]): each recorded feed file of `demo-data/news/`
 //! (`GET /news/bbc-news-home-2020-08.xml`), byte for byte, broken captures included.
 //!
+//! WebSocket streams (the `stream` module): Polymarket's CLOB market channel at
+//! [`ReplayServer::polymarket_ws_url`] and Kalshi's WebSocket API v2 at
+//! [`ReplayServer::kalshi_ws_url`] answer subscriptions as the exchanges do and play the
+//! recorded frames (and frames written from the documentation where none was recorded) at the
+//! speed [`ReplayServer::set_stream_speed`] sets, with [`StreamFault`]s.
+//!
 //! Every listing ignores parameters it does not know, as the real APIs do. A bad `limit`
 //! (0, above the maximum, not a number), a flag other than `true`/`false`, an unknown
 //! `status`, or a cursor the server did not issue for that listing get a 400 with a JSON
@@ -81,8 +87,10 @@ mod news;
 mod page;
 mod polymarket;
 mod server;
+mod stream;
 
 pub use data::ReplayData;
 pub use depth::DepthRecordings;
 pub use fault::{Fault, MALFORMED_BODY};
 pub use server::ReplayServer;
+pub use stream::{MALFORMED_FRAME, StreamFault};

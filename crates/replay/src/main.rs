@@ -1,5 +1,5 @@
-//! The `marketlens-replay` binary: serves [`ReplayData::scaled`] on `127.0.0.1` until Ctrl-C,
-//! for benchmarks of the sync engine against a local, deterministic exchange.
+//! The `marketlens-replay` binary: serves [`ReplayData::scaled`] and the recorded WebSocket
+//! streams on `127.0.0.1` until Ctrl-C, for benchmarks against a local, deterministic exchange.
 
 use anyhow::Context;
 use clap::Parser;
@@ -17,6 +17,9 @@ struct Cli {
     /// markets).
     #[arg(long, default_value_t = 1)]
     copies: usize,
+    /// How many times faster than recorded the WebSocket streams play their frames.
+    #[arg(long, default_value_t = 1.0)]
+    stream_speed: f64,
 }
 
 #[tokio::main]
@@ -29,6 +32,9 @@ async fn main() -> anyhow::Result<()> {
     println!("Kalshi base URL:             {}", server.kalshi_url());
     println!("Polymarket CLOB base URL:    {}", server.polymarket_clob_url());
     println!("Polymarket Data API URL:     {}", server.polymarket_data_url());
+    server.set_stream_speed(cli.stream_speed);
+    println!("Polymarket market channel:   {}", server.polymarket_ws_url());
+    println!("Kalshi WebSocket API:        {}", server.kalshi_ws_url());
     println!("Serving {} copies of the recorded data; Ctrl-C stops.", cli.copies);
     tokio::signal::ctrl_c().await.context("cannot wait for Ctrl-C")?;
     Ok(())

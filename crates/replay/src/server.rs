@@ -15,6 +15,7 @@ use crate::data::ReplayData;
 use crate::depth::DepthRecordings;
 use crate::error::ReplayError;
 use crate::fault::{Fault, FaultQueue};
+use crate::stream::{self, StreamState};
 use crate::{depth, kalshi, news, polymarket};
 
 /// A replay server running in a background task of the current Tokio runtime; dropping it
@@ -46,6 +47,8 @@ pub(crate) struct Shared {
     requests: Mutex<Vec<(String, String)>>,
     /// The recorded order books and trades (fixed for the server's life).
     pub(crate) depth: DepthRecordings,
+    /// The WebSocket streams' faults, speed and what clients sent.
+    pub(crate) stream: StreamState,
 }
 
 impl Shared {
@@ -83,6 +86,7 @@ impl ReplayServer {
             catalog: Mutex::new(Catalog::new(data)),
             faults: Mutex::new(FaultQueue::default()),
             requests: Mutex::new(Vec::new()),
+            stream: StreamState::default(),
         });
         let (shutdown, stopped) = oneshot::channel::<()>();
         let router = router(shared.clone());
@@ -99,6 +103,10 @@ impl ReplayServer {
             shared,
             shutdown: Some(shutdown),
         })
+    }
+
+    pub(crate) fn shared(&self) -> &Shared {
+        &self.shared
     }
 
     /// The address the server listens on.
@@ -186,6 +194,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .nest("/polymarket-data", depth::data_router())
         .nest("/kalshi/trade-api/v2", kalshi::router().merge(depth::kalshi_router()))
         .nest("/news", news::router())
+        .merge(stream::router())
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(shared.clone(), record_and_misbehave))
         .with_state(shared)
@@ -215,6 +224,6 @@ async fn not_found(request: Request) -> Response {
 
 /// Locks `mutex`, ignoring poisoning: a panicking test thread must not break the server for
 /// the assertions that follow.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

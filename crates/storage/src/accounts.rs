@@ -3,8 +3,7 @@
 //! Credits move in one step: a call is charged when its work has succeeded, by
 //! [`AccountStore::charge`], which takes the cost from the balance only if the balance covers
 //! it, and writes the ledger line in the same transaction. Nothing is taken before the call is
-//! known to succeed, so nothing ever has to be given back, and a process that dies mid-call
-//! leaves no credit reserved.
+//! known to succeed, and a process that dies mid-call leaves no credit reserved.
 //!
 //! `charge` takes a batch: the server groups the charges of concurrent calls into one
 //! transaction (group commit), which is what lets one SQLite writer, or one hot account row
@@ -14,6 +13,13 @@
 //! A charge may carry an answer to keep under an idempotency key ([`ChargeRequest::keep`]):
 //! it is taken only if the key's claim is still the call's, and the claim is completed with
 //! the answer in the same transaction (see `idempotency.rs` for why).
+//!
+//! A batch's transaction also records the batch, by an id its caller chose, with what became
+//! of each charge. A server whose connection to the store broke while the batch committed
+//! cannot tell from the error whether it did; [`AccountStore::settle_charge_batch`] tells it
+//! once the store answers again. The charges it then finds taken for calls it could not
+//! answer are given back by [`AccountStore::refund`], once per batch, each with a ledger
+//! refund line: so a call is paid for only when it was answered.
 
 use async_trait::async_trait;
 use marketlens_domain::account::{Account, AccountStatus, ApiKeyRecord, LedgerEntry};
@@ -51,7 +57,7 @@ pub struct ChargeRequest {
 }
 
 /// What became of one charge of a batch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ChargeOutcome {
     /// Taken, with its ledger line; `remaining` is the balance after it.
     Charged { remaining: i64 },
@@ -67,12 +73,20 @@ pub enum ChargeOutcome {
 }
 
 /// The sums of an account's ledger, to check the books: `credited` must equal
-/// `credits_purchased` and `charged` must equal `credits_used`.
+/// `credits_purchased` and `charged - refunded` must equal `credits_used`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LedgerTotals {
     pub credited: i64,
     pub charged: i64,
+    pub refunded: i64,
     pub lines: u64,
+}
+
+impl LedgerTotals {
+    /// What the account has paid for: its charges less what was given back.
+    pub fn used(&self) -> i64 {
+        self.charged - self.refunded
+    }
 }
 
 #[async_trait]
@@ -113,8 +127,25 @@ pub trait AccountStore: Send + Sync {
 
     /// Charges a batch of calls in one transaction: each charge, in order, is taken if its key
     /// is live, its account active and the balance covers its cost. One outcome per charge, in
-    /// the same order. A store error means nothing of the batch was taken.
-    async fn charge(&self, charges: &[ChargeRequest]) -> Result<Vec<ChargeOutcome>, StoreError>;
+    /// the same order. The transaction records the outcomes under `batch` (a fresh id per
+    /// call). A store error means the batch was not taken, unless the error came while it
+    /// committed: [`AccountStore::settle_charge_batch`] says which.
+    async fn charge(&self, batch: Uuid, charges: &[ChargeRequest]) -> Result<Vec<ChargeOutcome>, StoreError>;
+
+    /// Settles whether `batch` was taken, for a caller whose `charge` failed without saying:
+    /// its outcomes if its transaction committed; if not, `None`, and the batch is recorded as
+    /// never taken, so that it never can be (a transaction of it still open is waited for, or
+    /// fails on the record when it commits). Also `None` once the record was swept, a day after.
+    async fn settle_charge_batch(&self, batch: Uuid, now: Timestamp) -> Result<Option<Vec<ChargeOutcome>>, StoreError>;
+
+    /// Gives back, in one transaction, charges of `batch` that were taken for calls never
+    /// answered: each raises its account's remaining, lowers its used, and writes a refund
+    /// line. Once per batch: `false` (and nothing given back) if the batch has no record or its
+    /// charges were given back already.
+    async fn refund(&self, batch: Uuid, charges: &[ChargeRequest], now: Timestamp) -> Result<bool, StoreError>;
+
+    /// Deletes the records of charge batches committed before `before`; how many.
+    async fn delete_charge_batches_before(&self, before: Timestamp) -> Result<u64, StoreError>;
 
     /// Up to `limit` lines of the account's ledger after line `after` (from the start when
     /// `None`), oldest first.
@@ -160,11 +191,15 @@ pub(crate) trait ChargeWriter {
     /// Completes a held claim with its answer and what its charge took.
     async fn keep_answer(&mut self, answer: &AnswerToKeep, credits_used: i64, remaining: i64)
     -> Result<(), StoreError>;
+
+    /// Records the batch and its outcomes (JSON).
+    async fn record_batch(&mut self, batch: Uuid, outcomes: &str, now: Timestamp) -> Result<(), StoreError>;
 }
 
 /// Charges a batch (see [`AccountStore::charge`]) through a backend's statements.
 pub(crate) async fn charge_batch(
     writer: &mut impl ChargeWriter,
+    batch: Uuid,
     charges: &[ChargeRequest],
 ) -> Result<Vec<ChargeOutcome>, StoreError> {
     let key_ids = distinct(charges.iter().map(|charge| charge.api_key_id));
@@ -201,7 +236,16 @@ pub(crate) async fn charge_batch(
             writer.keep_answer(answer, charge.credits, *remaining).await?;
         }
     }
+    let recorded = serde_json::to_string(&outcomes).map_err(|error| StoreError::Internal(error.to_string()))?;
+    let now = charges.iter().map(|charge| charge.now).max().unwrap_or_default();
+    writer.record_batch(batch, &recorded, now).await?;
     Ok(outcomes)
+}
+
+/// The outcomes a batch's record holds: `None` for a batch recorded as never taken.
+pub(crate) fn recorded_outcomes(recorded: &str) -> Result<Option<Vec<ChargeOutcome>>, StoreError> {
+    serde_json::from_str(recorded)
+        .map_err(|error| StoreError::Internal(format!("a charge batch's recorded outcomes do not read: {error}")))
 }
 
 /// The ids once each, in order: locks are taken in id order, so that two batches on several
@@ -534,15 +578,104 @@ macro_rules! account_store_sql {
 
             async fn charge(
                 &self,
+                batch: uuid::Uuid,
                 charges: &[$crate::ChargeRequest],
             ) -> Result<Vec<$crate::ChargeOutcome>, $crate::StoreError> {
                 if charges.is_empty() {
                     return Ok(Vec::new());
                 }
                 let mut transaction = self.begin_write().await?;
-                let outcomes = $crate::accounts::charge_batch(&mut Statements(&mut transaction), charges).await?;
+                let outcomes =
+                    $crate::accounts::charge_batch(&mut Statements(&mut transaction), batch, charges).await?;
                 transaction.commit().await?;
                 Ok(outcomes)
+            }
+
+            async fn settle_charge_batch(
+                &self,
+                batch: uuid::Uuid,
+                now: marketlens_domain::time::Timestamp,
+            ) -> Result<Option<Vec<$crate::ChargeOutcome>>, $crate::StoreError> {
+                use $crate::records::RecordRow;
+                let mut transaction = self.begin_write().await?;
+                // A void record, unless the batch's own is there: its primary key makes this
+                // wait for a transaction of the batch still open, and makes a later commit of
+                // that transaction fail.
+                let voided = sqlx::query(
+                    "INSERT INTO charge_batches (id, outcomes, created_at) VALUES ($1, 'null', $2) \
+                     ON CONFLICT (id) DO NOTHING",
+                )
+                .bind(Self::id(batch))
+                .bind(Self::time(now))
+                .execute(&mut *transaction)
+                .await?;
+                let outcomes = if voided.rows_affected() == 1 {
+                    None
+                } else {
+                    let row = sqlx::query("SELECT outcomes FROM charge_batches WHERE id = $1")
+                        .bind(Self::id(batch))
+                        .fetch_one(&mut *transaction)
+                        .await?;
+                    $crate::accounts::recorded_outcomes(&row.text("outcomes")?)?
+                };
+                transaction.commit().await?;
+                Ok(outcomes)
+            }
+
+            async fn refund(
+                &self,
+                batch: uuid::Uuid,
+                charges: &[$crate::ChargeRequest],
+                now: marketlens_domain::time::Timestamp,
+            ) -> Result<bool, $crate::StoreError> {
+                let mut transaction = self.begin_write().await?;
+                let claimed = sqlx::query(
+                    "UPDATE charge_batches SET refunded_at = $2 \
+                     WHERE id = $1 AND refunded_at IS NULL AND outcomes <> 'null'",
+                )
+                .bind(Self::id(batch))
+                .bind(Self::time(now))
+                .execute(&mut *transaction)
+                .await?;
+                if claimed.rows_affected() == 0 {
+                    return Ok(false);
+                }
+                for charge in charges {
+                    sqlx::query(
+                        "UPDATE accounts SET credits_remaining = credits_remaining + $2, \
+                            credits_used = credits_used - $2 WHERE id = $1",
+                    )
+                    .bind(Self::id(charge.account_id))
+                    .bind(charge.credits)
+                    .execute(&mut *transaction)
+                    .await?;
+                    sqlx::query(
+                        "INSERT INTO ledger (account_id, api_key_id, kind, operation, credits, request_id, created_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    )
+                    .bind(Self::id(charge.account_id))
+                    .bind(Self::id(charge.api_key_id))
+                    .bind(marketlens_domain::account::LedgerKind::Refund.as_str())
+                    .bind(charge.operation.as_str())
+                    .bind(charge.credits)
+                    .bind(charge.request_id.clone())
+                    .bind(Self::time(now))
+                    .execute(&mut *transaction)
+                    .await?;
+                }
+                transaction.commit().await?;
+                Ok(true)
+            }
+
+            async fn delete_charge_batches_before(
+                &self,
+                before: marketlens_domain::time::Timestamp,
+            ) -> Result<u64, $crate::StoreError> {
+                let deleted = sqlx::query("DELETE FROM charge_batches WHERE created_at < $1")
+                    .bind(Self::time(before))
+                    .execute(self.writer())
+                    .await?;
+                Ok(deleted.rows_affected())
             }
 
             async fn ledger(
@@ -568,6 +701,7 @@ macro_rules! account_store_sql {
                 let row = sqlx::query(
                     "SELECT CAST(COALESCE(SUM(CASE WHEN kind = 'credit' THEN credits END), 0) AS BIGINT) AS credited, \
                         CAST(COALESCE(SUM(CASE WHEN kind = 'charge' THEN credits END), 0) AS BIGINT) AS charged, \
+                        CAST(COALESCE(SUM(CASE WHEN kind = 'refund' THEN credits END), 0) AS BIGINT) AS refunded, \
                         COUNT(*) AS lines \
                      FROM ledger WHERE account_id = $1",
                 )
@@ -577,6 +711,7 @@ macro_rules! account_store_sql {
                 Ok($crate::LedgerTotals {
                     credited: row.integer("credited")?,
                     charged: row.integer("charged")?,
+                    refunded: row.integer("refunded")?,
                     lines: row.count("lines")?,
                 })
             }
@@ -695,6 +830,21 @@ macro_rules! account_store_sql {
                 .bind(<$store>::time(answer.expires_at))
                 .execute(&mut *self.0)
                 .await?;
+                Ok(())
+            }
+
+            async fn record_batch(
+                &mut self,
+                batch: uuid::Uuid,
+                outcomes: &str,
+                now: marketlens_domain::time::Timestamp,
+            ) -> Result<(), $crate::StoreError> {
+                sqlx::query("INSERT INTO charge_batches (id, outcomes, created_at) VALUES ($1, $2, $3)")
+                    .bind(<$store>::id(batch))
+                    .bind(outcomes)
+                    .bind(<$store>::time(now))
+                    .execute(&mut *self.0)
+                    .await?;
                 Ok(())
             }
         }

@@ -5,9 +5,10 @@
 //! cannot cover is refused with 402 without doing it), the work runs under the request
 //! timeout, and then the cost is taken, atomically, by the store, which takes it only if the
 //! key is still live, the account still active and the balance still covers it. Nothing is
-//! taken before the call is known to succeed, so nothing ever has to be given back, and a
-//! process that dies mid-call leaves no credit reserved. A call answered with an error is never
-//! charged; a call charged is charged once.
+//! taken before the call is known to succeed, and a process that dies mid-call leaves no
+//! credit reserved. The one thing ever given back is a charge taken for a call answered 503
+//! all the same, because the store's confirmation of it was lost ([`charger`] settles it). A
+//! call answered with an error is never charged; a call charged is charged once.
 //!
 //! The store takes charges in batches: [`charger::Charger`] queues the charges of concurrent calls and
 //! one task hands them to the store as one transaction each time the previous one commits

@@ -31,24 +31,30 @@ struct OrderbookBody {
     orderbook: Option<Sides>,
 }
 
-/// One generation's two arrays of bids, `[price, count]` each.
+/// One generation's two arrays of bids, `[price, count]` each (also the older forms of a
+/// WebSocket `orderbook_snapshot`).
 #[serde_as]
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-struct Sides {
+pub(crate) struct Sides {
     #[serde_as(as = "Option<Vec<(Number, Number)>>")]
-    yes_dollars: Option<Vec<(Finite, Finite)>>,
+    pub(crate) yes_dollars: Option<Vec<(Finite, Finite)>>,
     #[serde_as(as = "Option<Vec<(Number, Number)>>")]
-    no_dollars: Option<Vec<(Finite, Finite)>>,
+    pub(crate) no_dollars: Option<Vec<(Finite, Finite)>>,
     #[serde_as(as = "Option<Vec<(Number, Number)>>")]
-    yes: Option<Vec<(Finite, Finite)>>,
+    pub(crate) yes: Option<Vec<(Finite, Finite)>>,
     #[serde_as(as = "Option<Vec<(Number, Number)>>")]
-    no: Option<Vec<(Finite, Finite)>>,
+    pub(crate) no: Option<Vec<(Finite, Finite)>>,
 }
 
 impl Sides {
-    fn has_dollars(&self) -> bool {
-        self.yes_dollars.is_some() || self.no_dollars.is_some()
+    /// YES bids and NO bids: in dollars when this generation has them, else from cents.
+    pub(crate) fn bids(self) -> (Vec<Level>, Vec<Level>) {
+        if self.yes_dollars.is_some() || self.no_dollars.is_some() {
+            (dollars(self.yes_dollars), dollars(self.no_dollars))
+        } else {
+            (cents(self.yes), cents(self.no))
+        }
     }
 }
 
@@ -57,9 +63,7 @@ pub fn orderbook(bytes: &[u8]) -> Result<BookReading, DepthPayloadError> {
     let body: OrderbookBody =
         serde_json::from_slice(bytes).map_err(|error| DepthPayloadError::json(ORDERBOOK, error))?;
     let (yes_bids, no_bids) = match (body.orderbook_fp, body.orderbook) {
-        (Some(fp), _) => (dollars(fp.yes_dollars), dollars(fp.no_dollars)),
-        (None, Some(sides)) if sides.has_dollars() => (dollars(sides.yes_dollars), dollars(sides.no_dollars)),
-        (None, Some(sides)) => (cents(sides.yes), cents(sides.no)),
+        (Some(sides), _) | (None, Some(sides)) => sides.bids(),
         (None, None) => {
             return Err(DepthPayloadError::new(
                 ORDERBOOK,
@@ -110,13 +114,17 @@ struct TradesBody {
 }
 
 /// One trade in any of its generations: counts as `count_fp` or `count`, prices as
-/// `*_price_dollars` strings, or cents (`yes_price`), or `price` in dollars.
+/// `*_price_dollars` strings, or cents (`yes_price`), or `price` in dollars. The same record
+/// is a WebSocket `trade` message, timed by `ts` (seconds) instead of `created_time`.
 #[serde_as]
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-struct Trade {
+pub(crate) struct Trade {
+    pub(crate) market_ticker: Option<String>,
     trade_id: Option<String>,
     created_time: Option<String>,
+    #[serde_as(as = "Option<Number>")]
+    ts: Option<Finite>,
     taker_side: Option<String>,
     #[serde_as(as = "Option<Number>")]
     count_fp: Option<Finite>,
@@ -150,7 +158,7 @@ pub fn trades(bytes: &[u8]) -> Result<TradesReading, DepthPayloadError> {
     })
 }
 
-fn trade_reading(trade: &Trade) -> Option<TradeReading> {
+pub(crate) fn trade_reading(trade: &Trade) -> Option<TradeReading> {
     let yes_price = trade
         .yes_price_dollars
         .map(|price| price.0)
@@ -165,7 +173,10 @@ fn trade_reading(trade: &Trade) -> Option<TradeReading> {
         "no" => (1, no_price),
         _ => return None,
     };
-    let time = lenient::timestamp("created_time", trade.created_time.as_deref()).ok()??;
+    let time = match trade.ts {
+        Some(seconds) => chrono::DateTime::from_timestamp(seconds.0 as i64, 0)?,
+        None => lenient::timestamp("created_time", trade.created_time.as_deref()).ok()??,
+    };
     Some(TradeReading {
         id: trade.trade_id.clone().filter(|id| !id.is_empty())?,
         time,

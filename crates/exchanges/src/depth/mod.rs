@@ -33,7 +33,7 @@ pub struct DepthPayloadError {
 }
 
 impl DepthPayloadError {
-    fn new(what: &'static str, error: impl std::fmt::Display) -> DepthPayloadError {
+    pub(crate) fn new(what: &'static str, error: impl std::fmt::Display) -> DepthPayloadError {
         DepthPayloadError {
             what,
             reason: error.to_string(),
@@ -42,7 +42,7 @@ impl DepthPayloadError {
     }
 
     /// A body serde could not read: garbled when it is not JSON, else the wrong shape.
-    fn json(what: &'static str, error: serde_json::Error) -> DepthPayloadError {
+    pub(crate) fn json(what: &'static str, error: serde_json::Error) -> DepthPayloadError {
         DepthPayloadError {
             garbled: error.is_syntax() || error.is_eof(),
             ..DepthPayloadError::new(what, error)

@@ -21,10 +21,11 @@ const BOOK: &str = "Polymarket /book";
 const TRADES: &str = "Polymarket Data API /trades";
 const GAMMA: &str = "Gamma market";
 
+/// A book's fields, the same in a CLOB `/book` body and a market channel `book` event.
 #[serde_as]
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-struct Book {
+pub(crate) struct Book {
     #[serde_as(as = "Option<Number>")]
     timestamp: Option<Finite>,
     bids: Option<Vec<BookLevel>>,
@@ -33,7 +34,7 @@ struct Book {
 
 #[serde_as]
 #[derive(Debug, Deserialize)]
-struct BookLevel {
+pub(crate) struct BookLevel {
     #[serde_as(as = "Number")]
     price: Finite,
     #[serde_as(as = "Number")]
@@ -43,19 +44,26 @@ struct BookLevel {
 /// The ladder of the token a `/book` body is for.
 pub fn book(bytes: &[u8]) -> Result<BookReading, DepthPayloadError> {
     let book: Book = serde_json::from_slice(bytes).map_err(|error| DepthPayloadError::json(BOOK, error))?;
-    let levels = |side: Option<Vec<BookLevel>>| {
-        side.unwrap_or_default().into_iter().map(|level| Level {
-            price: level.price.0,
-            size: level.size.0,
-        })
-    };
-    Ok(BookReading {
-        timestamp: book.timestamp.and_then(|millis| millis_time(millis.0)),
-        ladder: Ladder::new(levels(book.bids), levels(book.asks)),
-    })
+    Ok(book.reading())
 }
 
-fn millis_time(millis: f64) -> Option<Timestamp> {
+impl Book {
+    pub(crate) fn reading(self) -> BookReading {
+        let levels = |side: Option<Vec<BookLevel>>| {
+            side.unwrap_or_default().into_iter().map(|level| Level {
+                price: level.price.0,
+                size: level.size.0,
+            })
+        };
+        BookReading {
+            timestamp: self.timestamp.and_then(|millis| millis_time(millis.0)),
+            ladder: Ladder::new(levels(self.bids), levels(self.asks)),
+        }
+    }
+}
+
+/// A time in milliseconds since the epoch, as the CLOB sends it; `None` when not positive.
+pub(crate) fn millis_time(millis: f64) -> Option<Timestamp> {
     chrono::DateTime::from_timestamp_millis(millis as i64).filter(|_| millis > 0.0)
 }
 
@@ -105,19 +113,29 @@ fn trade_reading(trade: &DataTrade) -> Option<TradeReading> {
     if !(0.0..16.0).contains(&index) || index.fract() != 0.0 {
         return None;
     }
-    // One transaction can fill several orders; the asset keeps two outcomes' fills apart.
-    let hash = trade.transaction_hash.as_deref().filter(|hash| !hash.is_empty())?;
-    let asset = trade.asset.as_deref().unwrap_or_default();
-    let skipped = asset.chars().count().saturating_sub(8);
-    let asset_tail: String = asset.chars().skip(skipped).collect();
     Some(TradeReading {
-        id: format!("{hash}-{asset_tail}"),
+        id: trade_id(
+            trade.transaction_hash.as_deref()?,
+            trade.asset.as_deref().unwrap_or_default(),
+        )?,
         time: chrono::DateTime::from_timestamp(seconds as i64, 0)?,
         outcome_index: index as usize,
         price: marketlens_domain::depth::round_price(trade.price?.0),
         size: trade.size?.0,
         taker_side,
     })
+}
+
+/// A trade's id: its transaction hash and the tail of its asset (token) id, because one
+/// transaction can fill several orders and the asset keeps two outcomes' fills apart. `None`
+/// without a hash.
+pub(crate) fn trade_id(hash: &str, asset: &str) -> Option<String> {
+    if hash.is_empty() {
+        return None;
+    }
+    let skipped = asset.chars().count().saturating_sub(8);
+    let asset_tail: String = asset.chars().skip(skipped).collect();
+    Some(format!("{hash}-{asset_tail}"))
 }
 
 /// What a Polymarket market's depth is asked by: its CLOB token ids (one per outcome, in the

@@ -82,7 +82,7 @@ pub async fn serve(
     // Lists are answered by the store until the catalogue is in memory, then from memory.
     let catalog_task = state.catalog.keep_in_step(config.catalog, shutdown.clone());
     let news_task = state.news.keep_in_step(NEWS_CHECK_EVERY, shutdown.clone());
-    let sweep_task = marketlens_api::idempotency::sweep_expired(state.store.clone(), shutdown.clone());
+    let sweep_task = marketlens_api::sweep::sweep_expired(state.store.clone(), shutdown.clone());
     let app = marketlens_api::app(state);
     let served = marketlens_api::serve(listener, app, shutdown.clone().cancelled_owned()).await;
     // The server may also have stopped on an error: the tasks stop either way.

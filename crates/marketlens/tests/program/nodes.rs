@@ -6,6 +6,7 @@
 //! set both); without them these tests are skipped with a note.
 
 use chrono::Utc;
+use marketlens_domain::account::LedgerKind;
 use marketlens_domain::api_key::ApiKey;
 use marketlens_domain::market::{Rules, UrlKeys};
 use marketlens_domain::{Category, Exchange, Market, MarketStatus, Outcome};
@@ -122,7 +123,7 @@ impl Cluster {
     /// to both, one ledger line per charged call (every call costing 1); returns (remaining, used).
     async fn assert_books_balance(&self, account_id: Uuid) -> (i64, i64) {
         let books = self.books(account_id).await;
-        assert_eq!(books.charges as i64, books.used, "one line per charged call");
+        assert_eq!(books.calls_paid as i64, books.used, "one line per charged call");
         (books.remaining, books.used)
     }
 
@@ -161,22 +162,34 @@ impl Books {
             account.credits_remaining
         );
         assert_eq!(totals.credited, account.credits_purchased);
-        assert_eq!(totals.charged, account.credits_used);
+        assert_eq!(totals.used(), account.credits_used);
+        let (mut charges, mut refunds) = (0, 0);
+        let mut after = None;
+        loop {
+            let page = store.ledger(account_id, after, 10_000).await.unwrap();
+            let Some(last) = page.last() else { break };
+            after = Some(last.id);
+            charges += page.iter().filter(|line| line.kind == LedgerKind::Charge).count() as u64;
+            refunds += page.iter().filter(|line| line.kind == LedgerKind::Refund).count() as u64;
+        }
         Books {
             purchased: account.credits_purchased,
             used: account.credits_used,
             remaining: account.credits_remaining,
-            charges: totals.lines - 1,
+            calls_paid: charges - refunds,
+            refunds,
         }
     }
 }
 
-/// An account's credits and its ledger's charge lines.
+/// An account's credits, the calls its ledger shows paid for (charge lines less the refund
+/// lines that gave charges back), and its refund lines.
 struct Books {
     purchased: i64,
     used: i64,
     remaining: i64,
-    charges: u64,
+    calls_paid: u64,
+    refunds: u64,
 }
 
 fn market(external_id: &str) -> Market {

@@ -7,6 +7,7 @@ mod filters;
 mod lifecycle;
 mod pagination;
 mod scaled;
+mod stream;
 mod updates;
 
 use marketlens_replay::{ReplayData, ReplayServer};

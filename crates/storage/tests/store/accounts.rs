@@ -37,7 +37,7 @@ async fn assert_books_balance(store: &Arc<dyn Store>, account_id: Uuid) {
     );
     let totals = store.ledger_totals(account_id).await.unwrap();
     assert_eq!(totals.credited, account.credits_purchased);
-    assert_eq!(totals.charged, account.credits_used);
+    assert_eq!(totals.used(), account.credits_used);
     let ledger = store.ledger(account_id, None, 10_000).await.unwrap();
     assert_eq!(ledger.len() as u64, totals.lines);
     let sum = |kind: LedgerKind| {
@@ -49,6 +49,7 @@ async fn assert_books_balance(store: &Arc<dyn Store>, account_id: Uuid) {
     };
     assert_eq!(sum(LedgerKind::Credit), totals.credited);
     assert_eq!(sum(LedgerKind::Charge), totals.charged);
+    assert_eq!(sum(LedgerKind::Refund), totals.refunded);
 }
 
 /// An account with `credits` and one live key.
@@ -108,16 +109,19 @@ async fn charges_take_only_what_the_balance_covers() {
         let (account_id, key_id) = account_with_key(store, 6).await;
 
         let outcomes = store
-            .charge(&[charge(account_id, key_id, Operation::Explain)])
+            .charge(Uuid::new_v4(), &[charge(account_id, key_id, Operation::Explain)])
             .await
             .unwrap();
         assert_eq!(outcomes, [ChargeOutcome::Charged { remaining: 1 }], "{}", backend.name);
         let outcomes = store
-            .charge(&[
-                charge(account_id, key_id, Operation::Explain),
-                charge(account_id, key_id, Operation::ListMarkets),
-                charge(account_id, key_id, Operation::ListMarkets),
-            ])
+            .charge(
+                Uuid::new_v4(),
+                &[
+                    charge(account_id, key_id, Operation::Explain),
+                    charge(account_id, key_id, Operation::ListMarkets),
+                    charge(account_id, key_id, Operation::ListMarkets),
+                ],
+            )
             .await
             .unwrap();
         assert_eq!(
@@ -161,7 +165,79 @@ async fn charges_take_only_what_the_balance_covers() {
         assert!(store.add_credits(account_id, 0, at(9)).await.is_err());
         assert!(store.add_credits(Uuid::new_v4(), 5, at(9)).await.is_err());
         assert_books_balance(store, account_id).await;
-        assert_eq!(store.charge(&[]).await.unwrap(), []);
+        assert_eq!(store.charge(Uuid::new_v4(), &[]).await.unwrap(), []);
+    }
+}
+
+#[tokio::test]
+async fn a_batch_whose_commit_went_unconfirmed_is_settled_and_given_back_once() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let name = backend.name;
+        let (account_id, key_id) = account_with_key(store, 10).await;
+        let explain = charge(account_id, key_id, Operation::Explain);
+        let list = charge(account_id, key_id, Operation::ListMarkets);
+
+        // A batch that committed: settling it tells its outcomes, as often as asked.
+        let committed = Uuid::new_v4();
+        let outcomes = store.charge(committed, &[explain.clone(), list.clone()]).await.unwrap();
+        for _ in 0..2 {
+            let settled = store.settle_charge_batch(committed, at(6)).await.unwrap();
+            assert_eq!(settled.as_deref(), Some(&outcomes[..]), "{name}");
+        }
+
+        // A batch that never committed: settling it says so, and it can never commit after.
+        let lost = Uuid::new_v4();
+        assert_eq!(store.settle_charge_batch(lost, at(6)).await.unwrap(), None, "{name}");
+        assert!(store.charge(lost, std::slice::from_ref(&list)).await.is_err(), "{name}");
+        assert_eq!(store.settle_charge_batch(lost, at(7)).await.unwrap(), None, "{name}");
+        assert!(
+            !store.refund(lost, std::slice::from_ref(&list), at(7)).await.unwrap(),
+            "{name}"
+        );
+        let account = store.get_account(account_id).await.unwrap().unwrap();
+        assert_eq!((account.credits_remaining, account.credits_used), (4, 6), "{name}");
+
+        // The committed batch's explain was never answered: given back once, however often asked.
+        assert!(
+            store
+                .refund(committed, std::slice::from_ref(&explain), at(8))
+                .await
+                .unwrap(),
+            "{name}"
+        );
+        assert!(
+            !store
+                .refund(committed, std::slice::from_ref(&explain), at(8))
+                .await
+                .unwrap(),
+            "{name}"
+        );
+        let account = store.get_account(account_id).await.unwrap().unwrap();
+        assert_eq!((account.credits_remaining, account.credits_used), (9, 1), "{name}");
+        let refunds: Vec<_> = store
+            .ledger(account_id, None, 100)
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|entry| entry.kind == LedgerKind::Refund)
+            .map(|entry| (entry.operation, entry.credits, entry.request_id))
+            .collect();
+        assert_eq!(
+            refunds,
+            [(Some("explain".to_owned()), 5, Some("req".to_owned()))],
+            "{name}"
+        );
+        assert_books_balance(store, account_id).await;
+
+        // Records are swept by age.
+        assert_eq!(store.delete_charge_batches_before(at(5)).await.unwrap(), 0, "{name}");
+        assert_eq!(store.delete_charge_batches_before(at(100)).await.unwrap(), 2, "{name}");
+        assert_eq!(
+            store.settle_charge_batch(committed, at(101)).await.unwrap(),
+            None,
+            "{name}"
+        );
     }
 }
 
@@ -177,12 +253,15 @@ async fn charges_refuse_revoked_keys_suspended_accounts_and_foreign_keys() {
             .await
             .unwrap();
         let outcomes = store
-            .charge(&[
-                charge(account_id, key_id, Operation::GetMarket),
-                charge(account_id, other_key_id, Operation::GetMarket),
-                charge(other_account_id, other_key_id, Operation::GetMarket),
-                charge(Uuid::new_v4(), Uuid::new_v4(), Operation::GetMarket),
-            ])
+            .charge(
+                Uuid::new_v4(),
+                &[
+                    charge(account_id, key_id, Operation::GetMarket),
+                    charge(account_id, other_key_id, Operation::GetMarket),
+                    charge(other_account_id, other_key_id, Operation::GetMarket),
+                    charge(Uuid::new_v4(), Uuid::new_v4(), Operation::GetMarket),
+                ],
+            )
             .await
             .unwrap();
         assert_eq!(
@@ -211,7 +290,7 @@ async fn the_ledger_pages_oldest_first() {
         let batch: Vec<ChargeRequest> = (0..7)
             .map(|_| charge(account_id, key_id, Operation::ListEvents))
             .collect();
-        store.charge(&batch).await.unwrap();
+        store.charge(Uuid::new_v4(), &batch).await.unwrap();
         let first = store.ledger(account_id, None, 3).await.unwrap();
         assert_eq!(first.len(), 3, "{}", backend.name);
         assert_eq!(first[0].kind, LedgerKind::Credit);
@@ -223,6 +302,7 @@ async fn the_ledger_pages_oldest_first() {
             LedgerTotals {
                 credited: 20,
                 charged: 7,
+                refunded: 0,
                 lines: 8
             }
         );
@@ -243,7 +323,7 @@ async fn concurrent_charges_take_exactly_the_balance() {
                     let batch: Vec<ChargeRequest> = (0..size)
                         .map(|_| charge(account_id, key_id, Operation::GetMarket))
                         .collect();
-                    store.charge(&batch).await
+                    store.charge(Uuid::new_v4(), &batch).await
                 })
             })
             .collect();

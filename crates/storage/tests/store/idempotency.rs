@@ -112,11 +112,14 @@ async fn a_key_is_claimed_once_and_its_answer_kept_by_the_charge() {
         // The charge of a claim that is not held (the second's) is refused, uncharged; the
         // holder's is taken and keeps the answer; a second charge of it is refused.
         let outcomes = store
-            .charge(&[
-                charge_keeping(account_id, key_id, &second, at(12), at(1000)),
-                charge_keeping(account_id, key_id, &first, at(12), at(1000)),
-                charge_keeping(account_id, key_id, &first, at(12), at(1000)),
-            ])
+            .charge(
+                Uuid::new_v4(),
+                &[
+                    charge_keeping(account_id, key_id, &second, at(12), at(1000)),
+                    charge_keeping(account_id, key_id, &first, at(12), at(1000)),
+                    charge_keeping(account_id, key_id, &first, at(12), at(1000)),
+                ],
+            )
             .await
             .unwrap();
         assert_eq!(
@@ -207,7 +210,10 @@ async fn a_lapsed_claim_is_taken_over_and_its_holder_can_no_longer_charge() {
             "{name}: a lapsed claim is taken over"
         );
         let outcomes = store
-            .charge(&[charge_keeping(account_id, key_id, &dead, at(51), at(500))])
+            .charge(
+                Uuid::new_v4(),
+                &[charge_keeping(account_id, key_id, &dead, at(51), at(500))],
+            )
             .await
             .unwrap();
         assert_eq!(outcomes, [ChargeOutcome::ClaimLost], "{name}");
@@ -241,7 +247,10 @@ async fn a_released_claim_frees_the_key_and_expired_records_are_swept() {
             .await
             .unwrap();
         store
-            .charge(&[charge_keeping(account_id, key_id, &kept, at(11), at(200))])
+            .charge(
+                Uuid::new_v4(),
+                &[charge_keeping(account_id, key_id, &kept, at(11), at(200))],
+            )
             .await
             .unwrap();
         let lapsed = claim_of(account_id, "lapsed");

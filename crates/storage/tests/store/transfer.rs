@@ -97,7 +97,7 @@ async fn fill(store: &Arc<dyn Store>) -> ApiKey {
                 keep: None,
             })
             .collect();
-        store.charge(&charges).await.unwrap();
+        store.charge(uuid::Uuid::new_v4(), &charges).await.unwrap();
     }
     key
 }
@@ -184,15 +184,18 @@ async fn a_copy_holds_everything_as_it_was_and_keeps_working() {
             .hash;
         let (key, account) = to.authenticate(&key_hash).await.unwrap().unwrap();
         let charged = to
-            .charge(&[ChargeRequest {
-                account_id: account.id,
-                api_key_id: key.id,
-                operation: Operation::GetMarket,
-                credits: Operation::GetMarket.cost(),
-                request_id: "after copy".into(),
-                now: at(100),
-                keep: None,
-            }])
+            .charge(
+                uuid::Uuid::new_v4(),
+                &[ChargeRequest {
+                    account_id: account.id,
+                    api_key_id: key.id,
+                    operation: Operation::GetMarket,
+                    credits: Operation::GetMarket.cost(),
+                    request_id: "after copy".into(),
+                    now: at(100),
+                    keep: None,
+                }],
+            )
             .await
             .unwrap();
         assert_eq!(

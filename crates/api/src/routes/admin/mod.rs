@@ -232,7 +232,7 @@ crate::schemas::string_set! {
 
 crate::schemas::string_set! {
     /// A ledger line's kind: `credit` (credits added) or `charge` (a call's cost).
-    LedgerKindName, named "LedgerKind", = [LedgerKind::Credit.as_str(), LedgerKind::Charge.as_str()]
+    LedgerKindName, named "LedgerKind", = [LedgerKind::Credit.as_str(), LedgerKind::Charge.as_str(), LedgerKind::Refund.as_str()]
 }
 
 impl From<LedgerEntry> for LedgerLine {

@@ -336,7 +336,7 @@ async fn clients_retrying_with_their_keys_through_node_kills_pay_once_per_call()
         load_time,
         started.elapsed(),
     );
-    assert_eq!(books.charges, answers.len() as u64, "one charge per distinct call");
+    assert_eq!(books.calls_paid, answers.len() as u64, "one charge per distinct call");
     assert_eq!(books.used, expected, "credits used = credits of the distinct calls");
     assert_eq!(books.purchased - books.remaining, expected);
 

@@ -1,0 +1,302 @@
+//! Polymarket's market channel as a [`StreamSession`].
+//!
+//! A market is followed through both its tokens (one per outcome): trades come from each
+//! token, named after its outcome. Its book is read from the first token only and the second
+//! outcome's is the complement (`marketlens_domain::depth`), as the REST books are, so a
+//! `price_change` of the first token changes a level of each outcome: a bid at `p` of the
+//! first is an ask at `1 - p` of the second. The second token's own `book` and level changes
+//! state the same liquidity again and are not used for the book; its best bid and ask are its
+//! outcome's price.
+//!
+//! Subscribing: the first message of a connection is `{"assets_ids": [...], "type":
+//! "market"}`; later ones add or remove tokens with `"operation": "subscribe"` or
+//! `"unsubscribe"`. The exchange answers each subscribed token with a `book`. The client
+//! sends `PING` every ten seconds and the exchange answers `PONG`. There is no sequence
+//! number: a lost frame cannot be seen, only a dropped or stalled connection.
+
+use std::collections::HashMap;
+
+use marketlens_domain::Exchange;
+use marketlens_domain::depth::{Ladder, Trade, binary_books};
+use marketlens_domain::stream::{BookSide, FeedState, LevelChange, MarketChange, MarketUpdate, StreamMarket};
+use marketlens_domain::time::Timestamp;
+use serde_json::json;
+use uuid::Uuid;
+
+use super::following::Following;
+use super::levels::LevelMap;
+use super::polymarket_frames::{self as frames, Event, LastTrade, PriceChange};
+use super::session::{Reaction, StreamSession};
+use super::ticks::{PriceBoard, Stated};
+use crate::depth::DepthPayloadError;
+
+/// The market channel session (see the module documentation).
+#[derive(Debug, Default)]
+pub struct PolymarketSession {
+    following: Following,
+    /// Every followed token: its market and its outcome's index.
+    tokens: HashMap<String, (Uuid, usize)>,
+    /// The first token's book of each market whose `book` has arrived on this connection.
+    books: HashMap<Uuid, TokenBook>,
+    prices: PriceBoard,
+    connected: bool,
+}
+
+#[derive(Debug, Default)]
+struct TokenBook {
+    bids: LevelMap,
+    asks: LevelMap,
+}
+
+impl TokenBook {
+    fn ladder(&self) -> Ladder {
+        Ladder::new(self.bids.levels(), self.asks.levels())
+    }
+}
+
+impl PolymarketSession {
+    pub fn new() -> PolymarketSession {
+        PolymarketSession::default()
+    }
+
+    fn subscription(&self, markets: &[StreamMarket], operation: Option<&str>) -> Option<String> {
+        let tokens: Vec<&String> = markets.iter().flat_map(|market| &market.tokens).collect();
+        if tokens.is_empty() {
+            return None;
+        }
+        let message = match operation {
+            None => json!({"assets_ids": tokens, "type": "market"}),
+            Some(operation) => json!({"assets_ids": tokens, "operation": operation}),
+        };
+        Some(message.to_string())
+    }
+
+    /// Indexes the tokens of newly followed markets; a market without tokens cannot be
+    /// followed and is reported interrupted.
+    fn index(&mut self, added: &[StreamMarket], now: Timestamp, reaction: &mut Reaction) {
+        for market in added {
+            if market.tokens.is_empty() {
+                reaction
+                    .updates
+                    .extend(self.following.set_state(market.id, FeedState::Interrupted, now));
+                reaction
+                    .problems
+                    .push(format!("market {} has no CLOB tokens to follow", market.external_id));
+            }
+            for (index, token) in market.tokens.iter().enumerate() {
+                self.tokens.insert(token.clone(), (market.id, index));
+            }
+        }
+    }
+
+    fn on_event(&mut self, event: Event, received: Timestamp, reaction: &mut Reaction) {
+        match event {
+            Event::Book { asset_id, book } => {
+                let Some((market, 0)) = self.tokens.get(&asset_id).copied() else {
+                    return;
+                };
+                let Some(followed) = self.following.get(market).cloned() else {
+                    return;
+                };
+                let token_book = TokenBook {
+                    bids: LevelMap::from_levels(book.ladder.bids.iter().copied()),
+                    asks: LevelMap::from_levels(book.ladder.asks.iter().copied()),
+                };
+                let time = book.timestamp.unwrap_or(received);
+                reaction
+                    .updates
+                    .extend(self.following.set_state(market, FeedState::Live, received));
+                reaction.updates.push(MarketUpdate {
+                    market,
+                    time,
+                    received,
+                    change: MarketChange::Book {
+                        outcomes: binary_books(&followed.outcomes, token_book.ladder()),
+                    },
+                });
+                self.books.insert(market, token_book);
+            }
+            Event::PriceChange { time, changes } => {
+                let time = time.unwrap_or(received);
+                let mut levels: HashMap<Uuid, Vec<LevelChange>> = HashMap::new();
+                for change in changes {
+                    self.price_change(change, time, received, &mut levels, reaction);
+                }
+                for (market, changes) in levels {
+                    reaction.updates.push(MarketUpdate {
+                        market,
+                        time,
+                        received,
+                        change: MarketChange::Levels { changes },
+                    });
+                }
+            }
+            Event::LastTrade(trade) => self.last_trade(trade, received, reaction),
+            Event::Ignored => {}
+        }
+    }
+
+    fn price_change(
+        &mut self,
+        change: PriceChange,
+        time: Timestamp,
+        received: Timestamp,
+        levels: &mut HashMap<Uuid, Vec<LevelChange>>,
+        reaction: &mut Reaction,
+    ) {
+        let Some((market, index)) = self.tokens.get(&change.asset_id).copied() else {
+            return;
+        };
+        let Some(followed) = self.following.get(market).cloned() else {
+            return;
+        };
+        if let Some(best) = change.best
+            && let Some(price) = self.prices.state(
+                &followed,
+                index,
+                Stated {
+                    last: None,
+                    best: Some(best),
+                },
+            )
+        {
+            reaction.updates.push(MarketUpdate {
+                market,
+                time,
+                received,
+                change: price,
+            });
+        }
+        // Levels are kept from the first token's book, once it has arrived.
+        let (0, Some(book)) = (index, self.books.get_mut(&market)) else {
+            return;
+        };
+        let side = match change.side {
+            BookSide::Bid => &mut book.bids,
+            BookSide::Ask => &mut book.asks,
+        };
+        let size = side.set(change.price, change.size);
+        let changed = levels.entry(market).or_default();
+        changed.push(LevelChange {
+            outcome: followed.outcomes[0].clone(),
+            side: change.side,
+            price: marketlens_domain::depth::round_price(change.price),
+            size,
+        });
+        if let Some(second) = followed.outcomes.get(1).filter(|_| followed.outcomes.len() == 2) {
+            changed.push(LevelChange {
+                outcome: second.clone(),
+                side: match change.side {
+                    BookSide::Bid => BookSide::Ask,
+                    BookSide::Ask => BookSide::Bid,
+                },
+                price: marketlens_domain::depth::round_price(1.0 - change.price),
+                size,
+            });
+        }
+    }
+
+    fn last_trade(&mut self, trade: LastTrade, received: Timestamp, reaction: &mut Reaction) {
+        let Some((market, index)) = self.tokens.get(&trade.asset_id).copied() else {
+            return;
+        };
+        let Some(followed) = self.following.get(market).cloned() else {
+            return;
+        };
+        let Some(outcome) = followed.outcomes.get(index) else {
+            return;
+        };
+        let price = marketlens_domain::depth::round_price(trade.price);
+        reaction.updates.push(MarketUpdate {
+            market,
+            time: trade.time,
+            received,
+            change: MarketChange::Trade(Trade {
+                id: trade.id,
+                time: trade.time,
+                outcome: outcome.clone(),
+                price,
+                size: trade.size,
+                taker_side: trade.taker_side,
+            }),
+        });
+        let stated = Stated {
+            last: Some(price),
+            best: None,
+        };
+        if let Some(change) = self.prices.state(&followed, index, stated) {
+            reaction.updates.push(MarketUpdate {
+                market,
+                time: trade.time,
+                received,
+                change,
+            });
+        }
+    }
+}
+
+impl StreamSession for PolymarketSession {
+    fn exchange(&self) -> Exchange {
+        Exchange::Polymarket
+    }
+
+    fn following(&self) -> &Following {
+        &self.following
+    }
+
+    fn following_mut(&mut self) -> &mut Following {
+        &mut self.following
+    }
+
+    fn flush(&mut self, now: Timestamp) -> Reaction {
+        let (added, removed) = self.following.take_changes();
+        let mut reaction = Reaction::default();
+        self.index(&added, now, &mut reaction);
+        for market in &removed {
+            self.tokens.retain(|_, (id, _)| *id != market.id);
+            self.books.remove(&market.id);
+            self.prices.forget(market.id);
+        }
+        if self.connected {
+            reaction.messages.extend(self.subscription(&added, Some("subscribe")));
+            reaction
+                .messages
+                .extend(self.subscription(&removed, Some("unsubscribe")));
+        }
+        reaction
+    }
+
+    fn connected(&mut self, now: Timestamp) -> Reaction {
+        let mut reaction = self.flush(now);
+        self.connected = true;
+        let markets: Vec<StreamMarket> = self.following.markets().cloned().collect();
+        reaction.messages.extend(self.subscription(&markets, None));
+        reaction
+    }
+
+    fn disconnected(&mut self, now: Timestamp) -> Reaction {
+        self.connected = false;
+        self.books.clear();
+        let mut reaction = self.flush(now);
+        reaction.updates.extend(self.following.interrupt_all(now));
+        reaction
+    }
+
+    fn frame(&mut self, text: &str, received: Timestamp) -> Result<Reaction, DepthPayloadError> {
+        let mut reaction = Reaction::default();
+        if text.trim() == "PONG" {
+            return Ok(reaction);
+        }
+        for event in frames::read(text)? {
+            self.on_event(event, received, &mut reaction);
+        }
+        Ok(reaction)
+    }
+
+    fn heartbeat(&self) -> Option<&'static str> {
+        Some("PING")
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,110 @@
+//! Polymarket's market channel (`/ws/market`), as the exchange answers: the first message
+//! (`{"assets_ids": [...], "type": "market"}`) and each `{"assets_ids": [...], "operation":
+//! "subscribe"}` get a `book` per new token, then the recorded events of those tokens
+//! (`last_trade_price`, and the written `price_change` and `tick_size_change`) in recorded
+//! order at the server's speed; `"operation": "unsubscribe"` stops a token's events; `PING`
+//! is answered `PONG`. A token without a recorded book gets an empty one, as a quiet market
+//! would. Messages that are not JSON are ignored.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::ws::WebSocket;
+use marketlens_domain::Exchange;
+use serde_json::{Value, json};
+use tokio::task::JoinSet;
+
+use super::pace::Pace;
+use super::recordings::StreamRecordings;
+use super::socket::{Client, Link, Outgoing};
+use crate::server::{Shared, lock};
+
+pub(crate) async fn serve(socket: WebSocket, shared: Arc<Shared>) {
+    let (mut client, link) = Client::start(socket, Exchange::Polymarket, shared.clone(), None);
+    let subscribed: Arc<Mutex<HashSet<String>>> = Arc::default();
+    let mut players = JoinSet::new();
+    while let Some(text) = client.next_text().await {
+        if link.stalled.load(std::sync::atomic::Ordering::Relaxed) {
+            continue;
+        }
+        if text.trim() == "PING" {
+            link.send(Outgoing::Text("PONG".into()));
+            continue;
+        }
+        let Ok(request) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        let tokens: Vec<String> = request["assets_ids"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|token| token.as_str().map(str::to_owned))
+            .collect();
+        if request["operation"] == "unsubscribe" {
+            let mut subscribed = lock(&subscribed);
+            for token in &tokens {
+                subscribed.remove(token);
+            }
+            continue;
+        }
+        let new: Vec<String> = {
+            let mut subscribed = lock(&subscribed);
+            tokens
+                .into_iter()
+                .filter(|token| subscribed.insert(token.clone()))
+                .collect()
+        };
+        if !new.is_empty() {
+            players.spawn(play(new, subscribed.clone(), link.clone(), shared.clone()));
+        }
+    }
+}
+
+/// The tokens an event is about.
+fn tokens_of(event: &Value) -> Vec<&str> {
+    let listed = event["price_changes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|change| change["asset_id"].as_str());
+    event["asset_id"].as_str().into_iter().chain(listed).collect()
+}
+
+async fn play(tokens: Vec<String>, subscribed: Arc<Mutex<HashSet<String>>>, link: Link, shared: Arc<Shared>) {
+    let recordings = StreamRecordings::get();
+    for token in &tokens {
+        let book = recordings.polymarket_books.get(token).cloned().unwrap_or_else(|| {
+            json!({"event_type": "book", "asset_id": token, "market": "", "bids": [], "asks": [],
+                "timestamp": chrono_millis(), "hash": ""})
+        });
+        if !link.send(Outgoing::Data { frame: book, sid: None }) {
+            return;
+        }
+    }
+    let mut pace = Pace::default();
+    for (time, event) in &recordings.polymarket_events {
+        if !tokens_of(event)
+            .iter()
+            .any(|token| tokens.iter().any(|mine| mine == token))
+        {
+            continue;
+        }
+        pace.until(*time, shared.stream.speed()).await;
+        let still = tokens_of(event).iter().any(|token| lock(&subscribed).contains(*token));
+        if still
+            && !link.send(Outgoing::Data {
+                frame: event.clone(),
+                sid: None,
+            })
+        {
+            return;
+        }
+    }
+}
+
+fn chrono_millis() -> String {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|elapsed| elapsed.as_millis().to_string())
+        .unwrap_or_default()
+}
