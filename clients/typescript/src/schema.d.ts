@@ -358,6 +358,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live market data over a WebSocket.
+         * @description Upgrade with a WebSocket client, sending the key as `Authorization: Bearer <API_KEY>`, or,
+         *     from a browser, as the first message: `{"type":"auth","key":"<API_KEY>"}` (within 10 s).
+         *     Then send `{"type":"subscribe","markets":["<market id>",...]}` (and `unsubscribe` alike).
+         *     Each market costs 1 credit per started minute: the first when it is subscribed (refused
+         *     with an `error` `INSUFFICIENT_CREDITS` when the balance cannot pay it), then one as each
+         *     further minute starts (a minute that cannot be paid ends that subscription with an
+         *     `error`). Each tier bounds the stream connections an account holds open and the markets
+         *     one connection follows (`RATE_LIMITED`).
+         *
+         *     The server sends JSON text frames, each with a `type` (`StreamControlMessage`,
+         *     `StreamMarketMessage`): `subscribed`, then the market's whole `book` (per outcome, as
+         *     `getOrderBook` shows it), then `levels` (the size now at a price; 0: gone), `price`,
+         *     `trade` and `state` (`live` or `interrupted`). Every market message carries `seq`, 1, 2, 3…
+         *     per subscription: a number skipped means messages were lost, and the next `book` is whole
+         *     again. A `heartbeat` comes every 5 s; an `error` carries the error shape's `code` and
+         *     `message` (with `market`: that market is not, or no longer, subscribed). Close codes:
+         *     4001 the key was refused or is no longer good, 4008 the client did not read as fast as
+         *     messages came (its queue filled), 4029 the account has its tier's stream connections open,
+         *     1001 the server is shutting down (reconnect).
+         */
+        get: operations["stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -661,7 +699,7 @@ export interface components {
             data: components["schemas"]["AdminKey"][];
         };
         /**
-         * @description Where an order book or trades came from: `stream` (the exchange's live stream), `rest` (fetched from the exchange's REST API, shared for a short while), or `recording` (recorded earlier and served as recorded: the demo).
+         * @description Where an order book or trades came from: `stream` (the exchange's live stream, while a stream client of this server follows the market), `rest` (fetched from the exchange's REST API, shared for a short while), or `recording` (recorded earlier and served as recorded: the demo).
          * @enum {string}
          */
         DepthSource: "stream" | "rest" | "recording";
@@ -1260,7 +1298,8 @@ export interface components {
             exchange: components["schemas"]["Exchange"];
             /**
              * @description When the book was as shown: the exchange's time for it (Polymarket), when its answer
-             *     arrived (Kalshi), or when it was recorded.
+             *     arrived (Kalshi), when it was recorded, or, for a book the live stream keeps (`stream`),
+             *     this answer's time.
              */
             timestamp: components["schemas"]["Iso8601"];
             /**
@@ -1423,6 +1462,123 @@ export interface components {
             lastSyncedAt: components["schemas"]["Iso8601"];
             /** @description The price was last confirmed longer ago than the server's stale age. */
             stale: boolean;
+        };
+        /**
+         * @description What a client sends: its key (when it could not send the `Authorization` header), then
+         *     subscriptions.
+         */
+        StreamClientMessage: {
+            key: string;
+            /** @enum {string} */
+            type: "auth";
+        } | {
+            markets: string[];
+            /** @enum {string} */
+            type: "subscribe";
+        } | {
+            markets: string[];
+            /** @enum {string} */
+            type: "unsubscribe";
+        };
+        /** @description A message that is not a market's change. */
+        StreamControlMessage: {
+            /** Format: uuid */
+            market: string;
+            exchange: components["schemas"]["Exchange"];
+            outcomes: string[];
+            /**
+             * Format: int64
+             * @description The account's balance after this market's first minute.
+             */
+            creditsRemaining: number;
+            /** @enum {string} */
+            type: "subscribed";
+        } | {
+            /** Format: uuid */
+            market: string;
+            /** @enum {string} */
+            type: "unsubscribed";
+        } | {
+            time: components["schemas"]["Iso8601"];
+            /** @enum {string} */
+            type: "heartbeat";
+        } | {
+            /** Format: uuid */
+            market?: string | null;
+            error: components["schemas"]["ErrorObject"];
+            /** @enum {string} */
+            type: "error";
+        };
+        /** @description One level of one outcome's book as it is now. */
+        StreamLevel: {
+            outcome: string;
+            side: string;
+            /** Format: double */
+            price: number;
+            /**
+             * Format: double
+             * @description Contracts now at this price; 0: the level is gone.
+             */
+            size: number;
+        };
+        /**
+         * @description A change of a subscribed market. `seq` numbers a subscription's messages 1, 2, 3…: a number
+         *     skipped means messages were lost, and the next `book` is whole again.
+         */
+        StreamMarketMessage: {
+            /** Format: int64 */
+            seq: number;
+            /** Format: uuid */
+            market: string;
+            time: components["schemas"]["Iso8601"];
+            outcomes: components["schemas"]["OutcomeBookView"][];
+            /** @enum {string} */
+            type: "book";
+        } | {
+            /** Format: int64 */
+            seq: number;
+            /** Format: uuid */
+            market: string;
+            time: components["schemas"]["Iso8601"];
+            changes: components["schemas"]["StreamLevel"][];
+            /** @enum {string} */
+            type: "levels";
+        } | {
+            /** Format: int64 */
+            seq: number;
+            /** Format: uuid */
+            market: string;
+            time: components["schemas"]["Iso8601"];
+            outcome: string;
+            /**
+             * Format: double
+             * @description The last traded price, when the exchange sent one.
+             */
+            last?: number | null;
+            /** Format: double */
+            bestBid?: number | null;
+            /** Format: double */
+            bestAsk?: number | null;
+            /** @enum {string} */
+            type: "price";
+        } | {
+            /** Format: int64 */
+            seq: number;
+            /** Format: uuid */
+            market: string;
+            time: components["schemas"]["Iso8601"];
+            trade: components["schemas"]["TradeView"];
+            /** @enum {string} */
+            type: "trade";
+        } | {
+            /** Format: int64 */
+            seq: number;
+            /** Format: uuid */
+            market: string;
+            time: components["schemas"]["Iso8601"];
+            state: string;
+            /** @enum {string} */
+            type: "state";
         };
         /**
          * @description Whether a trade's taker bought or sold the outcome traded.
@@ -4689,6 +4845,78 @@ export interface operations {
                 };
             };
             /** @description The store is unavailable or the call took too long (`SERVICE_UNAVAILABLE`); not charged. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    stream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching to the WebSocket protocol: the stream begins. Not charged; each subscribed market's minutes are. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is unknown, repeated or out of range (`INVALID_PARAMETER`, naming it), or a required one is missing; or two `Authorization` headers (`INVALID_REQUEST`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No key (`MISSING_API_KEY`), or an unknown, malformed or revoked one (`INVALID_API_KEY`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is suspended (`ACCOUNT_SUSPENDED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a WebSocket upgrade request (`INVALID_REQUEST`). */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the account's requests-per-minute limit, too many failed authentications from the client's address, or the account already has as many stream connections open as its tier allows (`RATE_LIMITED`; `details.streamConnections`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server has no live source (`DEPTH_UNAVAILABLE`), or the store is unavailable (`SERVICE_UNAVAILABLE`). */
             503: {
                 headers: {
                     [name: string]: unknown;

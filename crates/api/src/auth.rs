@@ -24,7 +24,7 @@ use crate::state::AppState;
 
 /// The tier whose limit applies when an account's tier is missing from the configured table
 /// (an operator removed it): the most conservative default.
-const FALLBACK_TIER: &str = "free";
+pub(crate) const FALLBACK_TIER: &str = "free";
 
 /// Who is calling: their key, their account as looked up for this request (at most
 /// [`key_cache::TIME_TO_LIVE`](crate::key_cache::TIME_TO_LIVE) old), their window.
@@ -70,10 +70,44 @@ pub(crate) fn bearer_token(headers: &HeaderMap) -> Result<Option<&str>, ApiError
 }
 
 pub async fn authenticate(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
-    let Identified { key, key_hash, account } = match identify(&state, request.headers(), peer_ip(&request)).await {
-        Ok(identified) => identified,
+    let admitted = match bearer_token(request.headers()) {
+        Ok(token) => admit(&state, token, peer_ip(&request)).await,
         Err(refusal) => return refusal.into_response(),
     };
+    let caller = match admitted {
+        Ok(caller) => caller,
+        Err(Refused { error, usage }) => {
+            let mut response = error.into_response();
+            if let Some(usage) = usage {
+                add_rate_limit_headers(response.headers_mut(), &usage);
+            }
+            return response;
+        }
+    };
+    let usage = caller.usage;
+    request.extensions_mut().insert(caller);
+    let mut response = next.run(request).await;
+    add_rate_limit_headers(response.headers_mut(), &usage);
+    response
+}
+
+/// Why a call was not admitted, and the window it was counted in when the rate limit refused it.
+pub(crate) struct Refused {
+    pub error: ApiError,
+    pub usage: Option<WindowUsage>,
+}
+
+impl From<ApiError> for Refused {
+    fn from(error: ApiError) -> Self {
+        Refused { error, usage: None }
+    }
+}
+
+/// The caller of `token` (`None`: no key was sent), identified and counted against its
+/// account's rate limit: what every keyed call passes, whether its key came in a header or, on a
+/// stream, in its first message.
+pub(crate) async fn admit(state: &AppState, token: Option<&str>, peer: Option<IpAddr>) -> Result<Caller, Refused> {
+    let Identified { key, key_hash, account } = identify(state, token, peer).await?;
     let tiers = &state.settings.tiers;
     let limit = tiers.requests_per_minute(&account.tier).unwrap_or_else(|| {
         tracing::warn!(tier = %account.tier, "account tier has no configured limit; using the free tier's");
@@ -83,30 +117,28 @@ pub async fn authenticate(State(state): State<AppState>, mut request: Request, n
         Ok(usage) => usage,
         Err(refusal) => {
             metrics::counter!("marketlens_rate_limit_refusals_total", "tier" => account.tier.clone()).increment(1);
-            let mut response = ApiError::RateLimited {
+            let error = ApiError::RateLimited {
                 limit: refusal.limit,
                 retry_after_seconds: refusal.retry_after_seconds,
                 resets_at: to_iso8601(refusal.resets_at),
-            }
-            .into_response();
+            };
             let usage = WindowUsage {
                 limit: refusal.limit,
                 used: refusal.limit,
                 resets_at: refusal.resets_at,
             };
-            add_rate_limit_headers(response.headers_mut(), &usage);
-            return response;
+            return Err(Refused {
+                error,
+                usage: Some(usage),
+            });
         }
     };
-    request.extensions_mut().insert(Caller {
+    Ok(Caller {
         key,
         key_hash,
         account,
         usage,
-    });
-    let mut response = next.run(request).await;
-    add_rate_limit_headers(response.headers_mut(), &usage);
-    response
+    })
 }
 
 /// Authentication alone, for `/mcp`: a request without a live key of an active account is
@@ -114,14 +146,18 @@ pub async fn authenticate(State(state): State<AppState>, mut request: Request, n
 /// exchange itself (initialize, the tool list) does no paid work; each tool call is an API
 /// call of its own, which [`authenticate`] counts and its handler charges.
 pub async fn require_key(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    match identify(&state, request.headers(), peer_ip(&request)).await {
+    let token = match bearer_token(request.headers()) {
+        Ok(token) => token,
+        Err(refusal) => return refusal.into_response(),
+    };
+    match identify(&state, token, peer_ip(&request)).await {
         Ok(_) => next.run(request).await,
         Err(refusal) => refusal.into_response(),
     }
 }
 
 /// The address the request came from, which failed authentications count against.
-fn peer_ip(request: &Request) -> Option<IpAddr> {
+pub(crate) fn peer_ip(request: &Request) -> Option<IpAddr> {
     connections::peer_of(request).map(|address| address.ip())
 }
 
@@ -132,13 +168,12 @@ struct Identified {
     account: Account,
 }
 
-/// The request's key and account, or why it is refused: no or a malformed
-/// `Authorization`, a store known to be away (every keyed call needs it, to charge or to read
+/// The key and account of `token`, or why it is refused: no key, a store known to be away (every keyed call needs it, to charge or to read
 /// the account: refused at once, even with the key cached), an unknown or revoked key, a
 /// suspended account, an address over its limit of failed authentications, or a store that
 /// cannot answer.
-async fn identify(state: &AppState, headers: &HeaderMap, peer: Option<IpAddr>) -> Result<Identified, ApiError> {
-    let token = bearer_token(headers)?.ok_or(ApiError::MissingApiKey)?;
+async fn identify(state: &AppState, token: Option<&str>, peer: Option<IpAddr>) -> Result<Identified, ApiError> {
+    let token = token.ok_or(ApiError::MissingApiKey)?;
     state.store_health.check()?;
     let parsed = ApiKey::parse(token).map(|key| key.hash());
     // A key the cache holds passes without a store read, even from an address over its limit

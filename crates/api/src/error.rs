@@ -61,6 +61,13 @@ pub enum ApiError {
         limit: u32,
         retry_after_seconds: i64,
     },
+    /// Over the account's tier's bound on live streams (see [`crate::stream`]): stream
+    /// connections open at once, or markets subscribed on one connection. Waiting does not
+    /// help; closing a stream or a subscription does, so no `Retry-After`.
+    StreamLimited {
+        message: String,
+        details: Value,
+    },
     MethodNotAllowed,
     /// A request refused before it reached a handler that could name what was wrong: a
     /// framework rejection with no mapping of its own, or a request that is ambiguous (two
@@ -141,9 +148,9 @@ impl ApiError {
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::InsufficientCredits { .. } => StatusCode::PAYMENT_REQUIRED,
-            ApiError::RateLimited { .. } | ApiError::TooManyFailedAuthentications { .. } => {
-                StatusCode::TOO_MANY_REQUESTS
-            }
+            ApiError::RateLimited { .. }
+            | ApiError::TooManyFailedAuthentications { .. }
+            | ApiError::StreamLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::InvalidRequest { status, .. } => *status,
             ApiError::ServiceUnavailable { .. } | ApiError::DepthUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
@@ -168,7 +175,9 @@ impl ApiError {
             ApiError::NoMatch { .. } => "NO_MATCH",
             ApiError::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
             ApiError::InsufficientCredits { .. } => "INSUFFICIENT_CREDITS",
-            ApiError::RateLimited { .. } | ApiError::TooManyFailedAuthentications { .. } => "RATE_LIMITED",
+            ApiError::RateLimited { .. }
+            | ApiError::TooManyFailedAuthentications { .. }
+            | ApiError::StreamLimited { .. } => "RATE_LIMITED",
             ApiError::MethodNotAllowed => "METHOD_NOT_ALLOWED",
             ApiError::InvalidRequest { .. } => "INVALID_REQUEST",
             ApiError::ServiceUnavailable { .. } => "SERVICE_UNAVAILABLE",
@@ -195,7 +204,8 @@ impl ApiError {
             | ApiError::InvalidJson { message }
             | ApiError::InvalidRequest { message, .. }
             | ApiError::ServiceUnavailable { message }
-            | ApiError::DepthUnavailable { message } => message.clone(),
+            | ApiError::DepthUnavailable { message }
+            | ApiError::StreamLimited { message, .. } => message.clone(),
             ApiError::ExchangeUnavailable => {
                 "The exchange did not answer usably; try again shortly. Not charged.".to_owned()
             }
@@ -234,7 +244,9 @@ impl ApiError {
 
     fn details(&self) -> Option<Value> {
         match self {
-            ApiError::InvalidParameter { details, .. } => Some(details.clone()),
+            ApiError::InvalidParameter { details, .. } | ApiError::StreamLimited { details, .. } => {
+                Some(details.clone())
+            }
             ApiError::InsufficientCredits { required, remaining } => {
                 Some(json!({ "required": required, "remaining": remaining }))
             }
@@ -376,11 +388,7 @@ pub async fn render_errors(request: Request, next: Next) -> Response {
     };
     let body = ErrorBody {
         success: false,
-        error: ErrorObject {
-            code: error.code(),
-            message: error.message(),
-            details: error.details(),
-        },
+        error: ErrorObject::of(&error),
         request_id: request_id.map(|id| id.0),
     };
     let body = serde_json::to_string(&body).expect("the error body serializes");
@@ -425,6 +433,17 @@ pub struct ErrorObject {
     details: Option<Value>,
 }
 
+impl ErrorObject {
+    /// The error object of `error`, as every error body and a stream's `error` message carry it.
+    pub fn of(error: &ApiError) -> ErrorObject {
+        ErrorObject {
+            code: error.code(),
+            message: error.message(),
+            details: error.details(),
+        }
+    }
+}
+
 crate::schemas::string_set! {
     /// What went wrong, as a stable code to branch on (`docs/contract/decisions.md#d2-codes`).
     ErrorCode = ApiError::CODES.iter().copied()
@@ -464,6 +483,10 @@ mod tests {
                 limit: 1,
                 retry_after_seconds: 1,
             },
+            ApiError::StreamLimited {
+                message: String::new(),
+                details: json!({}),
+            },
             ApiError::MethodNotAllowed,
             ApiError::InvalidRequest {
                 status: StatusCode::BAD_REQUEST,
@@ -477,7 +500,8 @@ mod tests {
             ApiError::Internal,
         ];
         let mut codes: Vec<&str> = every_error.iter().map(ApiError::code).collect();
-        // Two errors share RATE_LIMITED: the account's limit and the address's failures.
+        // Three errors share RATE_LIMITED: the account's limit, the address's failures and the
+        // account's streams.
         codes.dedup();
         assert_eq!(codes, ApiError::CODES);
     }

@@ -11,7 +11,9 @@
 //! per address by [`failed_auth`]) and the rate limit ([`rate_limit`]); on charged routes,
 //! idempotency keys ([`idempotency`]); then the handler, which parses its parameters ([`params`]) and runs its
 //! work as a charged call ([`billing`]). Responses are built from [`views`], the contract's JSON shapes.
-//! `/mcp` ([`mcp`]) serves the same keyed routes to AI agents as MCP tools.
+//! `/mcp` ([`mcp`]) serves the same keyed routes to AI agents as MCP tools. `/api/v1/stream`
+//! ([`stream`]) upgrades to a WebSocket of live market data, authenticated and charged by the
+//! same code, its minutes charged as they start.
 
 pub mod admin_token;
 pub mod auth;
@@ -35,6 +37,7 @@ mod routes;
 pub mod schemas;
 pub mod state;
 pub mod store_health;
+pub mod stream;
 pub mod sweep;
 pub mod telemetry;
 pub mod views;
@@ -107,7 +110,10 @@ pub fn app(state: AppState) -> Router {
 /// documentation ([`routes::keyed`], [`routes::operations`], the admin API's); the document
 /// itself is [`openapi::document`]'s, which lists the admin API whether or not it is served.
 fn router(state: AppState) -> Router {
-    let mut documented = OpenApiRouter::new().merge(keyed(&state)).merge(routes::operations());
+    let mut documented = OpenApiRouter::new()
+        .merge(keyed(&state))
+        .merge(routes::stream::router().route_layer(cache_control::no_store()))
+        .merge(routes::operations());
     // Without an admin token the admin API's paths do not exist (404).
     if state.settings.admin_token.is_some() {
         documented = documented.merge(

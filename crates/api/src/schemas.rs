@@ -72,7 +72,8 @@ string_set! {
 }
 
 string_set! {
-    /// Where an order book or trades came from: `stream` (the exchange's live stream),
+    /// Where an order book or trades came from: `stream` (the exchange's live stream, while a
+    /// stream client of this server follows the market),
     /// `rest` (fetched from the exchange's REST API, shared for a short while), or
     /// `recording` (recorded earlier and served as recorded: the demo).
     DepthSource = DepthSourceKind::ALL.map(DepthSourceKind::as_str)

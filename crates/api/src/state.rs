@@ -18,6 +18,7 @@ use crate::rate_limit::{InProcessRateLimiter, RateLimiter};
 use crate::routes::benchmark::bodies::CeilingBodies;
 use crate::routes::health::readiness::ReadinessCache;
 use crate::store_health::StoreHealth;
+use crate::stream::{StreamHub, StreamSettings};
 
 /// What the API takes from configuration.
 #[derive(Debug, Clone)]
@@ -47,6 +48,8 @@ pub struct ApiSettings {
     pub idempotency_ttl: Duration,
     /// How old an order book may be before it is marked `stale` (see `routes/depth.rs`).
     pub depth_max_age: Duration,
+    /// Live streams' billing period, heartbeat, queues and per-tier limits (see [`crate::stream`]).
+    pub stream: StreamSettings,
 }
 
 impl Default for ApiSettings {
@@ -62,6 +65,7 @@ impl Default for ApiSettings {
             failed_auth_per_minute: DEFAULT_FAILED_AUTH_PER_MINUTE,
             idempotency_ttl: DEFAULT_IDEMPOTENCY_TTL,
             depth_max_age: DEFAULT_DEPTH_MAX_AGE,
+            stream: StreamSettings::default(),
         }
     }
 }
@@ -108,6 +112,9 @@ pub struct AppState {
     pub(crate) benchmark_bodies: Arc<CeilingBodies>,
     /// Where order books and trades come from; `None` answers them 503 `DEPTH_UNAVAILABLE`.
     pub depth: Option<Arc<dyn DepthSource>>,
+    /// Live streams (`GET /api/v1/stream`) and the books they keep; `None` answers the
+    /// stream 503 `DEPTH_UNAVAILABLE`.
+    pub stream: Option<StreamHub>,
 }
 
 impl AppState {
@@ -138,6 +145,16 @@ impl AppState {
             readiness: Arc::default(),
             benchmark_bodies: Arc::default(),
             depth: None,
+            stream: None,
+        }
+    }
+
+    /// This state, with live streams from `hub`, whose books also answer
+    /// `GET /markets/{id}/orderbook` while they are live.
+    pub fn with_stream(self, hub: StreamHub) -> AppState {
+        AppState {
+            stream: Some(hub),
+            ..self
         }
     }
 

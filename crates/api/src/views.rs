@@ -795,7 +795,8 @@ pub struct OrderBookView<'a> {
     #[schema(value_type = schemas::Exchange)]
     pub exchange: &'static str,
     /// When the book was as shown: the exchange's time for it (Polymarket), when its answer
-    /// arrived (Kalshi), or when it was recorded.
+    /// arrived (Kalshi), when it was recorded, or, for a book the live stream keeps (`stream`),
+    /// this answer's time.
     pub timestamp: Iso8601,
     /// How old the book was when this answer was made, in milliseconds.
     pub age_ms: i64,

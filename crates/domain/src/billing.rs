@@ -26,10 +26,12 @@ pub enum Operation {
     ListOrderBooks,
     /// `GET /api/v1/markets/{id}/trades`: a page of a market's trades.
     ListTrades,
+    /// `GET /api/v1/stream`: one market followed live for one started minute.
+    StreamMinute,
 }
 
 impl Operation {
-    pub const ALL: [Operation; 12] = [
+    pub const ALL: [Operation; 13] = [
         Operation::ListMarkets,
         Operation::GetMarket,
         Operation::ListEvents,
@@ -42,6 +44,7 @@ impl Operation {
         Operation::GetOrderBook,
         Operation::ListOrderBooks,
         Operation::ListTrades,
+        Operation::StreamMinute,
     ];
 
     pub fn cost(self) -> i64 {
@@ -55,6 +58,8 @@ impl Operation {
             | Operation::ListSpreads
             | Operation::GetOrderBook
             | Operation::ListTrades
+            // Per market subscribed, per started minute.
+            | Operation::StreamMinute
             // Per book: the call costs this times the books it returns.
             | Operation::ListOrderBooks => 1,
             Operation::Explain => 5,
@@ -77,6 +82,7 @@ impl Operation {
             Operation::GetOrderBook => "getOrderBook",
             Operation::ListOrderBooks => "listOrderBooks",
             Operation::ListTrades => "listTrades",
+            Operation::StreamMinute => "streamMinute",
         }
     }
 }
@@ -110,8 +116,9 @@ mod tests {
     fn costs_match_the_interface() {
         let costs: Vec<i64> = Operation::ALL.iter().map(|operation| operation.cost()).collect();
         // The interface's six calls, then the additive lookup, history and spreads (1 each,
-        // like get and list), and the depth calls (1 each; a list of books 1 per book).
-        assert_eq!(costs, [1, 1, 1, 1, 5, 0, 1, 1, 1, 1, 1, 1]);
+        // like get and list), the depth calls (1 each; a list of books 1 per book) and a
+        // streamed market's minute.
+        assert_eq!(costs, [1, 1, 1, 1, 5, 0, 1, 1, 1, 1, 1, 1, 1]);
         for operation in Operation::ALL {
             assert_eq!(operation.as_str().parse::<Operation>().unwrap(), operation);
         }

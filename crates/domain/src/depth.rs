@@ -11,8 +11,8 @@
 //!
 //! Where the data comes from ([`BookSource`]) and how it is fetched are other crates' work:
 //! [`DepthSource`] names what the API needs, and `marketlens_sync::depth` implements it from
-//! the exchanges' REST endpoints and from recordings. A live stream can later feed the same
-//! books as [`BookSource::Stream`].
+//! the exchanges' REST endpoints and from recordings; the API's stream hub serves the books a
+//! live feed keeps ([`crate::stream`]) as [`BookSource::Stream`].
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
@@ -115,8 +115,8 @@ pub struct OutcomeBook {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BookSource {
-    /// Kept current by the exchange's live stream: the connectors (`marketlens_connectors`)
-    /// feed it through the API's stream hub (being built).
+    /// Kept current by the exchange's live stream (`marketlens_connectors`, through the API's
+    /// stream hub), while a stream client follows the market.
     Stream,
     /// Fetched from the exchange's REST API (and shared for a short while).
     Rest,

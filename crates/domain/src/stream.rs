@@ -16,7 +16,7 @@
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::depth::{OutcomeBook, Trade};
+use crate::depth::{Level, OutcomeBook, Trade, round_price};
 use crate::exchange::Exchange;
 use crate::time::Timestamp;
 
@@ -116,6 +116,46 @@ pub trait LiveFeed: Send + Sync {
     fn unfollow(&self, market: Uuid);
 }
 
+/// Sets each level of `changes` in `books`: the size now at its price on its side of its
+/// outcome's book, a size of 0 removing the level, each side kept best first. A change naming
+/// an outcome `books` does not hold, or with a price outside `[0, 1]`, is left out.
+pub fn apply_levels(books: &mut [OutcomeBook], changes: &[LevelChange]) {
+    for change in changes {
+        if !(0.0..=1.0).contains(&change.price) {
+            continue;
+        }
+        let Some(book) = books.iter_mut().find(|book| book.outcome == change.outcome) else {
+            continue;
+        };
+        let price = round_price(change.price);
+        let side = change.side;
+        let levels = match side {
+            BookSide::Bid => &mut book.ladder.bids,
+            BookSide::Ask => &mut book.ladder.asks,
+        };
+        // Where `price` is or would be, best first: bids by falling price, asks by rising.
+        let position = levels.binary_search_by(|level| match side {
+            BookSide::Bid => price.total_cmp(&level.price),
+            BookSide::Ask => level.price.total_cmp(&price),
+        });
+        let keep = change.size.is_finite() && change.size > 0.0;
+        match (position, keep) {
+            (Ok(index), true) => levels[index].size = change.size,
+            (Ok(index), false) => {
+                levels.remove(index);
+            }
+            (Err(index), true) => levels.insert(
+                index,
+                Level {
+                    price,
+                    size: change.size,
+                },
+            ),
+            (Err(_), false) => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,6 +169,39 @@ mod tests {
             received: from_epoch_millis(1_770_000_000_123),
             change,
         }
+    }
+
+    #[test]
+    fn levels_set_remove_and_insert_in_order() {
+        let level = |price, size| Level { price, size };
+        let mut books = vec![OutcomeBook {
+            outcome: "Yes".into(),
+            ladder: Ladder::new([level(0.4, 1.0), level(0.3, 2.0)], [level(0.6, 3.0)]),
+        }];
+        let change = |side, price, size| LevelChange {
+            outcome: "Yes".into(),
+            side,
+            price,
+            size,
+        };
+        apply_levels(
+            &mut books,
+            &[
+                change(BookSide::Bid, 0.35, 5.0),
+                change(BookSide::Bid, 0.4, 0.0),
+                change(BookSide::Ask, 0.55, 1.0),
+                change(BookSide::Ask, 0.6, 4.0),
+                change(BookSide::Ask, 0.7, 0.0),
+                change(BookSide::Ask, 1.5, 1.0),
+                LevelChange {
+                    outcome: "Maybe".into(),
+                    ..change(BookSide::Bid, 0.1, 1.0)
+                },
+            ],
+        );
+        let ladder = &books[0].ladder;
+        assert_eq!(ladder.bids, vec![level(0.35, 5.0), level(0.3, 2.0)]);
+        assert_eq!(ladder.asks, vec![level(0.55, 1.0), level(0.6, 4.0)]);
     }
 
     #[test]

@@ -152,6 +152,12 @@ pub struct ServeArgs {
     /// Milliseconds after which an order book is answered `stale: true` (1 to 86400000).
     #[arg(long, env = "MARKETLENS_DEPTH_MAX_AGE_MS", default_value_t = 10_000)]
     pub depth_max_age_ms: u64,
+
+    /// Live streams per tier, as connections per account / markets per connection,
+    /// overriding or adding to the defaults (free=1/5, starter=2/25, pro=5/100,
+    /// enterprise=20/500), e.g. "free=2/10,team=10/200".
+    #[arg(long, env = "MARKETLENS_STREAM_LIMITS", default_value = "")]
+    pub stream_limits: String,
 }
 
 /// Where order books and trades are fetched from (`serve`).

@@ -5,9 +5,10 @@
 use anyhow::{Context, bail};
 use marketlens_api::ApiSettings;
 use marketlens_api::admin_token::AdminToken;
+use marketlens_api::stream::StreamSettings;
 use marketlens_catalog::CatalogSettings;
 use marketlens_domain::history::Retention;
-use marketlens_domain::rate_limit::TierTable;
+use marketlens_domain::rate_limit::{StreamTierTable, TierTable};
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -68,6 +69,11 @@ impl ServerConfig {
                 failed_auth_per_minute: args.failed_auth_per_minute,
                 idempotency_ttl: Duration::from_secs(args.idempotency_ttl_secs),
                 depth_max_age: depth_max_age(args.depth_max_age_ms)?,
+                stream: StreamSettings {
+                    limits: StreamTierTable::with_overrides(&args.stream_limits)
+                        .context("--stream-limits / MARKETLENS_STREAM_LIMITS")?,
+                    ..StreamSettings::default()
+                },
                 admin_token: args
                     .admin_token
                     .as_deref()

@@ -196,6 +196,56 @@ where
         Err(_) if deadline.left().is_zero() => return Err(crate::deadline::timed_out()),
         Err(error) => return Err(error.into()),
     };
+    let remaining = settled(state, caller, operation, cost, outcome)?;
+    if keep.is_some() {
+        output.extensions_mut().insert(AnswerKept);
+    }
+    Ok(Charged {
+        output,
+        receipt: Receipt {
+            credits_used: cost,
+            credits_remaining: remaining,
+        },
+    })
+}
+
+/// Takes one `operation`'s cost from the caller's account now, for something served outside a
+/// request's work: a minute of a live stream ([`crate::stream`]), charged as it begins. The
+/// store takes it only if the key is live, the account active and the balance covers it, as
+/// for any call; a store that fails or is away takes nothing.
+pub async fn charge_now(
+    state: &AppState,
+    caller: &Caller,
+    operation: Operation,
+    request_id: &RequestId,
+) -> Result<Receipt, ApiError> {
+    state.store_health.check()?;
+    let request = ChargeRequest {
+        account_id: caller.account.id,
+        api_key_id: caller.key.id,
+        operation,
+        credits: operation.cost(),
+        request_id: request_id.0.clone(),
+        now: Utc::now(),
+        keep: None,
+    };
+    let deadline = Deadline::after(state.settings.request_timeout);
+    let outcome = state.charger.charge(request, deadline).await?;
+    let remaining = settled(state, caller, operation, operation.cost(), outcome)?;
+    Ok(Receipt {
+        credits_used: operation.cost(),
+        credits_remaining: remaining,
+    })
+}
+
+/// The balance left after a charge the store took, or why it did not take it.
+fn settled(
+    state: &AppState,
+    caller: &Caller,
+    operation: Operation,
+    credits: i64,
+    outcome: ChargeOutcome,
+) -> Result<i64, ApiError> {
     if !matches!(outcome, ChargeOutcome::Charged { .. }) {
         // The caller's key or account changed since it was looked up: look it up afresh next time.
         state.keys.forget(&caller.key_hash);
@@ -203,17 +253,8 @@ where
     match outcome {
         ChargeOutcome::Charged { remaining } => {
             metrics::counter!("marketlens_credits_charged_total", "operation" => operation.as_str())
-                .increment(cost.unsigned_abs());
-            if keep.is_some() {
-                output.extensions_mut().insert(AnswerKept);
-            }
-            Ok(Charged {
-                output,
-                receipt: Receipt {
-                    credits_used: cost,
-                    credits_remaining: remaining,
-                },
-            })
+                .increment(credits.unsigned_abs());
+            Ok(remaining)
         }
         ChargeOutcome::Insufficient { required, remaining } => {
             Err(ApiError::InsufficientCredits { required, remaining })

@@ -62,12 +62,30 @@ pub fn add_to(document: &mut OpenApi) {
             .into_iter()
             .flatten()
         {
+            if operation.responses.responses.contains_key(SWITCHING_PROTOCOLS) {
+                add_websocket_sample(path, operation);
+                continue;
+            }
             let Some(example) = operation.operation_id.as_ref().and_then(|id| examples.get(id)) else {
                 continue;
             };
             add_example(path, operation, example);
         }
     }
+}
+
+/// The status of an operation that upgrades to a WebSocket (`GET /api/v1/stream`).
+pub const SWITCHING_PROTOCOLS: &str = "101";
+
+/// A WebSocket's sample opens it with websocat, which sends what is typed as messages: no
+/// answer to record, since a stream's messages are the feed's, described by the document's
+/// `Stream*Message` schemas.
+fn add_websocket_sample(path: &str, operation: &mut Operation) {
+    let websocket_url = BASE_URL.replacen("http", "ws", 1);
+    let source = format!("websocat -H \"Authorization: Bearer $KEY\" '{websocket_url}{path}'");
+    let sample = json!([{ "lang": "Shell", "label": "websocat", "source": source }]);
+    let extensions = operation.extensions.get_or_insert_with(Default::default);
+    extensions.merge(ExtensionsBuilder::new().add("x-codeSamples", sample).build());
 }
 
 fn add_example(template: &str, operation: &mut Operation, example: &Example) {

@@ -34,7 +34,12 @@ within the account's requests-per-minute limit. Errors share one shape (`ErrorBo
         license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0")
     ),
     servers((url = "/", description = "The server that serves this document.")),
-    components(schemas(ErrorBody)),
+    components(schemas(
+        ErrorBody,
+        crate::stream::messages::ClientMessage,
+        crate::stream::messages::MarketMessage,
+        crate::stream::messages::ControlMessage
+    )),
     tags(
         (name = "markets", description = "Markets of both exchanges, with their cross-exchange matches."),
         (name = "events", description = "Events: the groups of markets an exchange lists together."),
@@ -42,7 +47,7 @@ within the account's requests-per-minute limit. Errors share one shape (`ErrorBo
         (name = "account", description = "The calling key's account: credits, tier and rate limit."),
         (name = "history", description = "A market's price history as candles."),
         (name = "spreads", description = "Matched pairs of open markets and the gap between their prices."),
-        (name = "depth", description = "Order books and trades of a market, fetched from its exchange (or, in the demo, as recorded)."),
+        (name = "depth", description = "Order books and trades of a market, fetched from its exchange (or, in the demo, as recorded), and the live stream of their changes (a WebSocket)."),
         (name = "operations", description = "Health, readiness and this document; no key needed."),
         (name = "admin", description = "The operator's calls: accounts, tiers, suspension, credits, keys and ledgers. \
 They exist only when the server has an admin token (`MARKETLENS_ADMIN_TOKEN`), which they take instead of an API key."),

@@ -1,6 +1,8 @@
 //! Order books and trades of a market (`marketlens_domain::depth`), from the server's depth
 //! source: the exchanges' REST endpoints behind a short shared cache (`serve`), the recordings
-//! shipped with the demo (`demo`), or none (answered 503 `DEPTH_UNAVAILABLE`, uncharged).
+//! shipped with the demo (`demo`), or none (answered 503 `DEPTH_UNAVAILABLE`, uncharged). A
+//! book the live stream keeps ([`crate::stream`]) is served first, while a stream client
+//! follows the market and the feed receives it.
 //!
 //! A book states its age when answered (`ageMs`) and is `stale` past the server's bound
 //! (`ApiSettings::depth_max_age`), so an old book is never passed off as a current one. An
@@ -11,7 +13,7 @@ use axum::extract::{RawQuery, State};
 use axum::response::Response;
 use chrono::Utc;
 use marketlens_domain::billing::Operation;
-use marketlens_domain::depth::{DepthError, DepthMarket, DepthSource, OrderBook, TradePage};
+use marketlens_domain::depth::{DepthError, DepthMarket, DepthSource, OrderBook, OutcomeBook, Trade, TradePage};
 use marketlens_domain::time::Timestamp;
 use std::sync::Arc;
 use utoipa::IntoParams;
@@ -61,10 +63,13 @@ pub async fn order_book(
     RawQuery(query): RawQuery,
 ) -> Result<Charged<Response>, ApiError> {
     params::none(query.as_deref())?;
-    let depth = depth_source(&state)?;
+    ensure_book_source(&state)?;
     charged(&state, &call, Operation::GetOrderBook, async {
         let market = depth_market(&state, &id).await?;
-        let book = depth.book(&market).await?;
+        let book = match live_book(&state, &market) {
+            Some(book) => book,
+            None => depth_source(&state)?.book(&market).await?,
+        };
         let view = book_view(&state, &market, &book, Utc::now());
         Ok(json_response(&DataEnvelope { data: view }, book_bytes(&book)))
     })
@@ -95,7 +100,7 @@ pub async fn order_books(
     RawQuery(query): RawQuery,
 ) -> Result<Charged<Response>, ApiError> {
     let ids = params::order_books(query.as_deref())?;
-    let depth = depth_source(&state)?;
+    ensure_book_source(&state)?;
     let books = ids.len() as i64;
     charged_per_item(&state, &call, Operation::ListOrderBooks, books, async {
         let mut markets = Vec::with_capacity(ids.len());
@@ -111,7 +116,10 @@ pub async fn order_books(
             return Err(ApiError::not_found(format!("No market has id {}.", unknown.join(", "))));
         }
         let fetched = futures::future::try_join_all(markets.iter().map(|market| async {
-            depth.book(market).await.map_err(|error| match error {
+            if let Some(book) = live_book(&state, market) {
+                return Ok(book);
+            }
+            depth_source(&state)?.book(market).await.map_err(|error| match error {
                 DepthError::NotAvailable => {
                     ApiError::not_found(format!("This server has no order book for market {}.", market.id))
                 }
@@ -166,6 +174,21 @@ pub async fn trades(
     .await
 }
 
+/// Books come from the live stream or the depth source: 503 `DEPTH_UNAVAILABLE`, uncharged,
+/// when the server has neither.
+fn ensure_book_source(state: &AppState) -> Result<(), ApiError> {
+    match state.stream {
+        Some(_) => Ok(()),
+        None => depth_source(state).map(drop),
+    }
+}
+
+/// The market's book as the live stream keeps it, while the stream follows the market and
+/// receives it.
+fn live_book(state: &AppState, market: &DepthMarket) -> Option<OrderBook> {
+    state.stream.as_ref()?.live_book(market.id, Utc::now())
+}
+
 fn depth_source(state: &AppState) -> Result<Arc<dyn DepthSource>, ApiError> {
     state.depth.clone().ok_or_else(|| ApiError::DepthUnavailable {
         message: "This server has no source of order books and trades: it was started without one.".to_owned(),
@@ -173,7 +196,7 @@ fn depth_source(state: &AppState) -> Result<Arc<dyn DepthSource>, ApiError> {
 }
 
 /// The stored market `id` names, as a depth source needs it.
-async fn depth_market(state: &AppState, id: &str) -> Result<DepthMarket, ApiError> {
+pub(crate) async fn depth_market(state: &AppState, id: &str) -> Result<DepthMarket, ApiError> {
     let stored = super::market_named(state, id).await?;
     Ok(DepthMarket {
         id: stored.id,
@@ -191,6 +214,20 @@ async fn depth_market(state: &AppState, id: &str) -> Result<DepthMarket, ApiErro
 fn book_view<'a>(state: &AppState, market: &DepthMarket, book: &'a OrderBook, now: Timestamp) -> OrderBookView<'a> {
     let age_ms = (now - book.timestamp).num_milliseconds().max(0);
     let max_age_ms = i64::try_from(state.settings.depth_max_age.as_millis()).unwrap_or(i64::MAX);
+    OrderBookView {
+        market_id: market.id,
+        exchange: market.exchange.as_str(),
+        timestamp: Iso8601(book.timestamp),
+        age_ms,
+        source: book.source.as_str(),
+        stale: age_ms > max_age_ms,
+        recorded_from: book.recorded_from.as_deref(),
+        outcomes: outcome_views(&book.outcomes),
+    }
+}
+
+/// Each outcome's book as the API shows it.
+pub(crate) fn outcome_views(outcomes: &[OutcomeBook]) -> Vec<OutcomeBookView<'_>> {
     let levels = |levels: &[marketlens_domain::depth::Level]| {
         levels
             .iter()
@@ -200,23 +237,25 @@ fn book_view<'a>(state: &AppState, market: &DepthMarket, book: &'a OrderBook, no
             })
             .collect()
     };
-    OrderBookView {
-        market_id: market.id,
-        exchange: market.exchange.as_str(),
-        timestamp: Iso8601(book.timestamp),
-        age_ms,
-        source: book.source.as_str(),
-        stale: age_ms > max_age_ms,
-        recorded_from: book.recorded_from.as_deref(),
-        outcomes: book
-            .outcomes
-            .iter()
-            .map(|outcome| OutcomeBookView {
-                outcome: &outcome.outcome,
-                bids: levels(&outcome.ladder.bids),
-                asks: levels(&outcome.ladder.asks),
-            })
-            .collect(),
+    outcomes
+        .iter()
+        .map(|outcome| OutcomeBookView {
+            outcome: &outcome.outcome,
+            bids: levels(&outcome.ladder.bids),
+            asks: levels(&outcome.ladder.asks),
+        })
+        .collect()
+}
+
+/// A trade as the API shows it.
+pub(crate) fn trade_view(trade: &Trade) -> TradeView<'_> {
+    TradeView {
+        id: &trade.id,
+        time: Iso8601(trade.time),
+        outcome: &trade.outcome,
+        price: trade.price,
+        size: trade.size,
+        taker_side: trade.taker_side.as_str(),
     }
 }
 
@@ -236,18 +275,7 @@ fn trades_envelope<'a>(market: &DepthMarket, page: &'a TradePage, limit: u32) ->
             exchange: market.exchange.as_str(),
             source: page.source.as_str(),
             recorded_from: page.recorded_from.as_deref(),
-            trades: page
-                .trades
-                .iter()
-                .map(|trade| TradeView {
-                    id: &trade.id,
-                    time: Iso8601(trade.time),
-                    outcome: &trade.outcome,
-                    price: trade.price,
-                    size: trade.size,
-                    taker_side: trade.taker_side.as_str(),
-                })
-                .collect(),
+            trades: page.trades.iter().map(trade_view).collect(),
         },
         pagination: CursorPagination {
             limit,

@@ -12,6 +12,7 @@ pub(crate) mod health;
 pub(crate) mod history;
 pub(crate) mod markets;
 pub(crate) mod spreads;
+pub(crate) mod stream;
 
 use marketlens_catalog::CatalogReader;
 use marketlens_storage::StoredMarket;
@@ -30,9 +31,10 @@ pub(crate) async fn market_named(state: &AppState, id: &str) -> Result<Arc<Store
     state.catalog.get_market(market_id).await?.ok_or_else(unknown)
 }
 
-/// The keyed routes of `/api/v1`, in the document's order: the charged ones, then the free one.
+/// The keyed routes of `/api/v1`, in the document's order: the charged ones, the free one,
+/// then the stream (which checks its key itself, since it may come in its first message).
 pub(crate) fn keyed() -> OpenApiRouter<AppState> {
-    charged().merge(free())
+    charged().merge(free()).merge(stream::router())
 }
 
 /// The keyed routes that cost credits; [`crate::app`] puts them behind authentication and

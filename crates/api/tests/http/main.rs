@@ -26,9 +26,11 @@ mod recorded_markets;
 mod reference;
 mod seed;
 mod spreads;
+mod stream;
 
 use chrono::Utc;
 use marketlens_api::connections::ConnectionLimits;
+use marketlens_api::stream::StreamHub;
 use marketlens_api::{ApiSettings, AppState};
 use marketlens_catalog::{LiveCatalog, LiveNews};
 use marketlens_domain::account::Account;
@@ -75,23 +77,32 @@ impl TestServer {
     }
 
     pub async fn start_with_limits(settings: ApiSettings, limits: ConnectionLimits) -> TestServer {
-        TestServer::start_serving(settings, limits, None).await
+        TestServer::start_serving(settings, limits, Sources::default()).await
     }
 
     /// A server whose order books and trades come from `depth`.
     pub async fn start_with_depth(settings: ApiSettings, depth: Arc<dyn DepthSource>) -> TestServer {
-        TestServer::start_serving(settings, ConnectionLimits::default(), Some(depth)).await
+        let sources = Sources {
+            depth: Some(depth),
+            stream: None,
+        };
+        TestServer::start_serving(settings, ConnectionLimits::default(), sources).await
     }
 
-    async fn start_serving(
-        settings: ApiSettings,
-        limits: ConnectionLimits,
-        depth: Option<Arc<dyn DepthSource>>,
-    ) -> TestServer {
+    /// A server whose live streams come from `hub`.
+    pub async fn start_with_stream(settings: ApiSettings, hub: StreamHub) -> TestServer {
+        let sources = Sources {
+            depth: None,
+            stream: Some(hub),
+        };
+        TestServer::start_serving(settings, ConnectionLimits::default(), sources).await
+    }
+
+    async fn start_serving(settings: ApiSettings, limits: ConnectionLimits, sources: Sources) -> TestServer {
         let database = test_database().await;
         let store = database.open().await;
         seed::catalogue(store.as_ref()).await;
-        let (node, state) = Node::start(store.clone(), settings, limits, depth).await;
+        let (node, state) = Node::start(store.clone(), settings, limits, sources).await;
         TestServer {
             base_url: node.base_url,
             store,
@@ -106,9 +117,14 @@ impl TestServer {
     /// Another server over this one's database, with a store connection, state, memory and
     /// port of its own: a second node of a cluster, or this server as it is after a restart.
     pub async fn another_node(&self, settings: ApiSettings) -> Node {
-        Node::start(self._database.open().await, settings, ConnectionLimits::default(), None)
-            .await
-            .0
+        Node::start(
+            self._database.open().await,
+            settings,
+            ConnectionLimits::default(),
+            Sources::default(),
+        )
+        .await
+        .0
     }
 
     /// Stores news articles and has the server's news index read them, as `serve` does.
@@ -175,6 +191,13 @@ impl TestServer {
     }
 }
 
+/// Where a server's order books, trades and live streams come from; none by default.
+#[derive(Default)]
+struct Sources {
+    depth: Option<Arc<dyn DepthSource>>,
+    stream: Option<StreamHub>,
+}
+
 /// A serving node: the app over a store, on a port of its own, until dropped.
 pub struct Node {
     pub base_url: String,
@@ -186,11 +209,14 @@ impl Node {
         store: Arc<dyn Store>,
         settings: ApiSettings,
         limits: ConnectionLimits,
-        depth: Option<Arc<dyn DepthSource>>,
+        sources: Sources,
     ) -> (Node, AppState) {
         let mut state = AppState::new(store, settings);
-        if let Some(depth) = depth {
+        if let Some(depth) = sources.depth {
             state = state.with_depth(depth);
+        }
+        if let Some(hub) = sources.stream {
+            state = state.with_stream(hub);
         }
         // Lists are answered from memory, as in `serve`.
         state.catalog.refresh().await.expect("the catalogue loads");

@@ -78,6 +78,31 @@ from .price_level import PriceLevel
 from .rate_limit_view import RateLimitView
 from .spread_item import SpreadItem
 from .spread_side import SpreadSide
+from .stream_client_message_type_0 import StreamClientMessageType0
+from .stream_client_message_type_0_type import StreamClientMessageType0Type
+from .stream_client_message_type_1 import StreamClientMessageType1
+from .stream_client_message_type_1_type import StreamClientMessageType1Type
+from .stream_client_message_type_2 import StreamClientMessageType2
+from .stream_client_message_type_2_type import StreamClientMessageType2Type
+from .stream_control_message_type_0 import StreamControlMessageType0
+from .stream_control_message_type_0_type import StreamControlMessageType0Type
+from .stream_control_message_type_1 import StreamControlMessageType1
+from .stream_control_message_type_1_type import StreamControlMessageType1Type
+from .stream_control_message_type_2 import StreamControlMessageType2
+from .stream_control_message_type_2_type import StreamControlMessageType2Type
+from .stream_control_message_type_3 import StreamControlMessageType3
+from .stream_control_message_type_3_type import StreamControlMessageType3Type
+from .stream_level import StreamLevel
+from .stream_market_message_type_0 import StreamMarketMessageType0
+from .stream_market_message_type_0_type import StreamMarketMessageType0Type
+from .stream_market_message_type_1 import StreamMarketMessageType1
+from .stream_market_message_type_1_type import StreamMarketMessageType1Type
+from .stream_market_message_type_2 import StreamMarketMessageType2
+from .stream_market_message_type_2_type import StreamMarketMessageType2Type
+from .stream_market_message_type_3 import StreamMarketMessageType3
+from .stream_market_message_type_3_type import StreamMarketMessageType3Type
+from .stream_market_message_type_4 import StreamMarketMessageType4
+from .stream_market_message_type_4_type import StreamMarketMessageType4Type
 from .taker_side import TakerSide
 from .trade_view import TradeView
 from .trades_envelope import TradesEnvelope
@@ -163,6 +188,31 @@ __all__ = (
     "RateLimitView",
     "SpreadItem",
     "SpreadSide",
+    "StreamClientMessageType0",
+    "StreamClientMessageType0Type",
+    "StreamClientMessageType1",
+    "StreamClientMessageType1Type",
+    "StreamClientMessageType2",
+    "StreamClientMessageType2Type",
+    "StreamControlMessageType0",
+    "StreamControlMessageType0Type",
+    "StreamControlMessageType1",
+    "StreamControlMessageType1Type",
+    "StreamControlMessageType2",
+    "StreamControlMessageType2Type",
+    "StreamControlMessageType3",
+    "StreamControlMessageType3Type",
+    "StreamLevel",
+    "StreamMarketMessageType0",
+    "StreamMarketMessageType0Type",
+    "StreamMarketMessageType1",
+    "StreamMarketMessageType1Type",
+    "StreamMarketMessageType2",
+    "StreamMarketMessageType2Type",
+    "StreamMarketMessageType3",
+    "StreamMarketMessageType3Type",
+    "StreamMarketMessageType4",
+    "StreamMarketMessageType4Type",
     "TakerSide",
     "TradesEnvelope",
     "TradeView",

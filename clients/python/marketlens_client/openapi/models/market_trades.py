@@ -32,9 +32,9 @@ class MarketTrades:
         Attributes:
             market_id (UUID): The market's Marketlens id (a UUID).
             exchange (Exchange): An exchange: `POLYMARKET` or `KALSHI`.
-            source (DepthSource): Where an order book or trades came from: `stream` (the exchange's live stream), `rest`
-                (fetched from the exchange's REST API, shared for a short while), or `recording` (recorded earlier and served as
-                recorded: the demo).
+            source (DepthSource): Where an order book or trades came from: `stream` (the exchange's live stream, while a
+                stream client of this server follows the market), `rest` (fetched from the exchange's REST API, shared for a
+                short while), or `recording` (recorded earlier and served as recorded: the demo).
             trades (list[TradeView]): Newest first.
             recorded_from (None | str | Unset): As in an order book: the market a recording was made on.
      """

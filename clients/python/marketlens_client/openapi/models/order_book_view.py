@@ -35,9 +35,9 @@ class OrderBookView:
             exchange (Exchange): An exchange: `POLYMARKET` or `KALSHI`.
             timestamp (datetime.datetime): A time in ISO 8601, in UTC with milliseconds.
             age_ms (int): How old the book was when this answer was made, in milliseconds.
-            source (DepthSource): Where an order book or trades came from: `stream` (the exchange's live stream), `rest`
-                (fetched from the exchange's REST API, shared for a short while), or `recording` (recorded earlier and served as
-                recorded: the demo).
+            source (DepthSource): Where an order book or trades came from: `stream` (the exchange's live stream, while a
+                stream client of this server follows the market), `rest` (fetched from the exchange's REST API, shared for a
+                short while), or `recording` (recorded earlier and served as recorded: the demo).
             stale (bool): The book is older than the server's bound (`--depth-max-age-ms`, 10 s by default);
                 a recording always is.
             outcomes (list[OutcomeBookView]): One book per outcome, in the market's outcome order. A binary market's second

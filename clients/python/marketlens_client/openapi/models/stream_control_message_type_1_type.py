@@ -1,0 +1,7 @@
+from enum import StrEnum
+
+class StreamControlMessageType1Type(StrEnum):
+    UNSUBSCRIBED = "unsubscribed"
+
+    def __str__(self) -> str:
+        return str(self.value)
