@@ -8,6 +8,7 @@
 //! stall detection), reconnection with backoff, and Kalshi's signed handshake. What to send
 //! and what a frame means is the session's.
 //!
+//! - `exchanges`: [`ExchangeFeeds`], one feed over both exchanges' connectors.
 //! - `feed`: [`Connector`], the handle (`follow`/`unfollow` queue commands; dropping it
 //!   stops the connections); `routes`: which connection carries each market (Polymarket
 //!   bounds the tokens of one connection).
@@ -23,12 +24,14 @@
 
 mod backoff;
 mod connection;
+mod exchanges;
 mod feed;
 mod kalshi_auth;
 mod malformed;
 mod routes;
 mod settings;
 
+pub use exchanges::ExchangeFeeds;
 pub use feed::{Connector, ConnectorError, KALSHI_URL, POLYMARKET_URL};
 pub use kalshi_auth::{CredentialsError, KalshiCredentials, SIGNED_PATH};
 pub use settings::ConnectionSettings;

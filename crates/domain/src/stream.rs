@@ -16,7 +16,7 @@
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::depth::{Level, OutcomeBook, Trade, round_price};
+use crate::depth::{DepthError, DepthMarket, Level, OutcomeBook, Trade, round_price};
 use crate::exchange::Exchange;
 use crate::time::Timestamp;
 
@@ -154,6 +154,18 @@ pub fn apply_levels(books: &mut [OutcomeBook], changes: &[LevelChange]) {
             (Err(_), false) => {}
         }
     }
+}
+
+/// Turns a stored market into the market a feed follows: Polymarket's CLOB token ids, the
+/// channel keys of its market channel, are not in the catalogue, and are looked up where the
+/// exchange's REST API is (`marketlens_sync::depth`), so that what serves streams fetches
+/// nothing itself.
+#[async_trait::async_trait]
+pub trait StreamMarkets: Send + Sync {
+    /// The market as a feed follows it: [`DepthError::NotAvailable`] when it cannot be
+    /// streamed (a Polymarket market without CLOB tokens), [`DepthError::Upstream`] when the
+    /// look-up failed.
+    async fn stream_market(&self, market: &DepthMarket) -> Result<StreamMarket, DepthError>;
 }
 
 #[cfg(test)]

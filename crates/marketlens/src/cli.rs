@@ -191,6 +191,32 @@ pub struct DepthArgs {
     /// Requests per second to each exchange for order books and trades, besides the sync's.
     #[arg(long, env = "MARKETLENS_DEPTH_RPS", default_value_t = 8)]
     pub depth_rps: u32,
+
+    /// Serve no live stream: GET /api/v1/stream is answered 503 DEPTH_UNAVAILABLE.
+    #[arg(long, env = "MARKETLENS_NO_STREAM")]
+    pub no_stream: bool,
+
+    /// Polymarket's CLOB WebSocket (market channel), for the live stream.
+    #[arg(long, env = "MARKETLENS_POLYMARKET_WS_URL", default_value = marketlens_connectors::POLYMARKET_URL)]
+    pub polymarket_ws_url: String,
+
+    /// Kalshi's WebSocket API, for the live stream (needs a Kalshi API key).
+    #[arg(long, env = "MARKETLENS_KALSHI_WS_URL", default_value = marketlens_connectors::KALSHI_URL)]
+    pub kalshi_ws_url: String,
+
+    /// The id of a Kalshi API key, for Kalshi's WebSocket API (with its private key's path);
+    /// without one, Kalshi markets are not streamed.
+    #[arg(
+        long,
+        env = "MARKETLENS_KALSHI_API_KEY_ID",
+        hide_env_values = true,
+        requires = "kalshi_private_key_path"
+    )]
+    pub kalshi_api_key_id: Option<String>,
+
+    /// The path of that Kalshi API key's private key (PEM, PKCS#8 or PKCS#1).
+    #[arg(long, env = "MARKETLENS_KALSHI_PRIVATE_KEY_PATH", requires = "kalshi_api_key_id")]
+    pub kalshi_private_key_path: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Clone, Args)]

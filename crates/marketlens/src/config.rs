@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use crate::cli::{HistoryArgs, NewsFeedArgs, ServeArgs, ServeCommandArgs, SyncArgs};
 use chrono::TimeDelta;
-use marketlens_domain::depth::DepthSource;
+use marketlens_connectors::{ConnectionSettings, Connector, ExchangeFeeds, KalshiCredentials};
+use marketlens_domain::stream::{LiveFeed, MarketUpdate, StreamMarkets};
 use marketlens_sync::depth::{DepthSettings, RestDepth};
 use marketlens_sync::schedule::SyncSchedule;
 use marketlens_sync::{ExchangeSettings, SyncSettings};
@@ -155,7 +156,7 @@ fn depth_max_age(millis: u64) -> anyhow::Result<Duration> {
 
 /// The depth source of `serve`: the exchanges' REST endpoints on the configured base URLs,
 /// unless `--no-depth`.
-pub fn depth_source(args: &ServeCommandArgs) -> anyhow::Result<Option<Arc<dyn DepthSource>>> {
+pub fn depth_source(args: &ServeCommandArgs) -> anyhow::Result<Option<Arc<RestDepth>>> {
     let depth = &args.depth;
     if depth.no_depth {
         return Ok(None);
@@ -184,6 +185,63 @@ pub fn depth_source(args: &ServeCommandArgs) -> anyhow::Result<Option<Arc<dyn De
     };
     let source = RestDepth::new(&sync_settings(&args.sync)?, &settings).context("the depth HTTP client")?;
     Ok(Some(Arc::new(source)))
+}
+
+/// A live stream's parts: the feed that follows markets, the updates it sends, and what turns
+/// a stored market into one the feed follows.
+pub struct LiveStream {
+    pub feed: Arc<dyn LiveFeed>,
+    pub updates: tokio::sync::mpsc::Receiver<MarketUpdate>,
+    pub markets: Arc<dyn StreamMarkets>,
+}
+
+/// Updates the connectors may hold for the stream's hub before they drop some (and resync the
+/// markets they dropped them for).
+const STREAM_UPDATES_CAPACITY: usize = 16_384;
+
+/// The live stream of `serve`: the exchanges' WebSocket connectors, with `depth` looking up
+/// the markets' channel keys; none with `--no-stream` or without a depth source. Must be
+/// called within the runtime (the connectors start their tasks on it).
+pub fn live_stream(args: &ServeCommandArgs, depth: Option<&Arc<RestDepth>>) -> anyhow::Result<Option<LiveStream>> {
+    let stream = &args.depth;
+    let Some(depth) = depth.filter(|_| !stream.no_stream) else {
+        return Ok(None);
+    };
+    for (name, url) in [
+        ("--polymarket-ws-url", &stream.polymarket_ws_url),
+        ("--kalshi-ws-url", &stream.kalshi_ws_url),
+    ] {
+        let parsed = url::Url::parse(url).with_context(|| format!("{name}: {url:?} is not a URL"))?;
+        if !matches!(parsed.scheme(), "ws" | "wss") {
+            bail!("{name} must be ws or wss, not {}", parsed.scheme());
+        }
+    }
+    let (updates, received) = tokio::sync::mpsc::channel(STREAM_UPDATES_CAPACITY);
+    let settings = ConnectionSettings::default();
+    let polymarket = Connector::polymarket(&stream.polymarket_ws_url, updates.clone(), settings.clone());
+    let kalshi = match (&stream.kalshi_api_key_id, &stream.kalshi_private_key_path) {
+        (Some(key_id), Some(path)) => {
+            let credentials = KalshiCredentials::from_pem_file(key_id, path)
+                .context("--kalshi-private-key-path / MARKETLENS_KALSHI_PRIVATE_KEY_PATH")?;
+            Some(Connector::kalshi(
+                &stream.kalshi_ws_url,
+                Some(credentials),
+                updates.clone(),
+                settings,
+            )?)
+        }
+        _ => {
+            tracing::info!(
+                "Kalshi markets are not streamed: no Kalshi API key (MARKETLENS_KALSHI_API_KEY_ID and MARKETLENS_KALSHI_PRIVATE_KEY_PATH)"
+            );
+            None
+        }
+    };
+    Ok(Some(LiveStream {
+        feed: Arc::new(ExchangeFeeds::new(Some(polymarket), kalshi, updates)),
+        updates: received,
+        markets: depth.clone(),
+    }))
 }
 
 /// How long articles count as news when the operator does not say.

@@ -1,20 +1,13 @@
 //! What a live feed needs to follow a market that the store does not hold: Polymarket's CLOB
-//! token ids, the channel keys of its market channel, which the catalogue does not keep (the
-//! REST depth source looks them up on Gamma, `marketlens_sync::depth`). The hub asks a
-//! [`StreamMarkets`] for them, so that the API does not fetch anything itself.
+//! token ids, the channel keys of its market channel, which the catalogue does not keep. The
+//! hub asks a [`StreamMarkets`] for them (`serve` gives it the REST depth source, which looks
+//! them up on Gamma), so that the API does not fetch anything itself.
 
 use async_trait::async_trait;
 use marketlens_domain::depth::{DepthError, DepthMarket};
 use marketlens_domain::stream::StreamMarket;
 
-/// Turns a stored market into the market a feed follows.
-#[async_trait]
-pub trait StreamMarkets: Send + Sync {
-    /// The market as a feed follows it: [`DepthError::NotAvailable`] when it cannot be
-    /// streamed (a Polymarket market without CLOB tokens), [`DepthError::Upstream`] when the
-    /// look-up failed.
-    async fn stream_market(&self, market: &DepthMarket) -> Result<StreamMarket, DepthError>;
-}
+pub use marketlens_domain::stream::StreamMarkets;
 
 /// The stored market as it is, without Polymarket's tokens: for a feed that needs no more than
 /// the ids (Kalshi's channels are its tickers; a relay of another node's feed, the node that

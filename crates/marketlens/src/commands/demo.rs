@@ -71,7 +71,7 @@ pub async fn run(
     // The demo serves the recorded data as it is: no background sync, and the recorded books
     // and trades of the markets `demo-data/depth/recordings.json` names.
     let depth = RecordedDepth::new(demo::DEPTH_MANIFEST, demo::depth_file).context("the demo's depth recordings")?;
-    serve::serve(store, config, None, Some(Arc::new(depth)), listener).await?;
+    serve::serve(store, config, None, Some(Arc::new(depth)), None, listener).await?;
     Ok(ExitCode::SUCCESS)
 }
 

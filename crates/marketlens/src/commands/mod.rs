@@ -14,6 +14,7 @@ mod serve;
 mod sync;
 
 use anyhow::Context;
+use marketlens_domain::depth::DepthSource;
 use marketlens_domain::redact;
 use marketlens_storage::Store;
 use std::process::ExitCode;
@@ -39,7 +40,17 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let schedule = config::sync_schedule(&args)?;
             let depth = config::depth_source(&args)?;
             let listener = serve::listen(config.bind).await?;
-            serve::run(open_store(database_url).await?, config, schedule, depth, listener).await
+            let stream = config::live_stream(&args, depth.as_ref())?;
+            let depth = depth.map(|depth| depth as Arc<dyn DepthSource>);
+            serve::run(
+                open_store(database_url).await?,
+                config,
+                schedule,
+                depth,
+                stream,
+                listener,
+            )
+            .await
         }
         Command::Sync(args) => sync::run(open_store(database_url).await?.as_ref(), &args).await,
         Command::Import(args) => import::run(open_store(database_url).await?.as_ref(), &args).await,

@@ -4,6 +4,7 @@
 use anyhow::Context;
 use marketlens_api::AppState;
 use marketlens_api::rate_limit::{InProcessRateLimiter, RateLimiter, RedisRateLimiter};
+use marketlens_api::stream::StreamHub;
 use marketlens_domain::depth::DepthSource;
 use marketlens_storage::Store;
 use std::net::SocketAddr;
@@ -15,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 
 use marketlens_sync::schedule::SyncSchedule;
 
-use crate::config::ServerConfig;
+use crate::config::{LiveStream, ServerConfig};
 use marketlens_sync::schedule::BackgroundSync;
 
 /// How often each node reads the articles stored since its last look.
@@ -29,9 +30,10 @@ pub async fn run(
     config: ServerConfig,
     sync: Option<SyncSchedule>,
     depth: Option<Arc<dyn DepthSource>>,
+    stream: Option<LiveStream>,
     listener: TcpListener,
 ) -> anyhow::Result<ExitCode> {
-    serve(store, config, sync, depth, listener).await?;
+    serve(store, config, sync, depth, stream, listener).await?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -47,13 +49,14 @@ pub async fn listen(bind: SocketAddr) -> anyhow::Result<TcpListener> {
 /// and stopped by one signal (SIGTERM or Ctrl-C, which cancels `shutdown`): the catalogue and
 /// the news kept in step with the store, and the background sync when `sync` is given. The
 /// server first finishes the requests in flight; then each task ends at its next pause, the
-/// sync releasing its lease. Order books and trades come from `depth`; without one they are
-/// answered 503 `DEPTH_UNAVAILABLE`.
+/// sync releasing its lease. Order books and trades come from `depth`, live ones from
+/// `stream`; without them they are answered 503 `DEPTH_UNAVAILABLE`.
 pub async fn serve(
     store: Arc<dyn Store>,
     config: ServerConfig,
     sync: Option<SyncSchedule>,
     depth: Option<Arc<dyn DepthSource>>,
+    stream: Option<LiveStream>,
     listener: TcpListener,
 ) -> anyhow::Result<()> {
     let shutdown = CancellationToken::new();
@@ -78,6 +81,20 @@ pub async fn serve(
     match depth {
         Some(depth) => state = state.with_depth(depth),
         None => tracing::info!("order books and trades are off: no depth source"),
+    }
+    match stream {
+        Some(stream) => {
+            let hub = StreamHub::start(stream.feed, stream.updates, stream.markets);
+            state = state.with_stream(hub.clone());
+            // Streams outlive the server's wait for requests in flight (an upgraded
+            // connection is no longer one): they are closed, going away, as shutdown begins.
+            let closing = shutdown.clone();
+            tokio::spawn(async move {
+                closing.cancelled().await;
+                hub.close_all();
+            });
+        }
+        None => tracing::info!("the live stream is off"),
     }
     // Lists are answered by the store until the catalogue is in memory, then from memory.
     let catalog_task = state.catalog.keep_in_step(config.catalog, shutdown.clone());

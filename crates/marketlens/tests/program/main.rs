@@ -8,6 +8,7 @@ mod matches;
 mod news;
 mod nodes;
 mod startup;
+mod stream;
 mod sync;
 mod urls;
 

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::{free_port, open, readyz_once, run};
 
-fn marketlens(database_url: &str, replay: &ReplayServer, arguments: &[&str]) -> Command {
+pub(crate) fn marketlens(database_url: &str, replay: &ReplayServer, arguments: &[&str]) -> Command {
     let mut command = crate::marketlens(database_url, arguments);
     command
         .env("MARKETLENS_POLYMARKET_URL", replay.polymarket_url())

@@ -108,15 +108,21 @@ async fn play(tokens: Vec<String>, subscribed: Arc<Mutex<HashSet<String>>>, link
     }
 }
 
-/// Whether `token` is a CLOB token of a market of the served catalogue (Gamma lists them as a
-/// JSON-encoded array in `clobTokenIds`).
+/// Whether `token` is a CLOB token of a market of the served catalogue, listed alone or in an
+/// event (Gamma lists them as a JSON-encoded array in `clobTokenIds`).
 fn listed(shared: &Shared, token: &str) -> bool {
     let quoted = format!("\"{token}\"");
-    shared
-        .catalog()
+    let catalog = shared.catalog();
+    let nested = catalog
+        .data
+        .polymarket_events
+        .iter()
+        .flat_map(|event| event["markets"].as_array().into_iter().flatten());
+    catalog
         .data
         .polymarket_markets
         .iter()
+        .chain(nested)
         .any(|market| market["clobTokenIds"].as_str().is_some_and(|ids| ids.contains(&quoted)))
 }
 

@@ -7,7 +7,8 @@
 //!
 //! Polymarket's token and condition ids are looked up once per market on Gamma
 //! (`/markets/keyset?id=…`, the sync's look-up) and kept: they never change. The store keeps
-//! neither, and a look-up is one request per market per node lifetime.
+//! neither, and a look-up is one request per market per node lifetime. The live stream's
+//! connectors need the same tokens, so this source is also the stream's [`StreamMarkets`].
 //!
 //! Books and trade pages sit in `moka` caches whose `try_get_with` runs one fetch per key at a
 //! time: the callers that arrive while it runs wait for it and share its answer (an error
@@ -24,6 +25,7 @@ use marketlens_domain::Exchange;
 use marketlens_domain::depth::{
     BookSource, DepthError, DepthMarket, DepthSource, Ladder, OrderBook, TradePage, binary_books,
 };
+use marketlens_domain::stream::{StreamMarket, StreamMarkets};
 use marketlens_exchanges::depth::polymarket::MarketTokens;
 use marketlens_exchanges::depth::{BookReading, DepthPayloadError, TradesReading, kalshi, polymarket};
 use moka::future::Cache;
@@ -226,6 +228,29 @@ impl DepthSource for RestDepth {
             .await
             .map_err(unshared)?;
         Ok(TradePage::clone(&page))
+    }
+}
+
+#[async_trait]
+impl StreamMarkets for RestDepth {
+    async fn stream_market(&self, market: &DepthMarket) -> Result<StreamMarket, DepthError> {
+        let tokens = match market.exchange {
+            Exchange::Polymarket => {
+                let tokens = self.tokens(market).await?;
+                if tokens.token_ids.is_empty() {
+                    return Err(DepthError::NotAvailable);
+                }
+                tokens.token_ids.clone()
+            }
+            Exchange::Kalshi => Vec::new(),
+        };
+        Ok(StreamMarket {
+            id: market.id,
+            exchange: market.exchange,
+            external_id: market.external_id.clone(),
+            outcomes: market.outcomes.clone(),
+            tokens,
+        })
     }
 }
 
