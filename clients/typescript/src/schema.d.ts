@@ -4880,7 +4880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No key (`MISSING_API_KEY`), or an unknown, malformed or revoked one (`INVALID_API_KEY`). */
+            /** @description No key: neither an `Authorization` header nor, the request not being a WebSocket upgrade, a first message to send one in (`MISSING_API_KEY`); or the key is not valid (`INVALID_API_KEY`). */
             401: {
                 headers: {
                     [name: string]: unknown;

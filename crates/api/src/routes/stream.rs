@@ -54,6 +54,7 @@ const READ_BUFFER_BYTES: usize = 4 * 1024;
     tag = "depth",
     responses(
         (status = 101, description = "Switching to the WebSocket protocol: the stream begins. Not charged; each subscribed market's minutes are."),
+        (status = 401, description = "No key: neither an `Authorization` header nor, the request not being a WebSocket upgrade, a first message to send one in (`MISSING_API_KEY`); or the key is not valid (`INVALID_API_KEY`).", body = ErrorBody),
         (status = 426, description = "Not a WebSocket upgrade request (`INVALID_REQUEST`).", body = ErrorBody),
         (status = 429, description = "Over the account's requests-per-minute limit, too many failed authentications from the client's address, or the account already has as many stream connections open as its tier allows (`RATE_LIMITED`; `details.streamConnections`).", body = ErrorBody),
         (status = 503, description = "The server has no live source (`DEPTH_UNAVAILABLE`), or the store is unavailable (`SERVICE_UNAVAILABLE`).", body = ErrorBody),
@@ -72,6 +73,18 @@ pub async fn stream(State(state): State<AppState>, request: Request) -> Result<R
         None => None,
     };
     params::none(parts.uri.query())?;
+    // Only an upgrade can send its key in a first message: any other request without the
+    // header is refused as every keyed call is.
+    let upgrade = match WebSocketUpgrade::from_request_parts(&mut parts, &state).await {
+        Ok(upgrade) => upgrade,
+        Err(_) if caller.is_none() => return Err(ApiError::MissingApiKey),
+        Err(_) => {
+            return Err(ApiError::InvalidRequest {
+                status: StatusCode::UPGRADE_REQUIRED,
+                message: "GET /api/v1/stream is a WebSocket: open it with a WebSocket client.".to_owned(),
+            });
+        }
+    };
     let hub = state.stream.clone().ok_or_else(|| ApiError::DepthUnavailable {
         message: "This server has no live source of market data: it was started without one.".to_owned(),
     })?;
@@ -82,12 +95,6 @@ pub async fn stream(State(state): State<AppState>, request: Request) -> Result<R
         }),
         None => None,
     };
-    let upgrade = WebSocketUpgrade::from_request_parts(&mut parts, &state)
-        .await
-        .map_err(|_| ApiError::InvalidRequest {
-            status: StatusCode::UPGRADE_REQUIRED,
-            message: "GET /api/v1/stream is a WebSocket: open it with a WebSocket client.".to_owned(),
-        })?;
     let request_id = parts.extensions.get::<RequestId>().cloned().ok_or_else(|| {
         tracing::error!("the stream route is missing the request id layer");
         ApiError::Internal

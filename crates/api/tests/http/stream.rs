@@ -304,9 +304,21 @@ async fn every_documented_answer_of_the_upgrade_is_produced() {
 async fn without_a_live_source_the_stream_is_unavailable_and_free() {
     let server = TestServer::start().await;
     let (account, key) = server.account("enterprise", 10).await;
-    let (status, body) = server.get("/api/v1/stream", &key).await;
-    assert_error(status, &body, 503, "DEPTH_UNAVAILABLE");
+    let refused = match connect(&server, Some(&key)).await {
+        Err(tungstenite::Error::Http(response)) => response,
+        other => panic!("expected a refusal, got {:?}", other.map(|_| ())),
+    };
+    let body: Value = serde_json::from_slice(refused.body().as_deref().unwrap()).unwrap();
+    assert_error(refused.status().as_u16(), &body, 503, "DEPTH_UNAVAILABLE");
     assert_eq!(server.remaining_credits(account.id).await, 10);
+    // A request that is not an upgrade cannot send its key later: without one it is refused
+    // as every keyed call is.
+    let response = reqwest::get(format!("{}/api/v1/stream", server.base_url))
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let body: Value = response.json().await.unwrap();
+    assert_error(status, &body, 401, "MISSING_API_KEY");
 }
 
 #[tokio::test]
