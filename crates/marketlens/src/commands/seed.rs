@@ -58,6 +58,8 @@ pub async fn run(store: &dyn Store, markets: u64, seed: u64) -> anyhow::Result<(
             .progress_chars("=> "),
     );
     let started = Instant::now();
+    // Into an empty store, a bulk load: the same upserts, indexes built once at the end.
+    let bulk = store.begin_bulk_load().await?;
     let (mut written, mut events_written) = (0u64, 0u64);
     while let Some((batch_markets, batch_events)) = generated.recv().await {
         store.upsert(&batch_markets, &batch_events, Utc::now()).await?;
@@ -67,6 +69,11 @@ pub async fn run(store: &dyn Store, markets: u64, seed: u64) -> anyhow::Result<(
     }
     generating.await.context("the generator stopped")?;
     progress.finish_and_clear();
+    if bulk {
+        let indexing = Instant::now();
+        store.finish_bulk_load().await?;
+        tracing::info!(seconds = indexing.elapsed().as_secs_f64(), "bulk load indexed");
+    }
     let seconds = started.elapsed().as_secs_f64();
     println!(
         "Seeded {written} synthetic markets and {events_written} events (seed {seed}) in {seconds:.1} s: {:.0} markets per second.",

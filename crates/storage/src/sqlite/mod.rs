@@ -47,6 +47,7 @@ async fn connect_writer(options: &SqliteConnectOptions) -> Result<SqlitePool, St
                 .connect_with(options.clone())
                 .await?;
             sqlx::migrate!("./migrations/sqlite").run(&writer).await?;
+            build_deferred_left_by_a_killed_load(&writer).await?;
             Ok::<_, StoreError>(writer)
         };
         match connected.await {
@@ -61,6 +62,28 @@ async fn connect_writer(options: &SqliteConnectOptions) -> Result<SqlitePool, St
     }
 }
 
+/// Builds back what a bulk load that never finished deferred (see `crate::bulk`).
+async fn build_deferred_left_by_a_killed_load(writer: &SqlitePool) -> Result<(), StoreError> {
+    let deferred: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM deferred_schema")
+        .fetch_one(writer)
+        .await?;
+    if deferred == 0 {
+        return Ok(());
+    }
+    tracing::info!(deferred, "a bulk load did not finish: building its indexes");
+    let mut transaction = crate::backend::begin_on(writer, "BEGIN IMMEDIATE").await?;
+    SqliteStore::build_deferred(&mut transaction).await?;
+    transaction.commit().await?;
+    Ok(())
+}
+
+/// The indexes and triggers a bulk load defers: every one on the markets and the history
+/// but `markets_by_event`, which the upsert reads to refresh events' figures (unique
+/// constraints stay: their indexes have no `sql`).
+const DEFERRED: &str = "SELECT name, type, sql FROM sqlite_master \
+    WHERE tbl_name IN ('markets', 'price_history') AND type IN ('index', 'trigger') \
+    AND sql IS NOT NULL AND name <> 'markets_by_event'";
+
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
     writer: SqlitePool,
@@ -72,6 +95,7 @@ pub struct SqliteStore {
     restart_wanted: Arc<AtomicBool>,
     /// Keeps the checkpointer running while any clone of the store lives.
     _alive: Arc<()>,
+    bulk_state: crate::bulk::BulkState,
 }
 
 /// How often the WAL is copied back into the database file.
@@ -214,6 +238,7 @@ impl SqliteStore {
             prober,
             restart_wanted,
             _alive: alive,
+            bulk_state: Default::default(),
         })
     }
 }
@@ -294,6 +319,51 @@ impl Backend for SqliteStore {
 
     async fn after_catalog_write(&self) {
         self.restart_wal_if_wanted().await;
+    }
+
+    fn bulk_state(&self) -> &crate::bulk::BulkState {
+        &self.bulk_state
+    }
+
+    async fn defer_indexes(connection: &mut sqlx::SqliteConnection) -> Result<(), StoreError> {
+        let deferred: Vec<(String, String)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "INSERT INTO deferred_schema (name, type, sql) {DEFERRED} RETURNING name, type"
+        )))
+        .fetch_all(&mut *connection)
+        .await?;
+        for (name, kind) in deferred {
+            // Names and types read from sqlite_master, not from input.
+            sqlx::query(sqlx::AssertSqlSafe(format!("DROP {kind} \"{name}\"")))
+                .execute(&mut *connection)
+                .await?;
+        }
+        Ok(())
+    }
+
+    async fn build_deferred(connection: &mut sqlx::SqliteConnection) -> Result<(), StoreError> {
+        // Indexes, then the full-text index from the markets as they are, then the triggers
+        // that keep it in step from now on.
+        let deferred: Vec<(String, String)> =
+            sqlx::query_as("SELECT type, sql FROM deferred_schema ORDER BY type = 'trigger', name")
+                .fetch_all(&mut *connection)
+                .await?;
+        if deferred.is_empty() {
+            return Ok(());
+        }
+        let mut rebuilt = false;
+        for (kind, sql) in deferred {
+            if kind == "trigger" && !rebuilt {
+                sqlx::query("INSERT INTO markets_fts (markets_fts) VALUES ('rebuild')")
+                    .execute(&mut *connection)
+                    .await?;
+                rebuilt = true;
+            }
+            sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&mut *connection).await?;
+        }
+        sqlx::query("DELETE FROM deferred_schema")
+            .execute(&mut *connection)
+            .await?;
+        Ok(())
     }
 }
 
