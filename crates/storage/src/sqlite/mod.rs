@@ -77,6 +77,13 @@ async fn build_deferred_left_by_a_killed_load(writer: &SqlitePool) -> Result<(),
     Ok(())
 }
 
+/// The writer's page cache, in KiB (SQLite's negative `cache_size`): 64 MiB.
+const WRITER_CACHE_KIB: &str = "-65536";
+/// The writer's page cache during a bulk load, 512 MiB: its transactions insert in random key
+/// order into the id, event and history B-trees, whose pages a 64 MiB cache re-read from the
+/// file again and again past a few hundred thousand markets.
+const BULK_LOAD_CACHE_KIB: &str = "-524288";
+
 /// The indexes and triggers a bulk load defers: every one on the markets and the history
 /// but `markets_by_event`, which the upsert reads to refresh events' figures (unique
 /// constraints stay: their indexes have no `sql`).
@@ -204,7 +211,7 @@ impl SqliteStore {
         let writer = connect_writer(
             &options
                 .clone()
-                .pragma("cache_size", "-65536")
+                .pragma("cache_size", WRITER_CACHE_KIB)
                 .pragma("wal_autocheckpoint", "0")
                 // Once checkpointed, the WAL file is cut back to 64 MiB when it is reused.
                 .pragma("journal_size_limit", "67108864"),
@@ -337,7 +344,7 @@ impl Backend for SqliteStore {
                 .execute(&mut *connection)
                 .await?;
         }
-        Ok(())
+        set_cache(connection, BULK_LOAD_CACHE_KIB).await
     }
 
     async fn build_deferred(connection: &mut sqlx::SqliteConnection) -> Result<(), StoreError> {
@@ -363,11 +370,19 @@ impl Backend for SqliteStore {
         sqlx::query("DELETE FROM deferred_schema")
             .execute(&mut *connection)
             .await?;
-        Ok(())
+        set_cache(connection, WRITER_CACHE_KIB).await
     }
 }
 
 crate::backend::store_impls!(SqliteStore);
+
+/// Sets the page cache of the writer's `connection` to `kib` ([`WRITER_CACHE_KIB`]).
+async fn set_cache(connection: &mut sqlx::SqliteConnection, kib: &str) -> Result<(), StoreError> {
+    sqlx::query(sqlx::AssertSqlSafe(format!("PRAGMA cache_size = {kib}")))
+        .execute(connection)
+        .await?;
+    Ok(())
+}
 
 /// An FTS5 query of `words`, each matching as the prefix of a word, joined by `operator`
 /// (`" "` for all of them, `" OR "` for any). The words are lower-case ASCII letters and
