@@ -87,6 +87,17 @@ pub(crate) trait Backend {
 
     /// Called after a catalogue write commits (SQLite restarts its WAL here if asked to).
     async fn after_catalog_write(&self);
+
+    /// The store's bulk load, if one is under way (see `crate::bulk`).
+    fn bulk_state(&self) -> &crate::bulk::BulkState;
+
+    /// Drops what a bulk load builds after it, recording how to build it back, in the
+    /// transaction of `connection` (SQLite; nothing on PostgreSQL).
+    async fn defer_indexes(connection: &mut <Self::Db as Database>::Connection) -> Result<(), StoreError>;
+
+    /// Builds back what [`Backend::defer_indexes`] dropped, if anything, in the transaction of
+    /// `connection`.
+    async fn build_deferred(connection: &mut <Self::Db as Database>::Connection) -> Result<(), StoreError>;
 }
 
 /// A write transaction on a connection of `pool`, begun with `begin` (`BEGIN`, or SQLite's

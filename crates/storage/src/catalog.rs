@@ -286,6 +286,13 @@ pub trait CatalogStore: Send + Sync {
     /// `marketlens_domain::upsert::decide`. `now` stamps first sightings and changes.
     async fn upsert(&self, markets: &[Market], events: &[Event], now: Timestamp) -> Result<UpsertCounts, StoreError>;
 
+    /// Starts a bulk load (see `crate::bulk`) if the catalogue is empty; returns whether it
+    /// did. Until [`CatalogStore::finish_bulk_load`], this store's upserts belong to it.
+    async fn begin_bulk_load(&self) -> Result<bool, StoreError>;
+
+    /// Ends the bulk load: builds what it deferred (one transaction).
+    async fn finish_bulk_load(&self) -> Result<(), StoreError>;
+
     async fn list_markets(&self, query: &MarketQuery) -> Result<Page<StoredMarket>, StoreError>;
 
     async fn get_market(&self, id: Uuid) -> Result<Option<StoredMarket>, StoreError>;
@@ -482,11 +489,50 @@ macro_rules! catalog_store_sql {
                 events: &[marketlens_domain::Event],
                 now: marketlens_domain::time::Timestamp,
             ) -> Result<$crate::UpsertCounts, $crate::StoreError> {
-                let mut transaction = self.begin_catalog_write().await?;
-                let counts = $crate::upsert::upsert(&mut Statements(&mut transaction), markets, events, now).await?;
-                transaction.commit().await?;
+                // Taken out for the transaction (a std mutex is not held across it) and put back
+                // whatever happens: what it counts is only ever more than the store holds.
+                let mut load = self.bulk_state().lock().expect("bulk load state").take();
+                let written = async {
+                    let mut transaction = self.begin_catalog_write().await?;
+                    let counts =
+                        $crate::upsert::upsert(&mut Statements(&mut transaction), markets, events, now, load.as_mut())
+                            .await?;
+                    transaction.commit().await?;
+                    Ok::<_, $crate::StoreError>(counts)
+                }
+                .await;
+                *self.bulk_state().lock().expect("bulk load state") = load;
+                let counts = written?;
                 self.after_catalog_write().await;
                 Ok(counts)
+            }
+
+            async fn begin_bulk_load(&self) -> Result<bool, $crate::StoreError> {
+                let mut transaction = self.begin_catalog_write().await?;
+                let held: bool = sqlx::query_scalar(
+                    "SELECT EXISTS (SELECT 1 FROM markets) OR EXISTS (SELECT 1 FROM events)",
+                )
+                .fetch_one(&mut *transaction)
+                .await?;
+                if held {
+                    return Ok(false);
+                }
+                let revision: i64 = sqlx::query_scalar("SELECT revision FROM catalog_state WHERE id = 1")
+                    .fetch_one(&mut *transaction)
+                    .await?;
+                <$store as $crate::backend::Backend>::defer_indexes(&mut transaction).await?;
+                transaction.commit().await?;
+                *self.bulk_state().lock().expect("bulk load state") = Some($crate::bulk::BulkLoad::new(revision));
+                Ok(true)
+            }
+
+            async fn finish_bulk_load(&self) -> Result<(), $crate::StoreError> {
+                self.bulk_state().lock().expect("bulk load state").take();
+                let mut transaction = self.begin_catalog_write().await?;
+                <$store as $crate::backend::Backend>::build_deferred(&mut transaction).await?;
+                transaction.commit().await?;
+                self.after_catalog_write().await;
+                Ok(())
             }
 
             async fn list_markets(

@@ -19,6 +19,7 @@
 
 pub mod accounts;
 mod backend;
+mod bulk;
 pub mod catalog;
 mod error;
 mod fingerprint;

@@ -88,6 +88,8 @@ pub async fn copy(
         ));
     }
     let mut report = CopyReport::default();
+    // The catalogue and history go in as a bulk load: indexes built once after them.
+    let bulk = to.begin_bulk_load().await?;
     let mut after = None;
     loop {
         let events = from.scan_events(after, PAGE).await?;
@@ -118,6 +120,9 @@ pub async fn copy(
         to.restore_history(&bars).await?;
         report.history_bars += bars.len() as u64;
         on_progress(CopyStep::HistoryBars(report.history_bars));
+    }
+    if bulk {
+        to.finish_bulk_load().await?;
     }
 
     let accounts = from.list_accounts().await?;

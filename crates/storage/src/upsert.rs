@@ -11,7 +11,10 @@
 use marketlens_domain::time::{Timestamp, from_epoch_millis, to_epoch_millis};
 use marketlens_domain::upsert::{UpsertDecision, Version, decide};
 use marketlens_domain::{Event, Market};
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
+
+use crate::bulk::BulkLoad;
 
 use crate::catalog::{StoredEvent, StoredMarket};
 use crate::fingerprint::fingerprint;
@@ -222,22 +225,38 @@ fn plan<'a, T: serde::Serialize>(
     plan
 }
 
+/// Of `ids`, those whose stored versions are read: all of them, or during a bulk load
+/// those the store may hold ([`BulkLoad::may_hold`]).
+fn ids_to_read<'a>(load: Option<&BulkLoad>, ids: &'a [String]) -> Cow<'a, [String]> {
+    match load {
+        Some(load) => Cow::Owned(load.may_hold(ids)),
+        None => Cow::Borrowed(ids),
+    }
+}
+
 /// Writes the batch (see the module's doc); every market written is also an observation of
-/// its prices at `now` for the price history.
+/// its prices at `now` for the price history. `load` is the bulk load this write belongs
+/// to, if any (see `crate::bulk`): it only spares reads that would find nothing.
 pub async fn upsert(
     writer: &mut (impl CatalogWriter + HistoryWriter),
     markets: &[Market],
     events: &[Event],
     now: Timestamp,
+    mut load: Option<&mut BulkLoad>,
 ) -> Result<UpsertCounts, StoreError> {
     // Every backend keeps milliseconds (PostgreSQL would keep microseconds of a clock's time).
     let now = from_epoch_millis(to_epoch_millis(now));
     let mut counts = UpsertCounts::default();
     let mut touched_events: BTreeSet<String> = BTreeSet::new();
     let changed_revision = writer.next_revision().await?;
+    if let Some(load) = load.as_deref_mut() {
+        load.check_revision(changed_revision);
+    }
 
     let event_ids: Vec<String> = events.iter().map(|event| event.id().to_string()).collect();
-    let mut stored_events = writer.stored_versions(Table::Events, &event_ids).await?;
+    let mut stored_events = writer
+        .stored_versions(Table::Events, &ids_to_read(load.as_deref(), &event_ids))
+        .await?;
     let event_plan = plan(events, &event_ids, |event| event.source_updated_at, &mut stored_events);
     (counts.events_inserted, counts.events_updated) = (event_plan.inserted, event_plan.updated);
     (counts.events_unchanged, counts.events_stale) = (event_plan.unchanged, event_plan.stale);
@@ -259,7 +278,9 @@ pub async fn upsert(
     }
 
     let market_ids: Vec<String> = markets.iter().map(|market| market.id().to_string()).collect();
-    let mut stored_markets = writer.stored_versions(Table::Markets, &market_ids).await?;
+    let mut stored_markets = writer
+        .stored_versions(Table::Markets, &ids_to_read(load.as_deref(), &market_ids))
+        .await?;
     let held_before: HashSet<String> = stored_markets.keys().cloned().collect();
     // A market that moves to another event changes both events' aggregates.
     let previous_events: HashMap<String, String> = stored_markets
@@ -305,6 +326,15 @@ pub async fn upsert(
     refresh_aggregates(writer, touched_events).await?;
     if changed {
         writer.bump_revision().await?;
+    }
+    if let Some(load) = load {
+        load.wrote(event_plan.writes.iter().map(|(event, _)| event.id()));
+        load.wrote(market_plan.writes.iter().map(|(market, _)| market.id()));
+        load.left_revision(if changed {
+            changed_revision
+        } else {
+            changed_revision - 1
+        });
     }
     Ok(counts)
 }

@@ -70,6 +70,7 @@ pub struct PgStore {
     pool: PgPool,
     /// The health probe's connection (`HealthStore::ping`), made when first used.
     prober: PgPool,
+    bulk_state: crate::bulk::BulkState,
 }
 
 impl PgStore {
@@ -88,7 +89,11 @@ impl PgStore {
             .max_connections(1)
             .acquire_timeout(ACQUIRE_TIMEOUT)
             .connect_lazy_with(options);
-        Ok(PgStore { pool, prober })
+        Ok(PgStore {
+            pool,
+            prober,
+            bulk_state: Default::default(),
+        })
     }
 }
 
@@ -164,6 +169,18 @@ impl Backend for PgStore {
     }
 
     async fn after_catalog_write(&self) {}
+
+    fn bulk_state(&self) -> &crate::bulk::BulkState {
+        &self.bulk_state
+    }
+
+    async fn defer_indexes(_connection: &mut sqlx::PgConnection) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    async fn build_deferred(_connection: &mut sqlx::PgConnection) -> Result<(), StoreError> {
+        Ok(())
+    }
 }
 
 crate::backend::store_impls!(PgStore);

@@ -47,6 +47,7 @@ async fn connect_writer(options: &SqliteConnectOptions) -> Result<SqlitePool, St
                 .connect_with(options.clone())
                 .await?;
             sqlx::migrate!("./migrations/sqlite").run(&writer).await?;
+            build_deferred_left_by_a_killed_load(&writer).await?;
             Ok::<_, StoreError>(writer)
         };
         match connected.await {
@@ -61,6 +62,35 @@ async fn connect_writer(options: &SqliteConnectOptions) -> Result<SqlitePool, St
     }
 }
 
+/// Builds back what a bulk load that never finished deferred (see `crate::bulk`).
+async fn build_deferred_left_by_a_killed_load(writer: &SqlitePool) -> Result<(), StoreError> {
+    let deferred: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM deferred_schema")
+        .fetch_one(writer)
+        .await?;
+    if deferred == 0 {
+        return Ok(());
+    }
+    tracing::info!(deferred, "a bulk load did not finish: building its indexes");
+    let mut transaction = crate::backend::begin_on(writer, "BEGIN IMMEDIATE").await?;
+    SqliteStore::build_deferred(&mut transaction).await?;
+    transaction.commit().await?;
+    Ok(())
+}
+
+/// The writer's page cache, in KiB (SQLite's negative `cache_size`): 64 MiB.
+const WRITER_CACHE_KIB: &str = "-65536";
+/// The writer's page cache during a bulk load, 512 MiB: its transactions insert in random key
+/// order into the id, event and history B-trees, whose pages a 64 MiB cache re-read from the
+/// file again and again past a few hundred thousand markets.
+const BULK_LOAD_CACHE_KIB: &str = "-524288";
+
+/// The indexes and triggers a bulk load defers: every one on the markets and the history
+/// but `markets_by_event`, which the upsert reads to refresh events' figures (unique
+/// constraints stay: their indexes have no `sql`).
+const DEFERRED: &str = "SELECT name, type, sql FROM sqlite_master \
+    WHERE tbl_name IN ('markets', 'price_history') AND type IN ('index', 'trigger') \
+    AND sql IS NOT NULL AND name <> 'markets_by_event'";
+
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
     writer: SqlitePool,
@@ -72,6 +102,7 @@ pub struct SqliteStore {
     restart_wanted: Arc<AtomicBool>,
     /// Keeps the checkpointer running while any clone of the store lives.
     _alive: Arc<()>,
+    bulk_state: crate::bulk::BulkState,
 }
 
 /// How often the WAL is copied back into the database file.
@@ -180,7 +211,7 @@ impl SqliteStore {
         let writer = connect_writer(
             &options
                 .clone()
-                .pragma("cache_size", "-65536")
+                .pragma("cache_size", WRITER_CACHE_KIB)
                 .pragma("wal_autocheckpoint", "0")
                 // Once checkpointed, the WAL file is cut back to 64 MiB when it is reused.
                 .pragma("journal_size_limit", "67108864"),
@@ -214,6 +245,7 @@ impl SqliteStore {
             prober,
             restart_wanted,
             _alive: alive,
+            bulk_state: Default::default(),
         })
     }
 }
@@ -295,9 +327,62 @@ impl Backend for SqliteStore {
     async fn after_catalog_write(&self) {
         self.restart_wal_if_wanted().await;
     }
+
+    fn bulk_state(&self) -> &crate::bulk::BulkState {
+        &self.bulk_state
+    }
+
+    async fn defer_indexes(connection: &mut sqlx::SqliteConnection) -> Result<(), StoreError> {
+        let deferred: Vec<(String, String)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "INSERT INTO deferred_schema (name, type, sql) {DEFERRED} RETURNING name, type"
+        )))
+        .fetch_all(&mut *connection)
+        .await?;
+        for (name, kind) in deferred {
+            // Names and types read from sqlite_master, not from input.
+            sqlx::query(sqlx::AssertSqlSafe(format!("DROP {kind} \"{name}\"")))
+                .execute(&mut *connection)
+                .await?;
+        }
+        set_cache(connection, BULK_LOAD_CACHE_KIB).await
+    }
+
+    async fn build_deferred(connection: &mut sqlx::SqliteConnection) -> Result<(), StoreError> {
+        // Indexes, then the full-text index from the markets as they are, then the triggers
+        // that keep it in step from now on.
+        let deferred: Vec<(String, String)> =
+            sqlx::query_as("SELECT type, sql FROM deferred_schema ORDER BY type = 'trigger', name")
+                .fetch_all(&mut *connection)
+                .await?;
+        if deferred.is_empty() {
+            return Ok(());
+        }
+        let mut rebuilt = false;
+        for (kind, sql) in deferred {
+            if kind == "trigger" && !rebuilt {
+                sqlx::query("INSERT INTO markets_fts (markets_fts) VALUES ('rebuild')")
+                    .execute(&mut *connection)
+                    .await?;
+                rebuilt = true;
+            }
+            sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&mut *connection).await?;
+        }
+        sqlx::query("DELETE FROM deferred_schema")
+            .execute(&mut *connection)
+            .await?;
+        set_cache(connection, WRITER_CACHE_KIB).await
+    }
 }
 
 crate::backend::store_impls!(SqliteStore);
+
+/// Sets the page cache of the writer's `connection` to `kib` ([`WRITER_CACHE_KIB`]).
+async fn set_cache(connection: &mut sqlx::SqliteConnection, kib: &str) -> Result<(), StoreError> {
+    sqlx::query(sqlx::AssertSqlSafe(format!("PRAGMA cache_size = {kib}")))
+        .execute(connection)
+        .await?;
+    Ok(())
+}
 
 /// An FTS5 query of `words`, each matching as the prefix of a word, joined by `operator`
 /// (`" "` for all of them, `" OR "` for any). The words are lower-case ASCII letters and

@@ -3,6 +3,7 @@
 //! test gets its own database file or schema.
 
 mod accounts;
+mod bulk;
 mod catalog;
 mod health;
 mod history;

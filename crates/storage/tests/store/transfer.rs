@@ -157,6 +157,9 @@ async fn a_copy_holds_everything_as_it_was_and_keeps_working() {
         );
         assert!(!steps.is_empty());
         assert_eq!(everything(&from).await, everything(&to).await);
+        // Indexes built after the copy (a bulk load): search finds what was copied.
+        let bitcoin = marketlens_storage::SearchWords::parse("bitcoin").unwrap();
+        assert_eq!(to.search_any_words(&bitcoin, 10).await.unwrap().len(), 2);
         let event = to
             .get_event(marketlens_domain::ids::event_id(Polymarket, "E1"))
             .await
