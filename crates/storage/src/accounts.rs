@@ -640,15 +640,23 @@ macro_rules! account_store_sql {
                 if claimed.rows_affected() == 0 {
                     return Ok(false);
                 }
+                // One update per account, in id order, as a batch of charges locks them: two
+                // transactions on the same accounts never wait for each other in a circle.
+                let mut given_back = std::collections::BTreeMap::<uuid::Uuid, i64>::new();
                 for charge in charges {
+                    *given_back.entry(charge.account_id).or_default() += charge.credits;
+                }
+                for (account_id, credits) in given_back {
                     sqlx::query(
                         "UPDATE accounts SET credits_remaining = credits_remaining + $2, \
                             credits_used = credits_used - $2 WHERE id = $1",
                     )
-                    .bind(Self::id(charge.account_id))
-                    .bind(charge.credits)
+                    .bind(Self::id(account_id))
+                    .bind(credits)
                     .execute(&mut *transaction)
                     .await?;
+                }
+                for charge in charges {
                     sqlx::query(
                         "INSERT INTO ledger (account_id, api_key_id, kind, operation, credits, request_id, created_at) \
                          VALUES ($1, $2, $3, $4, $5, $6, $7)",

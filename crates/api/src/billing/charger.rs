@@ -144,11 +144,20 @@ fn deliver(store: &Arc<dyn Store>, batch: Uuid, charges: Vec<QueuedCharge>, outc
 async fn settle(store: Arc<dyn Store>, batch: Uuid, charges: Vec<QueuedCharge>) {
     let settled = until_answered(|| store.settle_charge_batch(batch, Utc::now())).await;
     match settled {
-        Some(outcomes) => {
+        Err(error) => {
+            // Not the store being away: nothing will change by asking again.
+            tracing::error!(%error, %batch, "a failed batch of charges could not be settled; its calls are answered 503");
+            for charge in charges {
+                let _ = charge.reply.send(Err(StoreError::Unavailable(
+                    "the store failed while charging".to_owned(),
+                )));
+            }
+        }
+        Ok(Some(outcomes)) => {
             tracing::warn!(%batch, "a failed batch of charges had committed after all");
             deliver(&store, batch, charges, outcomes);
         }
-        None => {
+        Ok(None) => {
             for charge in charges {
                 let _ = charge.reply.send(Err(StoreError::Unavailable(
                     "the store failed while charging; nothing was taken".to_owned(),
@@ -161,14 +170,21 @@ async fn settle(store: Arc<dyn Store>, batch: Uuid, charges: Vec<QueuedCharge>) 
 /// Gives back charges taken for calls that were never answered.
 async fn give_back(store: Arc<dyn Store>, batch: Uuid, charges: Vec<ChargeRequest>) {
     let credits: i64 = charges.iter().map(|charge| charge.credits).sum();
-    if until_answered(|| store.refund(batch, &charges, Utc::now())).await {
-        metrics::counter!("marketlens_credits_refunded_total").increment(credits.unsigned_abs());
-        tracing::info!(%batch, calls = charges.len(), credits, "charges of calls never answered were given back");
+    match until_answered(|| store.refund(batch, &charges, Utc::now())).await {
+        Ok(true) => {
+            metrics::counter!("marketlens_credits_refunded_total").increment(credits.unsigned_abs());
+            tracing::info!(%batch, calls = charges.len(), credits, "charges of calls never answered were given back");
+        }
+        Ok(false) => {}
+        Err(error) => {
+            tracing::error!(%error, %batch, calls = charges.len(), credits, "charges of calls never answered could not be given back");
+        }
     }
 }
 
-/// Runs `call` until the store answers it, waiting longer between tries.
-async fn until_answered<T, F, Call>(mut call: Call) -> T
+/// Runs `call` until the store answers it, waiting longer between tries while the store is
+/// away (unavailable or read-only); any other error is final.
+async fn until_answered<T, F, Call>(mut call: Call) -> Result<T, StoreError>
 where
     F: Future<Output = Result<T, StoreError>>,
     Call: FnMut() -> F,
@@ -176,8 +192,10 @@ where
     let mut wait = SETTLE_RETRY_FIRST;
     loop {
         match call().await {
-            Ok(answer) => return answer,
-            Err(error) => tracing::debug!(%error, "the store does not answer yet; trying again"),
+            Err(error @ (StoreError::Unavailable(_) | StoreError::ReadOnly(_))) => {
+                tracing::debug!(%error, "the store does not answer yet; trying again");
+            }
+            answered => return answered,
         }
         tokio::time::sleep(wait).await;
         wait = (wait * 2).min(SETTLE_RETRY_LAST);

@@ -63,19 +63,26 @@ pub async fn run(store: &dyn Store, markets: u64, seed: u64) -> anyhow::Result<(
     // Into an empty store, a bulk load: the same upserts, indexes built once at the end.
     let bulk = store.begin_bulk_load().await?;
     let (mut written, mut events_written) = (0u64, 0u64);
-    while let Some((batch_markets, batch_events)) = generated.recv().await {
-        store.upsert(&batch_markets, &batch_events, Utc::now()).await?;
-        written += batch_markets.len() as u64;
-        events_written += batch_events.len() as u64;
-        progress.set_position(written);
+    let loaded: anyhow::Result<()> = async {
+        while let Some((batch_markets, batch_events)) = generated.recv().await {
+            store.upsert(&batch_markets, &batch_events, Utc::now()).await?;
+            written += batch_markets.len() as u64;
+            events_written += batch_events.len() as u64;
+            progress.set_position(written);
+        }
+        Ok(())
     }
-    generating.await.context("the generator stopped")?;
+    .await;
     progress.finish_and_clear();
     if bulk {
+        // Even after a failed load: a server open on the same store would otherwise go on
+        // without the indexes until it is next opened.
         let indexing = Instant::now();
         store.finish_bulk_load().await?;
         tracing::info!(seconds = indexing.elapsed().as_secs_f64(), "bulk load indexed");
     }
+    loaded?;
+    generating.await.context("the generator stopped")?;
     let seconds = started.elapsed().as_secs_f64();
     println!(
         "Seeded {written} synthetic markets and {events_written} events (seed {seed}) in {seconds:.1} s: {:.0} markets per second.",

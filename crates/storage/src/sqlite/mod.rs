@@ -355,7 +355,8 @@ impl Backend for SqliteStore {
                 .fetch_all(&mut *connection)
                 .await?;
         if deferred.is_empty() {
-            return Ok(());
+            // Another opening of the store built them already: the cache goes back all the same.
+            return set_cache(connection, WRITER_CACHE_KIB).await;
         }
         let mut rebuilt = false;
         for (kind, sql) in deferred {
