@@ -212,7 +212,7 @@ pub struct DepthArgs {
         hide_env_values = true,
         requires = "kalshi_private_key_path"
     )]
-    pub kalshi_api_key_id: Option<String>,
+    pub kalshi_api_key_id: Option<Redacted>,
 
     /// The path of that Kalshi API key's private key (PEM, PKCS#8 or PKCS#1).
     #[arg(long, env = "MARKETLENS_KALSHI_PRIVATE_KEY_PATH", requires = "kalshi_api_key_id")]
@@ -499,4 +499,45 @@ fn market_id(text: &str) -> Result<Uuid, String> {
 fn parse_uuid(text: &str, what: &str) -> Result<Uuid, String> {
     Uuid::parse_str(text.trim())
         .map_err(|_| format!("{text:?} is not {what}: expected a UUID like 0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"))
+}
+
+/// A credential given on the command line or in the environment (a Kalshi API key's id):
+/// printed as `<redacted>` wherever the arguments are, so that no log or error shows it.
+#[derive(Clone)]
+pub struct Redacted(pub String);
+
+impl std::str::FromStr for Redacted {
+    type Err = std::convert::Infallible;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ok(Redacted(text.to_owned()))
+    }
+}
+
+impl std::fmt::Debug for Redacted {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("<redacted>")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[test]
+    fn a_kalshi_key_id_never_shows_in_the_printed_arguments() {
+        let cli = Cli::try_parse_from([
+            "marketlens",
+            "serve",
+            "--kalshi-api-key-id",
+            "a1b2c3-key-id",
+            "--kalshi-private-key-path",
+            "/keys/kalshi.pem",
+        ])
+        .unwrap();
+        let printed = format!("{cli:?}");
+        assert!(!printed.contains("a1b2c3-key-id"), "{printed}");
+        assert!(printed.contains("<redacted>"), "{printed}");
+    }
 }

@@ -221,7 +221,7 @@ pub fn live_stream(args: &ServeCommandArgs, depth: Option<&Arc<RestDepth>>) -> a
     let polymarket = Connector::polymarket(&stream.polymarket_ws_url, updates.clone(), settings.clone());
     let kalshi = match (&stream.kalshi_api_key_id, &stream.kalshi_private_key_path) {
         (Some(key_id), Some(path)) => {
-            let credentials = KalshiCredentials::from_pem_file(key_id, path)
+            let credentials = KalshiCredentials::from_pem_file(&key_id.0, path)
                 .context("--kalshi-private-key-path / MARKETLENS_KALSHI_PRIVATE_KEY_PATH")?;
             Some(Connector::kalshi(
                 &stream.kalshi_ws_url,
