@@ -216,20 +216,12 @@ pub fn live_stream(args: &ServeCommandArgs, depth: Option<&Arc<RestDepth>>) -> a
             bail!("{name} must be ws or wss, not {}", parsed.scheme());
         }
     }
-    let (updates, received) = tokio::sync::mpsc::channel(STREAM_UPDATES_CAPACITY);
-    let settings = ConnectionSettings::default();
-    let polymarket = Connector::polymarket(&stream.polymarket_ws_url, updates.clone(), settings.clone());
-    let kalshi = match (&stream.kalshi_api_key_id, &stream.kalshi_private_key_path) {
-        (Some(key_id), Some(path)) => {
-            let credentials = KalshiCredentials::from_pem_file(&key_id.0, path)
-                .context("--kalshi-private-key-path / MARKETLENS_KALSHI_PRIVATE_KEY_PATH")?;
-            Some(Connector::kalshi(
-                &stream.kalshi_ws_url,
-                Some(credentials),
-                updates.clone(),
-                settings,
-            )?)
-        }
+    // The credentials first: a bad key path is refused before any connector starts.
+    let kalshi_credentials = match (&stream.kalshi_api_key_id, &stream.kalshi_private_key_path) {
+        (Some(key_id), Some(path)) => Some(
+            KalshiCredentials::from_pem_file(&key_id.0, path)
+                .context("--kalshi-private-key-path / MARKETLENS_KALSHI_PRIVATE_KEY_PATH")?,
+        ),
         _ => {
             tracing::info!(
                 "Kalshi markets are not streamed: no Kalshi API key (MARKETLENS_KALSHI_API_KEY_ID and MARKETLENS_KALSHI_PRIVATE_KEY_PATH)"
@@ -237,6 +229,18 @@ pub fn live_stream(args: &ServeCommandArgs, depth: Option<&Arc<RestDepth>>) -> a
             None
         }
     };
+    let (updates, received) = tokio::sync::mpsc::channel(STREAM_UPDATES_CAPACITY);
+    let settings = ConnectionSettings::default();
+    let kalshi = match kalshi_credentials {
+        Some(credentials) => Some(Connector::kalshi(
+            &stream.kalshi_ws_url,
+            Some(credentials),
+            updates.clone(),
+            settings.clone(),
+        )?),
+        None => None,
+    };
+    let polymarket = Connector::polymarket(&stream.polymarket_ws_url, updates.clone(), settings);
     Ok(Some(LiveStream {
         feed: Arc::new(ExchangeFeeds::new(Some(polymarket), kalshi, updates)),
         updates: received,

@@ -22,7 +22,7 @@
 //! refund line: so a call is paid for only when it was answered.
 
 use async_trait::async_trait;
-use marketlens_domain::account::{Account, AccountStatus, ApiKeyRecord, LedgerEntry};
+use marketlens_domain::account::{Account, AccountStatus, ApiKeyRecord, LedgerEntry, LedgerKind};
 use marketlens_domain::api_key::KeyHash;
 use marketlens_domain::billing::Operation;
 use marketlens_domain::time::Timestamp;
@@ -181,8 +181,8 @@ pub(crate) trait ChargeWriter {
     /// Takes `credits` from the account: remaining down, used up.
     async fn take(&mut self, account_id: Uuid, credits: i64) -> Result<(), StoreError>;
 
-    /// One ledger charge line per charge.
-    async fn write_charge_lines(&mut self, charges: &[&ChargeRequest]) -> Result<(), StoreError>;
+    /// One ledger line of `kind` (a charge, or its refund) per charge.
+    async fn write_ledger_lines(&mut self, kind: LedgerKind, charges: &[&ChargeRequest]) -> Result<(), StoreError>;
 
     /// Those of these idempotency claims (by owner) that are still held and not completed,
     /// locked until the transaction ends.
@@ -229,7 +229,7 @@ pub(crate) async fn charge_batch(
         .map(|(charge, _)| charge)
         .collect();
     if !charged.is_empty() {
-        writer.write_charge_lines(&charged).await?;
+        writer.write_ledger_lines(LedgerKind::Charge, &charged).await?;
     }
     for (charge, outcome) in charges.iter().zip(&outcomes) {
         if let (Some(answer), ChargeOutcome::Charged { remaining }) = (&charge.keep, outcome) {
@@ -646,31 +646,16 @@ macro_rules! account_store_sql {
                 for charge in charges {
                     *given_back.entry(charge.account_id).or_default() += charge.credits;
                 }
+                use $crate::accounts::ChargeWriter;
+                let mut statements = Statements(&mut transaction);
                 for (account_id, credits) in given_back {
-                    sqlx::query(
-                        "UPDATE accounts SET credits_remaining = credits_remaining + $2, \
-                            credits_used = credits_used - $2 WHERE id = $1",
-                    )
-                    .bind(Self::id(account_id))
-                    .bind(credits)
-                    .execute(&mut *transaction)
-                    .await?;
+                    // Giving back is taking a negative amount: remaining up, used down.
+                    statements.take(account_id, -credits).await?;
                 }
-                for charge in charges {
-                    sqlx::query(
-                        "INSERT INTO ledger (account_id, api_key_id, kind, operation, credits, request_id, created_at) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                    )
-                    .bind(Self::id(charge.account_id))
-                    .bind(Self::id(charge.api_key_id))
-                    .bind(marketlens_domain::account::LedgerKind::Refund.as_str())
-                    .bind(charge.operation.as_str())
-                    .bind(charge.credits)
-                    .bind(charge.request_id.clone())
-                    .bind(Self::time(now))
-                    .execute(&mut *transaction)
+                let lines: Vec<&$crate::ChargeRequest> = charges.iter().collect();
+                statements
+                    .write_ledger_lines(marketlens_domain::account::LedgerKind::Refund, &lines)
                     .await?;
-                }
                 transaction.commit().await?;
                 Ok(true)
             }
@@ -781,7 +766,11 @@ macro_rules! account_store_sql {
                 Ok(())
             }
 
-            async fn write_charge_lines(&mut self, charges: &[&$crate::ChargeRequest]) -> Result<(), $crate::StoreError> {
+            async fn write_ledger_lines(
+                &mut self,
+                kind: marketlens_domain::account::LedgerKind,
+                charges: &[&$crate::ChargeRequest],
+            ) -> Result<(), $crate::StoreError> {
                 use $crate::backend::Backend;
                 for chunk in charges.chunks($crate::accounts::LEDGER_LINES_PER_STATEMENT) {
                     let mut builder: sqlx::QueryBuilder<<$store as Backend>::Db> = sqlx::QueryBuilder::new(
@@ -790,7 +779,7 @@ macro_rules! account_store_sql {
                     builder.push_values(chunk, |mut row, charge| {
                         row.push_bind(<$store>::id(charge.account_id))
                             .push_bind(<$store>::id(charge.api_key_id))
-                            .push_bind(marketlens_domain::account::LedgerKind::Charge.as_str())
+                            .push_bind(kind.as_str())
                             .push_bind(charge.operation.as_str())
                             .push_bind(charge.credits)
                             .push_bind(charge.request_id.clone())

@@ -92,22 +92,14 @@ async fn write_batches(store: Arc<dyn Store>, health: Arc<StoreHealth>, mut queu
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while queued.recv_many(&mut batch, MAX_BATCH).await > 0 {
         if health.check().is_err() {
-            for charge in batch.drain(..) {
-                let _ = charge.reply.send(Err(StoreError::Unavailable(
-                    "the store is away; the charge was not attempted".to_owned(),
-                )));
-            }
+            refuse(batch.drain(..), "the store is away; the charge was not attempted");
             continue;
         }
         // The gate is passed here, as the transaction begins: a charge whose request was
         // answered for its timeout meanwhile is dropped, and one let through is waited for.
         let (live, late): (Vec<QueuedCharge>, Vec<QueuedCharge>) =
             batch.drain(..).partition(|charge| charge.deadline.begin_charge());
-        for charge in late {
-            let _ = charge.reply.send(Err(StoreError::Unavailable(
-                "the request's time ran out before its charge began".to_owned(),
-            )));
-        }
+        refuse(late, "the request's time ran out before its charge began");
         if live.is_empty() {
             continue;
         }
@@ -121,6 +113,13 @@ async fn write_batches(store: Arc<dyn Store>, health: Arc<StoreHealth>, mut queu
                 tokio::spawn(settle(store.clone(), batch, live));
             }
         }
+    }
+}
+
+/// Fails these charges, none taken, for `why`.
+fn refuse(charges: impl IntoIterator<Item = QueuedCharge>, why: &str) {
+    for charge in charges {
+        let _ = charge.reply.send(Err(StoreError::Unavailable(why.to_owned())));
     }
 }
 
@@ -147,23 +146,13 @@ async fn settle(store: Arc<dyn Store>, batch: Uuid, charges: Vec<QueuedCharge>) 
         Err(error) => {
             // Not the store being away: nothing will change by asking again.
             tracing::error!(%error, %batch, "a failed batch of charges could not be settled; its calls are answered 503");
-            for charge in charges {
-                let _ = charge.reply.send(Err(StoreError::Unavailable(
-                    "the store failed while charging".to_owned(),
-                )));
-            }
+            refuse(charges, "the store failed while charging");
         }
         Ok(Some(outcomes)) => {
             tracing::warn!(%batch, "a failed batch of charges had committed after all");
             deliver(&store, batch, charges, outcomes);
         }
-        Ok(None) => {
-            for charge in charges {
-                let _ = charge.reply.send(Err(StoreError::Unavailable(
-                    "the store failed while charging; nothing was taken".to_owned(),
-                )));
-            }
-        }
+        Ok(None) => refuse(charges, "the store failed while charging; nothing was taken"),
     }
 }
 

@@ -353,14 +353,7 @@ impl Observed {
     /// store answering again. Read as soon as credits used equal the calls answered 200, or
     /// after [`SETTLE_WAIT`] (then [`Observed::assert_kept`] says what is wrong).
     async fn settled_books(&self, store: &dyn Store, account_id: Uuid) -> Books {
-        let given_up_at = Instant::now() + SETTLE_WAIT;
-        loop {
-            let books = Books::of(store, account_id).await;
-            if books.used == self.successes() || Instant::now() > given_up_at {
-                return books;
-            }
-            tokio::time::sleep(Duration::from_millis(250)).await;
-        }
+        books_once(store, account_id, |books| books.used == self.successes()).await
     }
 
     /// What every fault must keep: every call answered, 200 or 503 and nothing else (no 500),
@@ -433,6 +426,20 @@ const NODE_ENV: [(&str, &str); 2] = [
     ("MARKETLENS_REQUEST_TIMEOUT_SECS", REQUEST_TIMEOUT_SECS),
     ("MARKETLENS_TIER_LIMITS", "unlimited=1000000"),
 ];
+
+/// The account's books as soon as `settled` holds of them, or after [`SETTLE_WAIT`] (then the
+/// caller's assertions say what is wrong): nodes settle charges cut mid-commit in the
+/// background.
+async fn books_once(store: &dyn Store, account_id: Uuid, settled: impl Fn(&Books) -> bool) -> Books {
+    let given_up_at = Instant::now() + SETTLE_WAIT;
+    loop {
+        let books = Books::of(store, account_id).await;
+        if settled(&books) || Instant::now() > given_up_at {
+            return books;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
 
 /// PostgreSQL unreachable for 10 s under two nodes' load (nothing gets through, connections
 /// hang: the fault that made every call wait for the pool before the breaker), then back.
@@ -565,14 +572,7 @@ async fn a_charge_whose_commit_is_cut_is_settled_with_the_store() {
     assert_eq!(answered_503, 1, "the cut call is answered 503 once its deadline passed");
     tokio::time::sleep(Duration::from_secs(2)).await;
     proxy.set(Fault::None);
-    let given_up_at = Instant::now() + SETTLE_WAIT;
-    let books = loop {
-        let books = cluster.books(account_id).await;
-        if books.refunds == 1 || Instant::now() > given_up_at {
-            break books;
-        }
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    };
+    let books = books_once(cluster.store.as_ref(), account_id, |books| books.refunds == 1).await;
     eprintln!(
         "commit cut: {answered_200} calls answered 200, {answered_503} answered 503; books: {} credits used, {} calls paid, {} charges given back",
         books.used, books.calls_paid, books.refunds
