@@ -238,8 +238,11 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
     if backs_the_opponent(left, right) || backs_the_opponent(right, left) {
         return ((Agreement::Conflict, 0.0), Orientation::Same);
     }
-    let left_subjects = &without_unnamed_opponent(left, right);
-    let right_subjects = &without_unnamed_opponent(right, left);
+    let (left_subjects, right_subjects) = with_the_united_states_unsaid(
+        without_unnamed_opponent(left, right),
+        without_unnamed_opponent(right, left),
+    );
+    let (left_subjects, right_subjects) = (&left_subjects, &right_subjects);
     let agreement = match (left_subjects.is_empty(), right_subjects.is_empty()) {
         (true, true) => (Agreement::NotStated, 0.5),
         (true, false) | (false, true) => (Agreement::Unknown, 0.4),
@@ -315,6 +318,31 @@ fn without_unnamed_opponent(features: &Features, other: &Features) -> Vec<Entity
         subjects.retain(|subject| !subject.corresponds_to(opponent));
     }
     subjects
+}
+
+/// The United States as a subject of a side that names no place or person: both exchanges
+/// are American and leave the country unsaid ("Government shutdown in 2025?" is the US
+/// government's, the Fed and Congress are America's), so a market naming it ("US government
+/// shutdown in 2025?") is not naming a subject the other lacks. A side that names any other
+/// country, place or person is left as it is: the US against China, or against "Trump", stays
+/// a difference.
+fn with_the_united_states_unsaid(mut left: Vec<Entity>, mut right: Vec<Entity>) -> (Vec<Entity>, Vec<Entity>) {
+    let is_us = |entity: &Entity| entity.kind == EntityKind::Country && entity.words == ["usa"];
+    let names_no_place_or_person = |subjects: &[Entity]| {
+        !subjects
+            .iter()
+            .any(|entity| matches!(entity.kind, EntityKind::Country | EntityKind::Name))
+    };
+    if let Some(us) = left.iter().find(|entity| is_us(entity)) {
+        if names_no_place_or_person(&right) {
+            right.push(us.clone());
+        }
+    } else if let Some(us) = right.iter().find(|entity| is_us(entity))
+        && names_no_place_or_person(&left)
+    {
+        left.push(us.clone());
+    }
+    (left, right)
 }
 
 /// Whether `features` is a Kalshi choice that none of `other_subjects` names.
@@ -1089,6 +1117,44 @@ mod tests {
             (2026, 2, 13),
         );
         assert_ne!(judge(&headline, &also_headline).refused_by, Some(Field::Subject));
+    }
+
+    #[test]
+    fn the_united_states_left_unsaid_is_no_subject_of_its_own() {
+        let end = (2025, 12, 31);
+        let shutdown = features("Government shutdown in 2025?", end);
+        let us_shutdown = features("US government shutdown in 2025?", end);
+        assert_eq!(judge(&shutdown, &us_shutdown).subject.0, Agreement::Agree);
+        let ban = features("US congress stock trading ban in 2025?", end);
+        let congressional = features("Will Congress pass a Congressional stock trading ban in 2025?", end);
+        assert_eq!(judge(&ban, &congressional).refused_by, None);
+        // Another country, or a person, named on the other side is still a difference.
+        let uk = features("Will the UK government collapse in 2025?", end);
+        assert_eq!(judge(&uk, &us_shutdown).refused_by, Some(Field::Subject));
+        let israel = features("Will Israel strike Iran by March 31?", (2026, 3, 31));
+        let us = features("Will the US strike Iran by March 31?", (2026, 3, 31));
+        assert_eq!(judge(&israel, &us).refused_by, Some(Field::Subject));
+    }
+
+    #[test]
+    fn zero_times_is_not_at_all() {
+        let end = (2025, 12, 31);
+        let none = features("Will no Fed rate cuts happen in 2025?", end);
+        let zero = features("Will the Fed cut rates 0 times in 2025?", end);
+        let comparison = judge(&none, &zero);
+        assert_eq!(comparison.refused_by, None);
+        assert!(comparison.similarity >= SERVING_THRESHOLD);
+        let some = features("Will the Fed cut rates in 2025?", end);
+        assert_eq!(judge(&some, &zero).refused_by, Some(Field::Side));
+        let one = features("Will the Fed cut rates 1 time in 2025?", end);
+        assert_eq!(judge(&one, &zero).refused_by, Some(Field::Threshold));
+    }
+
+    #[test]
+    fn a_regular_season_title_is_not_the_conference_tournament() {
+        let regular = features("Will Duke win the ACC regular season?", (2026, 3, 8));
+        let tournament = features("Will Duke win the ACC Tournament?", (2026, 3, 15));
+        assert_eq!(judge(&regular, &tournament).refused_by, Some(Field::Form));
     }
 
     #[test]

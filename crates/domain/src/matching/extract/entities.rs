@@ -108,7 +108,13 @@ fn names_run_alike<S: AsRef<str>>(left: &[S], right: &[S]) -> bool {
     }
     let initial_of = |initial: &str, word: &str| initial.len() == 1 && word.starts_with(initial);
     let spelled_alike = |short: &str, long: &str| short.len() >= 5 && long.len() >= 5 && within_one_edit(short, long);
-    let word_matches = |short: &str, long: &str| short == long || initial_of(short, long) || initial_of(long, short);
+    let word_matches = |short: &str, long: &str| {
+        short == long
+            || initial_of(short, long)
+            || initial_of(long, short)
+            || abbreviates(short, long)
+            || abbreviates(long, short)
+    };
     // Every word matches, at least one in full (an initial alone names nothing: "Texas A" is
     // not "Apple"); one word may instead be spelled a letter apart, tested last since it is
     // the dearest test.
@@ -138,7 +144,22 @@ fn names_run_alike<S: AsRef<str>>(left: &[S], right: &[S]) -> bool {
             "new" | "north" | "south" | "east" | "west" | "northern" | "southern" | "core"
         )
     });
-    runs_at(0) || (!qualified && runs_at(longer.len() - shorter.len()))
+    // Nor is Michigan State Michigan: a school's "State" or "Tech" after the shorter name
+    // makes another school.
+    let qualified_after = longer
+        .get(shorter.len())
+        .is_some_and(|word| matches!(word.as_ref(), "state" | "st" | "tech"));
+    (runs_at(0) && (shorter.len() == longer.len() || !qualified_after))
+        || (!qualified && runs_at(longer.len() - shorter.len()))
+}
+
+/// Whether `short` is the usual written abbreviation of the word `long` ("Ohio St." for Ohio
+/// State, "St. Louis" for Saint Louis, "Mt." for Mount, "Ft." for Fort).
+fn abbreviates(short: &str, long: &str) -> bool {
+    matches!(
+        (short, long),
+        ("st", "state" | "saint") | ("mt", "mount") | ("ft", "fort")
+    )
 }
 
 /// Words that say a name is a club's rather than which club it is: Polymarket writes clubs'
@@ -649,6 +670,17 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("federal reserve", "fed", Alias::Subject(EntityKind::Institution)),
     ("fomc", "fed", Alias::Subject(EntityKind::Institution)),
     ("fed", "fed", Alias::Subject(EntityKind::Institution)),
+    // Institutions the exchanges name without their country (the US's, unless another is
+    // named), so that a question's first word ("Government shutdown in 2025?") is not read as
+    // a name of its own.
+    ("government", "government", Alias::Subject(EntityKind::Institution)),
+    ("congressional", "congress", Alias::Subject(EntityKind::Institution)),
+    ("congress", "congress", Alias::Subject(EntityKind::Institution)),
+    (
+        "supreme court",
+        "supreme court",
+        Alias::Subject(EntityKind::Institution),
+    ),
 ];
 
 /// Capitalised words that are not names: question words, sentence glue, months, and
@@ -985,6 +1017,19 @@ mod tests {
             subject_keys("Will the St. Louis Blues win the 2026 NHL Stanley Cup?"),
             ["st louis blues"]
         );
+    }
+
+    #[test]
+    fn a_written_abbreviation_is_its_word_and_a_state_school_another_school() {
+        let key = |question: &str| entities(question).primary.expect("a subject");
+        let ohio_state = key("Will Ohio State win the 2026 College Football National Championship?");
+        assert!(key("Will Ohio St. beat Michigan?").corresponds_to(&ohio_state));
+        assert!(key("Will Saint Louis win?").corresponds_to(&key("St. Louis at Dayton Winner? — St. Louis")));
+        let michigan = key("Will Michigan win the Big Ten?");
+        assert!(!michigan.corresponds_to(&key("Will Michigan State win the Big Ten?")));
+        assert!(!michigan.corresponds_to(&key("Will Michigan St. win the Big Ten?")));
+        assert!(!key("Will Texas win?").corresponds_to(&key("Will Texas Tech win?")));
+        assert!(key("Will Ohio St. win?").corresponds_to(&key("Will the Ohio State Buckeyes win?")));
     }
 
     #[test]

@@ -88,6 +88,9 @@ pub enum Stage {
     Group,
     /// The knockout stage, as a stage to reach.
     Knockout,
+    /// The regular season, whose best record is a title of its own: a conference's regular
+    /// season champion is not the winner of its tournament or playoffs.
+    RegularSeason,
 }
 
 impl fmt::Display for Stage {
@@ -103,6 +106,7 @@ impl fmt::Display for Stage {
             Stage::RoundOf(remaining) => return write!(formatter, "round of {remaining}"),
             Stage::Group => "group stage",
             Stage::Knockout => "knockout stage",
+            Stage::RegularSeason => "regular season",
         };
         formatter.write_str(name)
     }
@@ -512,6 +516,7 @@ const STAGES: &[(&[&str], Stage)] = &[
     (&["knockout", "round"], Stage::Knockout),
     (&["knockout", "rounds"], Stage::Knockout),
     (&["knockouts"], Stage::Knockout),
+    (&["regular", "season"], Stage::RegularSeason),
 ];
 
 /// Span phrases.
@@ -683,7 +688,7 @@ impl Stage {
     /// Whether the stage is one a contestant reaches by going through the ones before it (not
     /// a part of one game).
     fn is_reached(self) -> bool {
-        !matches!(self, Stage::PartOfGame | Stage::FirstRound)
+        !matches!(self, Stage::PartOfGame | Stage::FirstRound | Stage::RegularSeason)
     }
 
     /// Whether the stage names a round of a tournament, which in a question about one game
@@ -1014,6 +1019,20 @@ mod tests {
         assert!(read("Will Spain win the 2026 FIFA World Cup Final?").stages.is_empty());
         assert!(read("Will the Knicks win the 2026 NBA Finals?").stages.is_empty());
         assert_eq!(read("Will Duke make the Final Four?").stages, [Stage::Semifinal]);
+    }
+
+    #[test]
+    fn a_regular_season_title_is_not_the_tournament() {
+        assert_eq!(
+            read("Will Duke win the ACC regular season?").stages,
+            [Stage::RegularSeason]
+        );
+        assert_eq!(
+            read("Big Ten Regular Season Champion? — Michigan").stages,
+            read("Will Michigan be the Big Ten regular-season champion?").stages
+        );
+        assert!(read("Will Duke win the ACC Tournament?").stages.is_empty());
+        assert!(read("Will Michigan win the Big Ten Championship?").stages.is_empty());
     }
 
     #[test]

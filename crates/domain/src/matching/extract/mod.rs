@@ -68,6 +68,17 @@ impl Features {
             side.verbs.retain(|(group, _class)| *group != side::HOLD.0);
             side.verbs.push(side::HOLD);
         }
+        // Zero times is not at all: "cut rates 0 times" asks that no cut happens, as "Will no
+        // Fed rate cuts happen?" does.
+        if let Some(zero) = quantities.iter().position(|quantity| {
+            quantity.unit == numbers::Unit::Count
+                && quantity.low == 0.0
+                && quantity.high == 0.0
+                && matches!(quantity.bound, numbers::Bound::Exact | numbers::Bound::Unstated)
+        }) {
+            quantities.remove(zero);
+            side.negated = !side.negated;
+        }
         if entities.contexts.is_empty()
             && let Some(event_title) = event_title
         {
