@@ -5,6 +5,7 @@
 //! understands, so that a year is not also read as a threshold and "Super Bowl 2026" is
 //! not also a name: dates first, then the gazetteer and names, then numbers.
 
+pub mod clubs;
 pub mod dates;
 pub mod entities;
 pub mod form;
@@ -156,6 +157,7 @@ impl Features {
             .chain(opponent.as_mut())
         {
             entities::drop_club_words(entity);
+            clubs::canonicalize(entity);
             entities::demonym_to_country(entity);
             teams::canonicalize(entity, league);
         }
@@ -169,6 +171,7 @@ impl Features {
                         words: crate::text::words(outcome).collect(),
                     });
                     entities::drop_club_words(&mut entity);
+                    clubs::canonicalize(&mut entity);
                     teams::canonicalize(&mut entity, league);
                     entity
                 })
