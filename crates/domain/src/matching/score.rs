@@ -1151,6 +1151,23 @@ mod tests {
     }
 
     #[test]
+    fn a_choice_of_a_value_is_no_name_and_an_offices_adjective_is_the_office() {
+        let polymarket = features("Will unemployment be 4.3% to 4.4% in May?", (2026, 6, 5));
+        let kalshi = features("Unemployment rate in May 2026? — Between 4.3% and 4.4%", (2026, 6, 5));
+        let judgement = judge(&polymarket, &kalshi);
+        assert_eq!(judgement.refused_by, None);
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
+        let band = features("Will the highest temperature in NYC be 72-73° on June 1?", (2026, 6, 1));
+        let tail = features("Highest temperature in NYC on June 1, 2026? — Above 72°", (2026, 6, 1));
+        assert_eq!(judge(&band, &tail).refused_by, Some(Field::Threshold));
+        let mayoral = features("Will Zohran Mamdani win the 2025 NYC mayoral election?", (2025, 11, 4));
+        let mayor = features("NYC Mayor election winner? — Zohran Mamdani", (2025, 11, 4));
+        let judgement = judge(&mayoral, &mayor);
+        assert_eq!(judgement.contest, Agreement::Agree);
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
+    }
+
+    #[test]
     fn a_regular_season_title_is_not_the_conference_tournament() {
         let regular = features("Will Duke win the ACC regular season?", (2026, 3, 8));
         let tournament = features("Will Duke win the ACC Tournament?", (2026, 3, 15));

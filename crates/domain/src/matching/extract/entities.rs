@@ -489,6 +489,43 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
         Alias::Context,
     ),
     ("march madness", "ncaa basketball championship", Alias::Context),
+    (
+        "college basketball championship",
+        "ncaa basketball championship",
+        Alias::Context,
+    ),
+    (
+        "ncaa basketball championship",
+        "ncaa basketball championship",
+        Alias::Context,
+    ),
+    ("ncaa tournament", "ncaa basketball championship", Alias::Context),
+    // Kalshi's "College Football Championship" is the playoff's national championship.
+    (
+        "college football national championship",
+        "college football championship",
+        Alias::Context,
+    ),
+    (
+        "college football championship",
+        "college football championship",
+        Alias::Context,
+    ),
+    (
+        "college football playoff national championship",
+        "college football championship",
+        Alias::Context,
+    ),
+    (
+        "college football playoff",
+        "college football championship",
+        Alias::Context,
+    ),
+    (
+        "cfp national championship",
+        "college football championship",
+        Alias::Context,
+    ),
     ("coach of the year", "coach of the year", Alias::Context),
     ("rookie of the year", "rookie of the year", Alias::Context),
     (
@@ -729,6 +766,16 @@ fn is_capitalised_non_name(word: &str) -> bool {
             | "next"
             | "highest"
             | "lowest"
+            // Kalshi's choices of a value: "— Between 4.3% and 4.4%", "— Above 72°".
+            | "above"
+            | "below"
+            | "between"
+            | "under"
+            | "over"
+            | "exactly"
+            | "more"
+            | "less"
+            | "fewer"
             | "cut"
             | "hike"
             | "hold"

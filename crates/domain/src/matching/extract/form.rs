@@ -48,6 +48,9 @@ pub enum Form {
     /// not the question whether one named person is the next holder ([`Form::Next`]), which
     /// another's being named resolves the other way.
     AnySuccessor,
+    /// Someone, whoever it is, is endorsed ("endorse a candidate for NYC Mayor"): not the
+    /// question whether one named person is, which another's endorsement resolves apart.
+    AnyoneEndorsed,
 }
 
 impl fmt::Display for Form {
@@ -65,6 +68,7 @@ impl fmt::Display for Form {
             Form::Next => write!(formatter, "be the next holder"),
             Form::Draw => write!(formatter, "end in a draw"),
             Form::AnySuccessor => write!(formatter, "any successor named"),
+            Form::AnyoneEndorsed => write!(formatter, "anyone endorsed"),
         }
     }
 }
@@ -334,6 +338,11 @@ const FORMS: &[(&[&str], Form)] = &[
     (&["appoints", "a", "new"], Form::AnySuccessor),
     (&["choose", "a", "new"], Form::AnySuccessor),
     (&["chooses", "a", "new"], Form::AnySuccessor),
+    (&["endorse", "a", "candidate"], Form::AnyoneEndorsed),
+    (&["endorses", "a", "candidate"], Form::AnyoneEndorsed),
+    (&["endorse", "any", "candidate"], Form::AnyoneEndorsed),
+    (&["endorse", "anyone"], Form::AnyoneEndorsed),
+    (&["endorses", "anyone"], Form::AnyoneEndorsed),
     (&["end", "in", "a", "draw"], Form::Draw),
     (&["end", "in", "a", "tie"], Form::Draw),
     (&["ends", "in", "a", "draw"], Form::Draw),
@@ -676,7 +685,7 @@ fn action_by_position(tokens: &[Token], words: &[&str], at: usize) -> Option<Act
 /// "Round of 16".
 fn stage_by_position(words: &[&str], at: usize) -> Option<Stage> {
     match (words[at], words.get(at + 1), words.get(at + 2)) {
-        ("group", Some(letter), _) if letter.len() == 1 && letter.chars().all(|c| c.is_ascii_alphabetic()) => {
+        ("group" | "pool", Some(letter), _) if letter.len() == 1 && letter.chars().all(|c| c.is_ascii_alphabetic()) => {
             Some(Stage::Group)
         }
         ("round", Some(&"of"), Some(remaining)) => remaining.parse().ok().map(Stage::RoundOf),
@@ -1015,10 +1024,23 @@ mod tests {
             read("Will Belgium finish first in World Cup Group G?").stages,
             [Stage::Group]
         );
+        assert_eq!(read("Will Japan finish first in Pool B?").stages, [Stage::Group]);
         assert_eq!(read("Will Egypt reach the knockout stage?").stages, [Stage::Knockout]);
         assert!(read("Will Spain win the 2026 FIFA World Cup Final?").stages.is_empty());
         assert!(read("Will the Knicks win the 2026 NBA Finals?").stages.is_empty());
         assert_eq!(read("Will Duke make the Final Four?").stages, [Stage::Semifinal]);
+    }
+
+    #[test]
+    fn endorsing_anyone_is_not_endorsing_one_named_person() {
+        assert_eq!(
+            read("Will Trump endorse a candidate for NYC Mayor?").form(),
+            Form::AnyoneEndorsed
+        );
+        assert_eq!(
+            read("Will Donald Trump endorse Andrew Cuomo in 2025 NYC Mayoral Race?").form(),
+            Form::Happen
+        );
     }
 
     #[test]

@@ -85,6 +85,17 @@ pub fn without_nicknames(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(cleaned)
 }
 
+/// An office's adjective read as its noun: "the NYC mayoral election" is the election of the
+/// NYC Mayor, "the Virginia gubernatorial race" the Governor's, as the exchanges write them one
+/// way or the other.
+fn office_noun(lower: String) -> String {
+    match lower.as_str() {
+        "mayoral" => "mayor".to_owned(),
+        "gubernatorial" => "governor".to_owned(),
+        _ => lower,
+    }
+}
+
 /// The tokens of `text`. Digits keep their inner commas and points ("1,000,000", "3.25")
 /// and a letter suffix ("100k", "16th").
 pub fn tokenize(text: &str) -> Vec<Token> {
@@ -121,7 +132,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
         }
         let text: String = characters[start..index].iter().collect();
         tokens.push(Token {
-            lower: text.to_ascii_lowercase(),
+            lower: office_noun(text.to_ascii_lowercase()),
             text,
             gap_before: std::mem::take(&mut gap),
             gap_after: String::new(),
