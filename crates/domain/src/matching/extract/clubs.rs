@@ -14,15 +14,27 @@ use std::sync::LazyLock;
 
 use super::entities::{Entity, EntityKind};
 
-/// Other name (lower-case words joined by spaces) → canonical name's words.
-static CLUBS: LazyLock<HashMap<String, Vec<String>>> = LazyLock::new(|| {
-    let words = |text: &str| text.split(' ').map(str::to_owned).collect::<Vec<String>>();
-    include_str!("clubs.tsv")
+/// A club's other names, keyed by their first word so that the look-up, which runs for every
+/// name of every market, allocates nothing: (first word → [(the other name's words, the
+/// canonical name's words)]).
+type Clubs = HashMap<&'static str, Vec<(Vec<&'static str>, Vec<String>)>>;
+
+static CLUBS: LazyLock<Clubs> = LazyLock::new(|| {
+    let mut clubs = Clubs::new();
+    for (canonical, others) in include_str!("clubs.tsv")
         .lines()
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
         .filter_map(|line| line.split_once('\t'))
-        .flat_map(|(canonical, others)| others.split(',').map(move |other| (other.to_owned(), words(canonical))))
-        .collect()
+    {
+        for other in others.split(',') {
+            let words: Vec<&'static str> = other.split(' ').collect();
+            clubs
+                .entry(words[0])
+                .or_default()
+                .push((words, canonical.split(' ').map(str::to_owned).collect()));
+        }
+    }
+    clubs
 });
 
 /// Replaces a club's other name by its canonical one (after its club words are dropped).
@@ -30,7 +42,10 @@ pub fn canonicalize(entity: &mut Entity) {
     if entity.kind != EntityKind::Name {
         return;
     }
-    if let Some(canonical) = CLUBS.get(&entity.key()) {
+    let Some(names) = entity.words.first().and_then(|first| CLUBS.get(first.as_str())) else {
+        return;
+    };
+    if let Some((_other, canonical)) = names.iter().find(|(other, _canonical)| *other == entity.words) {
         entity.words = canonical.clone();
     }
 }
