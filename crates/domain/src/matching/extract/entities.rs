@@ -71,7 +71,7 @@ impl Entity {
         } else {
             names_run_alike(&self.words, &other.words)
         };
-        runs_match && suffix_of(&self.words) == suffix_of(&other.words)
+        runs_match && suffixes_agree(suffix_of(&self.words), suffix_of(&other.words))
     }
 }
 
@@ -318,6 +318,20 @@ fn within_one_edit(left: &str, right: &str) -> bool {
         .count()
         .min(shorter - prefix);
     prefix + suffix + 1 >= left.len().max(right.len())
+}
+
+/// Whether two names' generational suffixes tell one person. "Jr." and "Sr." tell a father
+/// from a son who are both in the news ("Donald Trump" is not "Donald Trump Jr."), so they
+/// must be on both names or neither. A numeral ("Luther Burden III") is part of a full name
+/// that is shortened without it ("Luther Burden"), and only two different numerals, or a
+/// numeral against "Jr."/"Sr.", tell two people apart.
+fn suffixes_agree(left: Option<&str>, right: Option<&str>) -> bool {
+    let numeral = |suffix: &str| matches!(suffix, "ii" | "iii" | "iv");
+    match (left, right) {
+        (Some(left), Some(right)) => left == right,
+        (Some(suffix), None) | (None, Some(suffix)) => numeral(suffix),
+        (None, None) => true,
+    }
 }
 
 /// A generational suffix ("jr", "sr", "ii", "iii") at the end of a name.
@@ -1095,6 +1109,11 @@ mod tests {
         assert!(!hillary.corresponds_to(&key("Will Bill Clinton win?")));
         assert!(!key("Will Chris Murphy win?").corresponds_to(&key("Will Phil Murphy win?")));
         assert!(key("Will J.D. Vance win?").corresponds_to(&key("Will J.D. Vance be the nominee?")));
+        // A numeral is dropped from a full name; Jr. and Sr. tell two people apart.
+        let burden = key("Will Luther Burden be the 2025-2026 NFL Offensive Rookie of the Year?");
+        assert!(burden.corresponds_to(&key("Will Luther Burden III win?")));
+        assert!(!key("Will Luther Burden II win?").corresponds_to(&key("Will Luther Burden III win?")));
+        assert!(!key("Will Marvin Harrison Jr. win?").corresponds_to(&key("Will Marvin Harrison III win?")));
     }
 
     proptest::proptest! {
