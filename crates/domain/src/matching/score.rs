@@ -259,6 +259,7 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
                 (Agreement::Agree, 1.0)
             } else if left_unmatched.count == left_subjects.len() && right_unmatched.count == right_subjects.len()
                 || (left_unmatched.names_someone && right_unmatched.names_someone)
+                || (left_unmatched.names_an_institution && right_unmatched.names_an_institution)
                 || foreign_figure(&left_unmatched, right_subjects)
                 || foreign_figure(&right_unmatched, left_subjects)
                 || another_figure(&left_unmatched, right_subjects)
@@ -320,12 +321,13 @@ fn without_unnamed_opponent(features: &Features, other: &Features) -> Vec<Entity
     subjects
 }
 
-/// The United States as a subject of a side that names no place or person: both exchanges
-/// are American and leave the country unsaid ("Government shutdown in 2025?" is the US
-/// government's, the Fed and Congress are America's), so a market naming it ("US government
-/// shutdown in 2025?") is not naming a subject the other lacks. A side that names any other
-/// country, place or person is left as it is: the US against China, or against "Trump", stays
-/// a difference.
+/// The subjects without the United States when the other side names no place or person: both
+/// exchanges are American and leave the country unsaid ("Government shutdown in 2025?" is the
+/// US government's; the Fed and Congress are America's), so a market naming it ("US government
+/// shutdown in 2025?") names no subject the other lacks. It is dropped rather than lent to the
+/// other side, so it never counts as a subject both name. A side that names any other country,
+/// place or person is left as it is: the US against China, or against "Trump", stays a
+/// difference.
 fn with_the_united_states_unsaid(mut left: Vec<Entity>, mut right: Vec<Entity>) -> (Vec<Entity>, Vec<Entity>) {
     let is_us = |entity: &Entity| entity.kind == EntityKind::Country && entity.words == ["usa"];
     let names_no_place_or_person = |subjects: &[Entity]| {
@@ -333,14 +335,10 @@ fn with_the_united_states_unsaid(mut left: Vec<Entity>, mut right: Vec<Entity>) 
             .iter()
             .any(|entity| matches!(entity.kind, EntityKind::Country | EntityKind::Name))
     };
-    if let Some(us) = left.iter().find(|entity| is_us(entity)) {
-        if names_no_place_or_person(&right) {
-            right.push(us.clone());
-        }
-    } else if let Some(us) = right.iter().find(|entity| is_us(entity))
-        && names_no_place_or_person(&left)
-    {
-        left.push(us.clone());
+    if names_no_place_or_person(&right) {
+        left.retain(|entity| !is_us(entity));
+    } else if names_no_place_or_person(&left) {
+        right.retain(|entity| !is_us(entity));
     }
     (left, right)
 }
@@ -372,6 +370,9 @@ struct Unmatched {
     names_a_foreign_country: bool,
     /// Whether one of them is an economic figure.
     names_a_figure: bool,
+    /// Whether one of them is an institution: the Supreme Court blocking a law is not Congress
+    /// blocking it.
+    names_an_institution: bool,
 }
 
 /// A figure on one side that the other, naming a figure too, does not name: "core
@@ -384,13 +385,14 @@ fn another_figure(unmatched: &Unmatched, other_subjects: &[Entity]) -> bool {
             .any(|subject| subject.kind == EntityKind::Indicator)
 }
 
-/// A country's figure against the same figure with no country: the exchanges leave the
-/// United States unsaid ("real GDP" is America's), so China's GDP is another figure.
+/// A country's figure or institution against the same with no country: the exchanges leave
+/// the United States unsaid ("real GDP" and "the Supreme Court" are America's), so China's GDP
+/// is another figure and the UK Supreme Court another court.
 fn foreign_figure(unmatched: &Unmatched, other_subjects: &[Entity]) -> bool {
     unmatched.names_a_foreign_country
         && other_subjects
             .iter()
-            .any(|subject| subject.kind == EntityKind::Indicator)
+            .any(|subject| matches!(subject.kind, EntityKind::Indicator | EntityKind::Institution))
         && !other_subjects.iter().any(|subject| subject.kind == EntityKind::Country)
 }
 
@@ -401,12 +403,14 @@ impl Unmatched {
             names_someone: false,
             names_a_foreign_country: false,
             names_a_figure: false,
+            names_an_institution: false,
         };
         for entity in subjects {
             if !against.iter().any(|other| entity.corresponds_to(other)) {
                 unmatched.count += 1;
                 unmatched.names_someone |= entity.kind != EntityKind::Institution;
                 unmatched.names_a_figure |= entity.kind == EntityKind::Indicator;
+                unmatched.names_an_institution |= entity.kind == EntityKind::Institution;
                 // Place names read as names too ("China"): any but the United States.
                 unmatched.names_a_foreign_country |=
                     matches!(entity.kind, EntityKind::Country | EntityKind::Name) && entity.words != ["usa"];
@@ -1124,13 +1128,24 @@ mod tests {
         let end = (2025, 12, 31);
         let shutdown = features("Government shutdown in 2025?", end);
         let us_shutdown = features("US government shutdown in 2025?", end);
-        assert_eq!(judge(&shutdown, &us_shutdown).subject.0, Agreement::Agree);
+        let judgement = judge(&shutdown, &us_shutdown);
+        assert_eq!(judgement.refused_by, None);
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
         let ban = features("US congress stock trading ban in 2025?", end);
         let congressional = features("Will Congress pass a Congressional stock trading ban in 2025?", end);
         assert_eq!(judge(&ban, &congressional).refused_by, None);
         // Another country, or a person, named on the other side is still a difference.
         let uk = features("Will the UK government collapse in 2025?", end);
         assert_eq!(judge(&uk, &us_shutdown).refused_by, Some(Field::Subject));
+        let court = features("Will the Supreme Court block Trump's tariffs in 2025?", end);
+        let congress = features("Will Congress block Trump's tariffs in 2025?", end);
+        assert_eq!(judge(&court, &congress).refused_by, Some(Field::Subject));
+        let uk_court = features("Will the UK Supreme Court rule on Rwanda in 2025?", end);
+        let court_rules = features("Will the Supreme Court rule on Rwanda in 2025?", end);
+        assert_eq!(judge(&uk_court, &court_rules).refused_by, Some(Field::Subject));
+        let aliens = features("Will the US confirm that aliens exist in 2025?", end);
+        let nuclear = features("Will a nuclear weapon be detonated in 2025?", end);
+        assert_ne!(judge(&aliens, &nuclear).subject.0, Agreement::Agree);
         let israel = features("Will Israel strike Iran by March 31?", (2026, 3, 31));
         let us = features("Will the US strike Iran by March 31?", (2026, 3, 31));
         assert_eq!(judge(&israel, &us).refused_by, Some(Field::Subject));

@@ -70,8 +70,11 @@ mod tests {
         assert!(club("Will FC Bayern München win?").corresponds_to(&club("Will Bayern Munich win?")));
         assert!(club("Will Manchester City FC win?").corresponds_to(&club("Will Man City win?")));
         assert!(club("Will Paris Saint-Germain FC win?").corresponds_to(&club("Will PSG win?")));
-        // The canonical name is more exact than the short one: Inter is not Inter Miami.
+        // The canonical name is more exact than the short one: Inter is not Inter Miami, nor
+        // Paris FC Paris Saint-Germain.
         assert!(!club("Will Inter win?").corresponds_to(&club("Will Inter Miami CF win?")));
+        assert!(!club("Will Paris FC win Ligue 1?").corresponds_to(&club("Will PSG win?")));
+        assert!(!club("Will Paris FC win Ligue 1?").corresponds_to(&club("Will Paris Saint-Germain FC win?")));
         // Names in no line are left alone.
         assert_eq!(club("Will Tottenham Hotspur FC win?").key(), "tottenham hotspur");
     }

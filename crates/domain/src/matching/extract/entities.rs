@@ -71,7 +71,7 @@ impl Entity {
         } else {
             names_run_alike(&self.words, &other.words)
         };
-        runs_match && suffixes_agree(suffix_of(&self.words), suffix_of(&other.words))
+        runs_match && suffixes_agree(&self.words, &other.words)
     }
 }
 
@@ -136,21 +136,44 @@ fn names_run_alike<S: AsRef<str>>(left: &[S], right: &[S]) -> bool {
         }
         pairs().any(|(short, long)| short == long) && misspelled.is_none_or(|(short, long)| spelled_alike(short, long))
     };
-    // "New Mexico" is not Mexico, nor "South Korea" Korea, nor core inflation inflation: a
-    // qualifier before the shorter name makes another thing.
+    // "New Mexico" is not Mexico, nor "South Korea" Korea, nor core inflation inflation, nor
+    // Western Michigan Michigan, nor Mount St. Mary's Saint Mary's: a qualifier before the
+    // shorter name makes another thing.
     let qualified = longer[..longer.len() - shorter.len()].iter().any(|word| {
         matches!(
             word.as_ref(),
-            "new" | "north" | "south" | "east" | "west" | "northern" | "southern" | "core"
+            "new"
+                | "north"
+                | "south"
+                | "east"
+                | "west"
+                | "northern"
+                | "southern"
+                | "eastern"
+                | "western"
+                | "central"
+                | "mount"
+                | "mt"
+                | "core"
         )
     });
-    // Nor is Michigan State Michigan: a school's "State" or "Tech" after the shorter name
-    // makes another school.
-    let qualified_after = longer
-        .get(shorter.len())
-        .is_some_and(|word| matches!(word.as_ref(), "state" | "st" | "tech"));
+    // Nor is Michigan State Michigan: a school's "State", "Tech", "Southern", "Atlantic",
+    // "International" or "A&M" after the shorter name makes another school.
+    let qualified_after = longer.get(shorter.len()).is_some_and(|word| {
+        matches!(
+            word.as_ref(),
+            "state" | "st" | "tech" | "southern" | "atlantic" | "international"
+        ) || (word.as_ref() == "a" && is_the_a_of_a_and_m(shorter, &longer[shorter.len() + 1..]))
+    });
     (runs_at(0) && (shorter.len() == longer.len() || !qualified_after))
         || (!qualified && runs_at(longer.len() - shorter.len()))
+}
+
+/// Whether the "A" after a one-word name is the A of "A&M" (the name reads "Texas A", the "M"
+/// after the ampersand a name of its own, or "Texas A M" where it is kept): a school of its
+/// own. Kalshi's lettered locations ("Los Angeles A") follow names of two words or more.
+fn is_the_a_of_a_and_m<S: AsRef<str>>(shorter: &[S], after_the_a: &[S]) -> bool {
+    shorter.len() == 1 && after_the_a.first().is_none_or(|next| next.as_ref() == "m")
 }
 
 /// Whether `short` is the usual written abbreviation of the word `long` ("Ohio St." for Ohio
@@ -325,11 +348,16 @@ fn within_one_edit(left: &str, right: &str) -> bool {
 /// must be on both names or neither. A numeral ("Luther Burden III") is part of a full name
 /// that is shortened without it ("Luther Burden"), and only two different numerals, or a
 /// numeral against "Jr."/"Sr.", tell two people apart.
-fn suffixes_agree(left: Option<&str>, right: Option<&str>) -> bool {
-    let numeral = |suffix: &str| matches!(suffix, "ii" | "iii" | "iv");
-    match (left, right) {
+///
+/// Only a person's name, of a given name and a family name before the numeral, may drop it:
+/// "Gladiator II" and "Artemis II" are not "Gladiator" and "Artemis".
+fn suffixes_agree(left: &[String], right: &[String]) -> bool {
+    let numeral_of_a_person =
+        |words: &[String], suffix: &str| matches!(suffix, "ii" | "iii" | "iv") && words.len() >= 3;
+    match (suffix_of(left), suffix_of(right)) {
         (Some(left), Some(right)) => left == right,
-        (Some(suffix), None) | (None, Some(suffix)) => numeral(suffix),
+        (Some(suffix), None) => numeral_of_a_person(left, suffix),
+        (None, Some(suffix)) => numeral_of_a_person(right, suffix),
         (None, None) => true,
     }
 }
@@ -531,11 +559,6 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
         Alias::Context,
     ),
     (
-        "college football playoff",
-        "college football championship",
-        Alias::Context,
-    ),
-    (
         "cfp national championship",
         "college football championship",
         Alias::Context,
@@ -732,6 +755,7 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
         "supreme court",
         Alias::Subject(EntityKind::Institution),
     ),
+    ("scotus", "supreme court", Alias::Subject(EntityKind::Institution)),
 ];
 
 /// Capitalised words that are not names: question words, sentence glue, months, and
@@ -1081,6 +1105,29 @@ mod tests {
     }
 
     #[test]
+    fn college_championships_and_offices_under_both_exchanges_words() {
+        let contexts = |question: &str| entities(question).contexts;
+        assert_eq!(
+            contexts("Will Ohio State win the 2026 College Football National Championship?"),
+            contexts("College Football Championship winner? — Ohio St.")
+        );
+        assert_eq!(
+            contexts("Will Duke win the NCAA Tournament?"),
+            contexts("Will Duke win the College Basketball National Championship?")
+        );
+        // Getting into the playoff is not winning it: no championship is read from it.
+        assert!(contexts("Will Ohio State make the College Football Playoff?").is_empty());
+        assert_eq!(
+            contexts("Will Zohran Mamdani win the 2025 NYC mayoral election?"),
+            ["new york city mayor"]
+        );
+        assert_eq!(
+            entities("Will SCOTUS rule for Trump?").subjects,
+            entities("Will the Supreme Court rule for Trump?").subjects
+        );
+    }
+
+    #[test]
     fn a_written_abbreviation_is_its_word_and_a_state_school_another_school() {
         let key = |question: &str| entities(question).primary.expect("a subject");
         let ohio_state = key("Will Ohio State win the 2026 College Football National Championship?");
@@ -1090,6 +1137,12 @@ mod tests {
         assert!(!michigan.corresponds_to(&key("Will Michigan State win the Big Ten?")));
         assert!(!michigan.corresponds_to(&key("Will Michigan St. win the Big Ten?")));
         assert!(!key("Will Texas win?").corresponds_to(&key("Will Texas Tech win?")));
+        assert!(!key("Will Texas win?").corresponds_to(&key("Will Texas A&M win?")));
+        assert!(!michigan.corresponds_to(&key("Will Western Michigan win?")));
+        assert!(!key("Will Georgia win?").corresponds_to(&key("Will Georgia Southern win?")));
+        assert!(!key("Will Saint Mary's win?").corresponds_to(&key("Will Mount St. Mary's win?")));
+        assert!(key("Will Mt. Rushmore close?").corresponds_to(&key("Will Mount Rushmore close?")));
+        assert!(key("Will Ft. Lauderdale flood?").corresponds_to(&key("Will Fort Lauderdale flood?")));
         assert!(key("Will Ohio St. win?").corresponds_to(&key("Will the Ohio State Buckeyes win?")));
     }
 
@@ -1114,6 +1167,7 @@ mod tests {
         assert!(burden.corresponds_to(&key("Will Luther Burden III win?")));
         assert!(!key("Will Luther Burden II win?").corresponds_to(&key("Will Luther Burden III win?")));
         assert!(!key("Will Marvin Harrison Jr. win?").corresponds_to(&key("Will Marvin Harrison III win?")));
+        assert!(!key("Will Gladiator II gross $100m?").corresponds_to(&key("Will Gladiator gross $100m?")));
     }
 
     proptest::proptest! {

@@ -525,7 +525,6 @@ const STAGES: &[(&[&str], Stage)] = &[
     (&["knockout", "round"], Stage::Knockout),
     (&["knockout", "rounds"], Stage::Knockout),
     (&["knockouts"], Stage::Knockout),
-    (&["regular", "season"], Stage::RegularSeason),
 ];
 
 /// Span phrases.
@@ -570,6 +569,9 @@ pub fn extract(tokens: &[Token]) -> Reading {
             && !reading.stages.contains(&stage)
         {
             reading.stages.push(stage);
+        }
+        if reading.form.is_none() && reaches_a_named_contest(tokens, &words, at) {
+            reading.form = Some(Form::Qualify);
         }
         // Only phrases that start with this word: this runs for every market.
         let Some(starting_here) = PHRASES_BY_FIRST_WORD.get(word) else {
@@ -619,6 +621,25 @@ pub fn extract(tokens: &[Token]) -> Reading {
     }
     reading.stages.sort_unstable();
     reading
+}
+
+/// Whether a verb of getting in stands here before a named contest ("make the College
+/// Football Playoff", "reach the 2026 NCAA Tournament", "get into the Champions League"): to
+/// qualify for it, not to win it. A name must follow ("reach the $100k mark" is a threshold),
+/// a year may come first; "make the final" and its like are read as stages by the phrases.
+fn reaches_a_named_contest(tokens: &[Token], words: &[&str], at: usize) -> bool {
+    let verb_and_article = match (words[at], words.get(at + 1)) {
+        ("make" | "makes" | "reach" | "reaches", Some(&"the")) => 2,
+        ("get" | "gets", Some(&"into")) if words.get(at + 2) == Some(&"the") => 3,
+        _ => return false,
+    };
+    let mut next = at + verb_and_article;
+    if tokens.get(next).is_some_and(|token| token.year().is_some()) {
+        next += 1;
+    }
+    tokens.get(next).is_some_and(|token| {
+        token.is_capitalized() && !matches!(words[next], "final" | "finals" | "semifinals" | "semifinal")
+    })
 }
 
 /// The action a word names by where it stands rather than by a fixed phrase: Polymarket's
@@ -689,6 +710,19 @@ fn stage_by_position(words: &[&str], at: usize) -> Option<Stage> {
             Some(Stage::Group)
         }
         ("round", Some(&"of"), Some(remaining)) => remaining.parse().ok().map(Stage::RoundOf),
+        // The regular season as a title ("win the ACC regular season", "regular season
+        // champion"), not as the games a count or an award is over ("12+ regular season
+        // games", "regular season MVP").
+        ("regular", Some(&"season"), after)
+            if after.is_none_or(|after| {
+                matches!(
+                    *after,
+                    "champion" | "champions" | "championship" | "title" | "winner" | "crown"
+                )
+            }) =>
+        {
+            Some(Stage::RegularSeason)
+        }
         _ => None,
     }
 }
@@ -1044,6 +1078,29 @@ mod tests {
     }
 
     #[test]
+    fn getting_into_a_named_contest_is_qualifying_for_it() {
+        assert_eq!(
+            read("Will Ohio State make the College Football Playoff?").form(),
+            Form::Qualify
+        );
+        assert_eq!(read("Will Duke make the 2026 NCAA Tournament?").form(), Form::Qualify);
+        assert_eq!(
+            read("Will Indiana reach the College Football Playoff?").form(),
+            Form::Qualify
+        );
+        assert_eq!(
+            read("Will Arsenal get into the Champions League?").form(),
+            Form::Qualify
+        );
+        assert_eq!(
+            read("Will Indiana win the College Football Playoff?").form(),
+            Form::Happen
+        );
+        assert_eq!(read("Will Bitcoin reach the $100k mark?").form(), Form::Happen);
+        assert_eq!(read("Will Italy make the final?").form(), Form::Advance);
+    }
+
+    #[test]
     fn a_regular_season_title_is_not_the_tournament() {
         assert_eq!(
             read("Will Duke win the ACC regular season?").stages,
@@ -1053,8 +1110,19 @@ mod tests {
             read("Big Ten Regular Season Champion? — Michigan").stages,
             read("Will Michigan be the Big Ten regular-season champion?").stages
         );
+        assert_eq!(
+            read("Will Michigan be the Big Ten regular season champion?").stages,
+            [Stage::RegularSeason]
+        );
         assert!(read("Will Duke win the ACC Tournament?").stages.is_empty());
         assert!(read("Will Michigan win the Big Ten Championship?").stages.is_empty());
+        // The games or the award of a regular season are no title.
+        assert!(read("Will the Chiefs win 12+ regular season games?").stages.is_empty());
+        assert!(
+            read("Will Shai Gilgeous-Alexander win regular season MVP?")
+                .stages
+                .is_empty()
+        );
     }
 
     #[test]
