@@ -10,6 +10,7 @@
 //! rounded to 3 decimals. Every part is symmetric, so `judge(a, b)` and `judge(b, a)` agree.
 
 use chrono::Datelike;
+use std::borrow::Cow;
 use std::fmt;
 
 use super::Orientation;
@@ -242,7 +243,7 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
         without_unnamed_opponent(left, right),
         without_unnamed_opponent(right, left),
     );
-    let (left_subjects, right_subjects) = (&left_subjects, &right_subjects);
+    let (left_subjects, right_subjects) = (&*left_subjects, &*right_subjects);
     let agreement = match (left_subjects.is_empty(), right_subjects.is_empty()) {
         (true, true) => (Agreement::NotStated, 0.5),
         (true, false) | (false, true) => (Agreement::Unknown, 0.4),
@@ -309,16 +310,23 @@ fn ticker_names_another_opponent(kalshi: &Features, other: &Features) -> bool {
 /// The subjects of `features`, less the opponent in its game when `other` asks about the same
 /// side winning without naming whom it plays ("Fulham vs Brighton Winner? — Fulham" against
 /// "Will Fulham FC win on 2026-01-24?"): the game's date tells which meeting.
-fn without_unnamed_opponent(features: &Features, other: &Features) -> Vec<Entity> {
+/// Borrowed unless something is left out: this runs for every candidate pair.
+fn without_unnamed_opponent<'a>(features: &'a Features, other: &Features) -> Cow<'a, [Entity]> {
     let same_side = matches!(
         (&features.entities.primary, &other.entities.primary),
         (Some(primary), Some(other_primary)) if primary.corresponds_to(other_primary)
     );
-    let mut subjects = features.entities.subjects.clone();
-    if let Some(opponent) = features.opponent.as_ref().filter(|_| same_side) {
-        subjects.retain(|subject| !subject.corresponds_to(opponent));
+    let subjects = &features.entities.subjects;
+    match features.opponent.as_ref().filter(|_| same_side) {
+        Some(opponent) if subjects.iter().any(|subject| subject.corresponds_to(opponent)) => Cow::Owned(
+            subjects
+                .iter()
+                .filter(|subject| !subject.corresponds_to(opponent))
+                .cloned()
+                .collect(),
+        ),
+        _ => Cow::Borrowed(subjects),
     }
-    subjects
 }
 
 /// The subjects without the United States when the other side names no place or person: both
@@ -328,19 +336,30 @@ fn without_unnamed_opponent(features: &Features, other: &Features) -> Vec<Entity
 /// other side, so it never counts as a subject both name. A side that names any other country,
 /// place or person is left as it is: the US against China, or against "Trump", stays a
 /// difference.
-fn with_the_united_states_unsaid(mut left: Vec<Entity>, mut right: Vec<Entity>) -> (Vec<Entity>, Vec<Entity>) {
+fn with_the_united_states_unsaid<'a>(
+    left: Cow<'a, [Entity]>,
+    right: Cow<'a, [Entity]>,
+) -> (Cow<'a, [Entity]>, Cow<'a, [Entity]>) {
     let is_us = |entity: &Entity| entity.kind == EntityKind::Country && entity.words == ["usa"];
     let names_no_place_or_person = |subjects: &[Entity]| {
         !subjects
             .iter()
             .any(|entity| matches!(entity.kind, EntityKind::Country | EntityKind::Name))
     };
+    let without_us = |subjects: Cow<'a, [Entity]>| {
+        if subjects.iter().any(is_us) {
+            Cow::Owned(subjects.iter().filter(|entity| !is_us(entity)).cloned().collect())
+        } else {
+            subjects
+        }
+    };
     if names_no_place_or_person(&right) {
-        left.retain(|entity| !is_us(entity));
+        (without_us(left), right)
     } else if names_no_place_or_person(&left) {
-        right.retain(|entity| !is_us(entity));
+        (left, without_us(right))
+    } else {
+        (left, right)
     }
-    (left, right)
 }
 
 /// Whether `features` is a Kalshi choice that none of `other_subjects` names.
