@@ -8,8 +8,9 @@
 //! followed gets that book on its own channel, published in order with the updates: nothing
 //! is published between the book and the updates after it. Announcements make this
 //! immediate; a reading of every node's follows each refresh catches what an announcement
-//! missed and drops the follows of nodes that died. On losing the lease it drops the feed,
-//! which closes the exchange connections.
+//! missed and drops the follows of nodes that died; a heartbeat each refresh lets nodes tell
+//! when no node is connected for them. On losing the lease it drops the feed, which closes
+//! the exchange connections.
 
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
@@ -130,7 +131,10 @@ impl Leadership {
                     None => return Err(std::io::Error::from(std::io::ErrorKind::ConnectionReset).into()),
                     Some(message) => self.heard(&message).await?,
                 },
-                _ = refresh.tick() => self.reconcile().await?,
+                _ = refresh.tick() => {
+                    self.reconcile().await?;
+                    let () = self.redis.publish(self.names.heartbeat(), "").await?;
+                }
             }
         }
     }

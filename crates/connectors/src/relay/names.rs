@@ -26,6 +26,12 @@ impl Names {
         format!("{}:node:{node}", self.prefix)
     }
 
+    /// The holder's heartbeat, every refresh: a node that stops hearing it reports its
+    /// markets interrupted, and asks for their books again when it hears it back.
+    pub(super) fn heartbeat(&self) -> String {
+        format!("{}:holder", self.prefix)
+    }
+
     /// The channel on which nodes tell the holder what they follow, as it changes.
     pub(super) fn announcements(&self) -> String {
         format!("{}:follows", self.prefix)

@@ -7,7 +7,9 @@
 //! levels it cannot apply. The follows are written at once and rewritten whole every refresh
 //! (with their expiry), so that a lost announcement or a Redis restart heals itself, and a
 //! dead node's follows expire. A node that loses Redis reports its markets interrupted,
-//! connects again after a backoff, and asks for each market's whole book again.
+//! connects again after a backoff, and asks for each market's whole book again. So does a
+//! node that stops hearing the holder's heartbeat for the lease's duration (the holder died
+//! and no node took the lease yet): interrupted at once, whole books once a holder is heard.
 //!
 //! Like an exchange connection, the node never waits for the hub: on a full channel it drops
 //! the market's updates and asks the holder for the whole book again, reporting the market
@@ -22,6 +24,7 @@ use redis::AsyncCommands;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig, PubSubSink};
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
+use tokio::time::Instant;
 use uuid::Uuid;
 
 use super::names::Names;
@@ -62,6 +65,11 @@ pub(super) struct NodeTask {
     node: String,
     updates: mpsc::Sender<MarketUpdate>,
     followed: HashMap<Uuid, Followed>,
+    /// When the holder's heartbeat was last heard (or this connection to Redis was made).
+    holder_heard: Instant,
+    /// The holder has not been heard for the lease's duration: the markets were reported
+    /// interrupted.
+    holder_silent: bool,
 }
 
 impl NodeTask {
@@ -78,6 +86,8 @@ impl NodeTask {
             node: Uuid::new_v4().simple().to_string(),
             updates,
             followed: HashMap::new(),
+            holder_heard: Instant::now(),
+            holder_silent: false,
         }
     }
 
@@ -134,7 +144,7 @@ impl NodeTask {
         };
         let (mut sink, mut messages) = pubsub.split();
         let resubscribed = async {
-            let mut channels = vec![self.names.node_channel(&self.node)];
+            let mut channels = vec![self.names.node_channel(&self.node), self.names.heartbeat()];
             channels.extend(self.followed.keys().map(|id| self.names.market_channel(*id)));
             sink.subscribe(channels).await?;
             self.register(&mut redis).await?;
@@ -154,6 +164,8 @@ impl NodeTask {
             return Ended::Lost(error.to_string());
         }
         backoff.reset();
+        self.holder_heard = Instant::now();
+        self.holder_silent = false;
         let mut refresh = tokio::time::interval(self.settings.refresh_every);
         loop {
             let step = tokio::select! {
@@ -163,6 +175,9 @@ impl NodeTask {
                 },
                 message = messages.next() => match message {
                     None => return Ended::Lost("the subscription closed".into()),
+                    Some(message) if message.get_channel_name() == self.names.heartbeat() => {
+                        self.heard_holder(&mut redis).await
+                    }
                     Some(message) => match self.deliver(&message) {
                         Delivered::Forwarded => Ok(()),
                         Delivered::HubGone => return Ended::Shutdown,
@@ -172,11 +187,52 @@ impl NodeTask {
                         }
                     },
                 },
-                _ = refresh.tick() => self.register(&mut redis).await,
+                _ = refresh.tick() => {
+                    self.check_holder();
+                    self.register(&mut redis).await
+                }
             };
             if let Err(error) = step {
                 return Ended::Lost(error.to_string());
             }
+        }
+    }
+
+    /// The holder is heard: after a silence, the whole book of each market still waiting for
+    /// one is asked for again (a new holder's first books may have come already).
+    async fn heard_holder(&mut self, redis: &mut ConnectionManager) -> redis::RedisResult<()> {
+        self.holder_heard = Instant::now();
+        if !std::mem::take(&mut self.holder_silent) {
+            return Ok(());
+        }
+        let markets: Vec<StreamMarket> = self
+            .followed
+            .values()
+            .filter(|followed| followed.awaiting_book)
+            .map(|followed| followed.market.clone())
+            .collect();
+        for market in markets {
+            let node = self.node.clone();
+            self.announce(redis, &Announcement::Resync { node, market }).await?;
+        }
+        Ok(())
+    }
+
+    /// Reports every market interrupted, to wait for a whole book, once the holder has been
+    /// silent for the lease's duration.
+    fn check_holder(&mut self) {
+        if self.holder_silent || self.holder_heard.elapsed() < self.settings.follows_expire_after {
+            return;
+        }
+        self.holder_silent = true;
+        if !self.followed.is_empty() {
+            tracing::warn!("no node is connected to the exchanges for the live stream: its markets are interrupted");
+        }
+        for followed in self.followed.values_mut() {
+            followed.awaiting_book = true;
+        }
+        for id in self.followed.keys().copied().collect::<Vec<_>>() {
+            self.interrupt(id);
         }
     }
 
