@@ -366,7 +366,11 @@ impl NodeTask {
                 .ignore();
         }
         let expires_at = now_millis() + expire_after.as_millis() as i64;
-        pipe.zadd(self.names.nodes(), &self.node, expires_at).ignore();
+        // The set itself goes with the last live node.
+        pipe.zadd(self.names.nodes(), &self.node, expires_at)
+            .ignore()
+            .pexpire(self.names.nodes(), expire_after.as_millis() as i64)
+            .ignore();
         pipe.query_async(redis).await
     }
 
