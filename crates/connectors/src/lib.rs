@@ -16,6 +16,8 @@
 //! - `backoff`: exponential waits with jitter; `settings`: [`ConnectionSettings`].
 //! - `kalshi_auth`: [`KalshiCredentials`], RSA-PSS signing of the handshake.
 //! - `malformed`: unreadable frames counted and logged, rate-limited.
+//! - `relay`: [`RelayFeed`], the connections shared by several nodes through Redis: only the
+//!   holder of the store's sync lease connects, every node serves its own clients.
 //!
 //! Architecture invariant: a connector never fails its caller after it starts. A dropped,
 //! closed or stalled connection is retried for as long as the handle lives; its markets are
@@ -28,10 +30,12 @@ mod exchanges;
 mod feed;
 mod kalshi_auth;
 mod malformed;
+mod relay;
 mod routes;
 mod settings;
 
 pub use exchanges::ExchangeFeeds;
 pub use feed::{Connector, ConnectorError, KALSHI_URL, POLYMARKET_URL};
 pub use kalshi_auth::{CredentialsError, KalshiCredentials, SIGNED_PATH};
+pub use relay::{ConnectExchanges, RelayFeed, RelaySettings};
 pub use settings::ConnectionSettings;

@@ -156,6 +156,47 @@ pub fn apply_levels(books: &mut [OutcomeBook], changes: &[LevelChange]) {
     }
 }
 
+/// What whoever fans a feed out keeps of one followed market: its latest whole book with the
+/// later levels applied, and whether the feed is receiving it (set by a whole book, cleared by
+/// an interruption), so that a late subscriber can be given the book at once.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LatestBook {
+    /// The book, with the time of the last change applied to it.
+    book: Option<(Timestamp, Vec<OutcomeBook>)>,
+    live: bool,
+}
+
+impl LatestBook {
+    /// Applies one update of the market: a book replaces the book, levels change it, a state
+    /// sets whether it is live.
+    pub fn apply(&mut self, update: &MarketUpdate) {
+        match &update.change {
+            MarketChange::Book { outcomes } => {
+                self.book = Some((update.time, outcomes.clone()));
+                self.live = true;
+            }
+            MarketChange::Levels { changes } => {
+                if let Some((time, outcomes)) = &mut self.book {
+                    apply_levels(outcomes, changes);
+                    *time = update.time;
+                }
+            }
+            MarketChange::State { state } => self.live = *state == FeedState::Live && self.book.is_some(),
+            MarketChange::Price(_) | MarketChange::Trade(_) => {}
+        }
+    }
+
+    /// The book and the time of its last change, once a whole book came.
+    pub fn book(&self) -> Option<(Timestamp, &[OutcomeBook])> {
+        self.book.as_ref().map(|(time, outcomes)| (*time, outcomes.as_slice()))
+    }
+
+    /// Whether the feed is receiving the market, so that the book is current.
+    pub fn is_live(&self) -> bool {
+        self.live
+    }
+}
+
 /// Turns a stored market into the market a feed follows: Polymarket's CLOB token ids, the
 /// channel keys of its market channel, are not in the catalogue, and are looked up where the
 /// exchange's REST API is (`marketlens_sync::depth`), so that what serves streams fetches

@@ -129,6 +129,11 @@ pub struct ServeArgs {
     #[arg(long, env = "MARKETLENS_REDIS_URL")]
     pub redis_url: Option<String>,
 
+    /// The prefix of every key and channel written in Redis (rate limits, the live stream's
+    /// relay): deployments sharing one Redis each need their own.
+    #[arg(long, env = "MARKETLENS_REDIS_KEY_PREFIX", default_value = "marketlens")]
+    pub redis_key_prefix: String,
+
     /// The token of the admin API under /admin/v1 (at least 32 characters, e.g. from
     /// `openssl rand -hex 16`); without it the admin API is off. Prefer the variable to the
     /// flag, which other users of the machine can read in the process list.
@@ -233,6 +238,12 @@ pub struct ServeCommandArgs {
     /// Do not sync in the background (serve what the store holds).
     #[arg(long, env = "MARKETLENS_NO_SYNC")]
     pub no_sync: bool,
+
+    /// Seconds the sync lease lasts unless renewed (every third of it), 3 to 600: when its
+    /// holder dies, another node takes over the sync and the live stream's exchange
+    /// connections within this.
+    #[arg(long, env = "MARKETLENS_SYNC_LEASE_SECS", default_value_t = 30)]
+    pub sync_lease_secs: u64,
 
     /// Seconds between incremental syncs (what is open) of each exchange.
     #[arg(long, env = "MARKETLENS_SYNC_INTERVAL_SECS", default_value_t = 300)]

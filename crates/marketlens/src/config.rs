@@ -14,12 +14,15 @@ use std::time::Duration;
 
 use crate::cli::{HistoryArgs, NewsFeedArgs, ServeArgs, ServeCommandArgs, SyncArgs};
 use chrono::TimeDelta;
-use marketlens_connectors::{ConnectionSettings, Connector, ExchangeFeeds, KalshiCredentials};
+use marketlens_connectors::{
+    ConnectionSettings, Connector, ExchangeFeeds, KalshiCredentials, RelayFeed, RelaySettings,
+};
 use marketlens_domain::stream::{LiveFeed, MarketUpdate, StreamMarkets};
 use marketlens_sync::depth::{DepthSettings, RestDepth};
 use marketlens_sync::schedule::SyncSchedule;
 use marketlens_sync::{ExchangeSettings, SyncSettings};
 use std::sync::Arc;
+use tokio::sync::{mpsc, watch};
 
 /// The tiers in force: the defaults with the operator's overrides.
 pub fn tiers(tier_limits: &str) -> anyhow::Result<TierTable> {
@@ -32,6 +35,8 @@ pub struct ServerConfig {
     pub api: ApiSettings,
     /// The shared rate-limit counters, if configured.
     pub redis_url: Option<String>,
+    /// The prefix of every key and channel in Redis.
+    pub redis_key_prefix: String,
     /// How the in-memory catalogue follows the store.
     pub catalog: CatalogSettings,
 }
@@ -83,6 +88,7 @@ impl ServerConfig {
                     .map_err(|error| anyhow::anyhow!("--admin-token / MARKETLENS_ADMIN_TOKEN: {error}"))?,
             },
             redis_url: args.redis_url.clone(),
+            redis_key_prefix: args.redis_key_prefix.clone(),
             catalog: CatalogSettings {
                 min_interval: Duration::from_secs(args.catalog_refresh_secs),
                 ..CatalogSettings::default()
@@ -193,6 +199,9 @@ pub struct LiveStream {
     pub feed: Arc<dyn LiveFeed>,
     pub updates: tokio::sync::mpsc::Receiver<MarketUpdate>,
     pub markets: Arc<dyn StreamMarkets>,
+    /// With the relay: to be set while this node holds the sync lease (the background sync
+    /// does), since only the holder connects to the exchanges.
+    pub lease: Option<watch::Sender<bool>>,
 }
 
 /// Updates the connectors may hold for the stream's hub before they drop some (and resync the
@@ -200,9 +209,15 @@ pub struct LiveStream {
 const STREAM_UPDATES_CAPACITY: usize = 16_384;
 
 /// The live stream of `serve`: the exchanges' WebSocket connectors, with `depth` looking up
-/// the markets' channel keys; none with `--no-stream` or without a depth source. Must be
-/// called within the runtime (the connectors start their tasks on it).
-pub fn live_stream(args: &ServeCommandArgs, depth: Option<&Arc<RestDepth>>) -> anyhow::Result<Option<LiveStream>> {
+/// the markets' channel keys; none with `--no-stream` or without a depth source. On a shared
+/// store (PostgreSQL) with Redis, the connectors are the lease holder's, relayed to every node
+/// through Redis ([`RelayFeed`]); otherwise this node's own. Must be called within the
+/// runtime (the connectors and the relay start their tasks on it).
+pub fn live_stream(
+    args: &ServeCommandArgs,
+    database_url: &str,
+    depth: Option<&Arc<RestDepth>>,
+) -> anyhow::Result<Option<LiveStream>> {
     let stream = &args.depth;
     let Some(depth) = depth.filter(|_| !stream.no_stream) else {
         return Ok(None);
@@ -229,22 +244,42 @@ pub fn live_stream(args: &ServeCommandArgs, depth: Option<&Arc<RestDepth>>) -> a
             None
         }
     };
-    let (updates, received) = tokio::sync::mpsc::channel(STREAM_UPDATES_CAPACITY);
-    let settings = ConnectionSettings::default();
-    let kalshi = match kalshi_credentials {
-        Some(credentials) => Some(Connector::kalshi(
-            &stream.kalshi_ws_url,
-            Some(credentials),
-            updates.clone(),
-            settings.clone(),
-        )?),
-        None => None,
+    let (polymarket_url, kalshi_url) = (stream.polymarket_ws_url.clone(), stream.kalshi_ws_url.clone());
+    let connect = move |updates: mpsc::Sender<MarketUpdate>| -> Arc<dyn LiveFeed> {
+        let settings = ConnectionSettings::default();
+        let kalshi = kalshi_credentials.clone().and_then(|credentials| {
+            Connector::kalshi(&kalshi_url, Some(credentials), updates.clone(), settings.clone())
+                .inspect_err(|error| tracing::error!(%error, "Kalshi markets are not streamed"))
+                .ok()
+        });
+        let polymarket = Connector::polymarket(&polymarket_url, updates.clone(), settings);
+        Arc::new(ExchangeFeeds::new(Some(polymarket), kalshi, updates))
     };
-    let polymarket = Connector::polymarket(&stream.polymarket_ws_url, updates.clone(), settings);
+    let (updates, received) = mpsc::channel(STREAM_UPDATES_CAPACITY);
+    let redis_url = args.serve.redis_url.as_deref();
+    let (feed, lease) = match redis_url.filter(|_| marketlens_storage::is_shared(database_url)) {
+        Some(redis_url) => {
+            let (lease, leading) = watch::channel(false);
+            let lease_secs = Duration::from_secs(args.sync_lease_secs);
+            let settings = RelaySettings {
+                prefix: args.serve.redis_key_prefix.clone(),
+                refresh_every: lease_secs / 3,
+                follows_expire_after: lease_secs,
+            };
+            let relay = RelayFeed::start(redis_url, settings, Box::new(connect), leading, updates)
+                .context("--redis-url / MARKETLENS_REDIS_URL")?;
+            tracing::info!(
+                "the live stream is relayed through Redis: the sync lease's holder connects to the exchanges"
+            );
+            (Arc::new(relay) as Arc<dyn LiveFeed>, Some(lease))
+        }
+        None => (connect(updates), None),
+    };
     Ok(Some(LiveStream {
-        feed: Arc::new(ExchangeFeeds::new(Some(polymarket), kalshi, updates)),
+        feed,
         updates: received,
         markets: depth.clone(),
+        lease,
     }))
 }
 
@@ -303,7 +338,16 @@ pub fn sync_schedule(args: &ServeCommandArgs) -> anyhow::Result<Option<SyncSched
         news_every: Duration::from_secs(args.news_poll_secs),
         news_window: news_window(args.serve.news_window_days)?,
         retention: retention(&args.history)?,
+        lease: sync_lease(args)?,
     }))
+}
+
+/// The sync lease's duration: `--sync-lease-secs`.
+fn sync_lease(args: &ServeCommandArgs) -> anyhow::Result<Duration> {
+    if !(3..=600).contains(&args.sync_lease_secs) {
+        bail!("--sync-lease-secs / MARKETLENS_SYNC_LEASE_SECS must be from 3 to 600");
+    }
+    Ok(Duration::from_secs(args.sync_lease_secs))
 }
 
 /// The longest five-minute and hourly bars may be kept: a year. Bounds the rows one history

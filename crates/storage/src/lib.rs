@@ -69,12 +69,21 @@ impl<
 /// `sqlite://PATH` (or `sqlite:PATH`) is the embedded default; `sqlite::memory:` is a
 /// throw-away store for tests. `postgres://` (or `postgresql://`) is the scale-out store.
 pub async fn open(database_url: &str) -> Result<Arc<dyn Store>, StoreError> {
-    let scheme = database_url.split(':').next().unwrap_or_default().to_ascii_lowercase();
-    match scheme.as_str() {
+    match scheme(database_url).as_str() {
         "sqlite" => Ok(Arc::new(sqlite::SqliteStore::open(database_url).await?)),
         "postgres" | "postgresql" => Ok(Arc::new(postgres::PgStore::open(database_url).await?)),
         _ => Err(StoreError::Invalid(
             "unsupported database URL: expected sqlite://PATH or postgres://USER@HOST/DATABASE".to_owned(),
         )),
     }
+}
+
+/// Whether the store `database_url` names can be shared by several serving nodes
+/// (PostgreSQL), unlike the SQLite file of one node.
+pub fn is_shared(database_url: &str) -> bool {
+    matches!(scheme(database_url).as_str(), "postgres" | "postgresql")
+}
+
+fn scheme(database_url: &str) -> String {
+    database_url.split(':').next().unwrap_or_default().to_ascii_lowercase()
 }

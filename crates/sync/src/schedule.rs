@@ -2,10 +2,13 @@
 //!
 //! Several `serve` nodes may share one store; syncing the same exchanges from each would only
 //! multiply the load on the exchanges' APIs. So the loops run on the node that holds the
-//! store's sync lease: every node tries to take it every [`RENEW_EVERY`]; the holder renews
-//! it; a node that stops gracefully releases it, and one that dies stops renewing it, so that
-//! another node takes over within [`LEASE_DURATION`] at most. A node that cannot renew stops
-//! syncing before its lease can have passed to another, so two nodes never sync at once.
+//! store's sync lease: every node tries to take it every third of the lease's duration
+//! (`--sync-lease-secs`, 30 s); the holder renews it; a node that stops gracefully releases
+//! it, and one that dies stops renewing it, so that another node takes over within the
+//! lease's duration at most. A node that cannot renew stops syncing before its lease can have
+//! passed to another, so two nodes never sync at once. Whether this node holds the lease is
+//! also told on a watch channel: the live stream's relay connects to the exchanges only
+//! while it does (`marketlens_connectors::RelayFeed`).
 //!
 //! Each run is full when the exchange has had no successful full run within the full interval
 //! (so a new store fills itself), else incremental; runs follow each other after the
@@ -22,7 +25,7 @@ use marketlens_domain::history::Retention;
 use marketlens_storage::{Store, SyncKind};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, watch};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -42,14 +45,12 @@ pub struct SyncSchedule {
     pub news_window: TimeDelta,
     /// How long the price history keeps its finer bars.
     pub retention: Retention,
+    /// How long the sync lease lasts unless renewed; it is renewed every third of it.
+    pub lease: Duration,
 }
 
 /// The lease's name in the store.
 const LEASE: &str = "background-sync";
-/// How long a lease lasts unless renewed.
-const LEASE_DURATION: Duration = Duration::from_secs(30);
-/// How often the lease is taken or renewed.
-const RENEW_EVERY: Duration = Duration::from_secs(10);
 /// How often the price history's expired bars are deleted: bars fall due by the hour.
 const EXPIRE_EVERY: Duration = Duration::from_secs(3_600);
 
@@ -61,11 +62,17 @@ pub struct BackgroundSync {
 
 impl BackgroundSync {
     /// Starts competing for the lease, and syncing while this node holds it, until `shutdown`
-    /// is cancelled.
-    pub fn start(store: Arc<dyn Store>, schedule: SyncSchedule, shutdown: CancellationToken) -> BackgroundSync {
+    /// is cancelled; `holding` is set true while the loops run, false when they stop.
+    pub fn start(
+        store: Arc<dyn Store>,
+        schedule: SyncSchedule,
+        holding: watch::Sender<bool>,
+        shutdown: CancellationToken,
+    ) -> BackgroundSync {
         // Unique per process start, and readable in the store: pid and a random suffix.
         let holder = format!("pid {} ({})", std::process::id(), uuid::Uuid::new_v4().simple());
-        let task = tokio::spawn(hold_lease(store, Arc::new(schedule), holder, shutdown));
+        let lease = Lease { holder, holding };
+        let task = tokio::spawn(hold_lease(store, Arc::new(schedule), lease, shutdown));
         BackgroundSync { task }
     }
 
@@ -78,11 +85,40 @@ impl BackgroundSync {
     }
 }
 
-async fn hold_lease(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>, holder: String, shutdown: CancellationToken) {
-    let lease_duration = TimeDelta::from_std(LEASE_DURATION).unwrap_or(TimeDelta::MAX);
-    let mut loops: Option<JoinSet<()>> = None;
+/// This node's name in the lease, and where it tells whether it holds it.
+struct Lease {
+    holder: String,
+    holding: watch::Sender<bool>,
+}
+
+/// The loops while this node holds the lease; `holding` says whether they run.
+struct Held {
+    loops: Option<JoinSet<()>>,
+    holding: watch::Sender<bool>,
+}
+
+impl Held {
+    fn start(&mut self, loops: JoinSet<()>) {
+        self.loops = Some(loops);
+        self.holding
+            .send_if_modified(|holding| !std::mem::replace(holding, true));
+    }
+
+    /// Stops the loops; true if they ran.
+    fn stop(&mut self) -> bool {
+        self.holding
+            .send_if_modified(|holding| std::mem::replace(holding, false));
+        self.loops.take().is_some()
+    }
+}
+
+async fn hold_lease(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>, lease: Lease, shutdown: CancellationToken) {
+    let Lease { holder, holding } = lease;
+    let lease_duration = TimeDelta::from_std(schedule.lease).unwrap_or(TimeDelta::MAX);
+    let renew_every = schedule.lease / 3;
+    let mut held = Held { loops: None, holding };
     let mut renewed_at: Option<Instant> = None;
-    let mut ticker = tokio::time::interval(RENEW_EVERY);
+    let mut ticker = tokio::time::interval(renew_every);
     let mut told_follower = false;
     loop {
         tokio::select! {
@@ -92,13 +128,13 @@ async fn hold_lease(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>, holder: 
         match store.acquire_lease(LEASE, &holder, Utc::now(), lease_duration).await {
             Ok(true) => {
                 renewed_at = Some(Instant::now());
-                if loops.is_none() {
+                if held.loops.is_none() {
                     tracing::info!(%holder, "this node holds the sync lease: syncing in the background");
-                    loops = Some(spawn_loops(store.clone(), schedule.clone()));
+                    held.start(spawn_loops(store.clone(), schedule.clone()));
                 }
             }
             Ok(false) => {
-                if loops.take().is_some() {
+                if held.stop() {
                     tracing::warn!("another node holds the sync lease now: this node stopped syncing");
                 } else if !told_follower {
                     tracing::info!("another node holds the sync lease: this node serves without syncing");
@@ -108,14 +144,14 @@ async fn hold_lease(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>, holder: 
             Err(error) => {
                 tracing::warn!(%error, "cannot take or renew the sync lease");
                 // Stop before the lease can expire and pass to another node.
-                let lapsing = renewed_at.is_none_or(|at| at.elapsed() + RENEW_EVERY >= LEASE_DURATION);
-                if lapsing && loops.take().is_some() {
+                let lapsing = renewed_at.is_none_or(|at| at.elapsed() + renew_every >= schedule.lease);
+                if lapsing && held.stop() {
                     tracing::warn!("the sync lease may lapse: this node stopped syncing");
                 }
             }
         }
     }
-    if loops.take().is_some()
+    if held.stop()
         && let Err(error) = store.release_lease(LEASE, &holder).await
     {
         tracing::warn!(%error, "could not release the sync lease; it expires by itself");

@@ -10,8 +10,8 @@
 //! process or relay another node's (a relay fed by Redis is such a feed), as long as it sends
 //! the [`MarketUpdate`]s of the markets it follows to the channel the hub reads.
 
-use marketlens_domain::depth::{BookSource, OrderBook, OutcomeBook};
-use marketlens_domain::stream::{FeedState, LiveFeed, MarketChange, MarketUpdate, StreamMarket, apply_levels};
+use marketlens_domain::depth::{BookSource, OrderBook};
+use marketlens_domain::stream::{FeedState, LatestBook, LiveFeed, MarketChange, MarketUpdate, StreamMarket};
 use marketlens_domain::time::Timestamp;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -47,11 +47,8 @@ struct Shared {
 
 /// A market followed on the feed, and who subscribed to it.
 struct Followed {
-    /// The latest whole book, with the time of the last change applied to it.
-    book: Option<(Timestamp, Vec<OutcomeBook>)>,
-    /// Whether the feed is receiving the market: set by a whole book, cleared by an
-    /// interruption.
-    live: bool,
+    /// The latest whole book, and whether the feed is receiving the market.
+    latest: LatestBook,
     subscribers: HashMap<u64, Subscriber>,
 }
 
@@ -125,8 +122,7 @@ impl StreamHub {
             self.shared.feed.follow(market);
             metrics::gauge!("marketlens_stream_markets_followed").increment(1);
             Followed {
-                book: None,
-                live: false,
+                latest: LatestBook::default(),
                 subscribers: HashMap::new(),
             }
         });
@@ -135,13 +131,13 @@ impl StreamHub {
             outbox: outbox.clone(),
             seq: 0,
         };
-        if let Some((time, outcomes)) = &entry.book {
-            subscriber.send(&book_message(market.id, *time, outcomes));
-            if !entry.live {
+        if let Some((time, outcomes)) = entry.latest.book() {
+            subscriber.send(&book_message(market.id, time, outcomes));
+            if !entry.latest.is_live() {
                 let interrupted = MarketUpdate {
                     market: market.id,
-                    time: *time,
-                    received: *time,
+                    time,
+                    received: time,
                     change: MarketChange::State {
                         state: FeedState::Interrupted,
                     },
@@ -171,13 +167,13 @@ impl StreamHub {
     /// now, since the feed reports any interruption.
     pub(crate) fn live_book(&self, market: Uuid, now: Timestamp) -> Option<OrderBook> {
         let followed = self.shared.lock();
-        let entry = followed.get(&market).filter(|entry| entry.live)?;
-        let (_, outcomes) = entry.book.as_ref()?;
+        let entry = followed.get(&market).filter(|entry| entry.latest.is_live())?;
+        let (_, outcomes) = entry.latest.book()?;
         Some(OrderBook {
             timestamp: now,
             source: BookSource::Stream,
             recorded_from: None,
-            outcomes: outcomes.clone(),
+            outcomes: outcomes.to_vec(),
         })
     }
 }
@@ -199,20 +195,7 @@ impl Shared {
             let Some(entry) = followed.get_mut(&update.market) else {
                 continue;
             };
-            match update.change {
-                MarketChange::Book { outcomes } => {
-                    entry.book = Some((update.time, outcomes));
-                    entry.live = true;
-                }
-                MarketChange::Levels { changes } => {
-                    if let Some((time, outcomes)) = &mut entry.book {
-                        apply_levels(outcomes, &changes);
-                        *time = update.time;
-                    }
-                }
-                MarketChange::State { state } => entry.live = state == FeedState::Live && entry.book.is_some(),
-                MarketChange::Price(_) | MarketChange::Trade(_) => {}
-            }
+            entry.latest.apply(&update);
             for subscriber in entry.subscribers.values_mut() {
                 subscriber.send(&message);
             }

@@ -1,9 +1,10 @@
 //! The real connectors against the replay server's WebSocket streams on a random port: book
 //! orientation on every recorded frame, the recorded sequence in order, and recovery from each
-//! fault the server injects.
+//! fault the server injects; and the relay of a holder's connections through Redis.
 
 mod kalshi;
 mod polymarket;
+mod relay;
 
 use std::path::Path;
 use std::sync::OnceLock;

@@ -40,7 +40,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let schedule = config::sync_schedule(&args)?;
             let depth = config::depth_source(&args)?;
             let listener = serve::listen(config.bind).await?;
-            let stream = config::live_stream(&args, depth.as_ref())?;
+            let stream = config::live_stream(&args, database_url, depth.as_ref())?;
             let depth = depth.map(|depth| depth as Arc<dyn DepthSource>);
             serve::run(
                 open_store(database_url).await?,

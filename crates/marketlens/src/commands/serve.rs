@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use marketlens_sync::schedule::SyncSchedule;
@@ -21,9 +22,6 @@ use marketlens_sync::schedule::BackgroundSync;
 
 /// How often each node reads the articles stored since its last look.
 const NEWS_CHECK_EVERY: Duration = Duration::from_secs(10);
-
-/// The prefix of every key Marketlens writes in Redis.
-const REDIS_KEY_PREFIX: &str = "marketlens";
 
 pub async fn run(
     store: Arc<dyn Store>,
@@ -56,7 +54,7 @@ pub async fn serve(
     config: ServerConfig,
     sync: Option<SyncSchedule>,
     depth: Option<Arc<dyn DepthSource>>,
-    stream: Option<LiveStream>,
+    mut stream: Option<LiveStream>,
     listener: TcpListener,
 ) -> anyhow::Result<()> {
     let shutdown = CancellationToken::new();
@@ -66,12 +64,17 @@ pub async fn serve(
     let rate_limiter: Arc<dyn RateLimiter> = match &config.redis_url {
         Some(url) => {
             tracing::info!("rate limits count in Redis, shared by every node");
-            Arc::new(RedisRateLimiter::new(url, REDIS_KEY_PREFIX).context("--redis-url / MARKETLENS_REDIS_URL")?)
+            Arc::new(
+                RedisRateLimiter::new(url, &config.redis_key_prefix).context("--redis-url / MARKETLENS_REDIS_URL")?,
+            )
         }
         None => Arc::new(InProcessRateLimiter::default()),
     };
+    // The relay connects to the exchanges while this node holds the sync lease.
+    let lease = stream.as_mut().and_then(|stream| stream.lease.take());
+    let lease = lease.unwrap_or_else(|| watch::channel(false).0);
     let background_sync = match sync {
-        Some(schedule) => Some(BackgroundSync::start(store.clone(), schedule, shutdown.clone())),
+        Some(schedule) => Some(BackgroundSync::start(store.clone(), schedule, lease, shutdown.clone())),
         None => {
             tracing::info!("background sync is off");
             None

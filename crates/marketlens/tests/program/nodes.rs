@@ -21,6 +21,7 @@ use uuid::Uuid;
 use crate::{free_port, marketlens, terminate};
 
 mod faults;
+mod relay;
 mod retries;
 
 /// A `marketlens serve` process; killed (SIGKILL) when dropped.
