@@ -134,15 +134,16 @@ pub(crate) trait HistoryWriter {
 
 /// Merges each market, as observed at `at`, into its bar of every resolution. `existed` says,
 /// per market, whether the store held it before this write: a new market has no bars to read.
-/// During a bulk load (`bulk`), a new market's bars are staged ([`HistoryWriter::stage_bars`]),
-/// and staged bars are moved into the history before any is read.
+/// During a bulk load (`bulk`), a new market's bars are staged ([`HistoryWriter::stage_bars`]).
+/// Staged bars are moved into the history before any bar is read, by any writer (another
+/// process may write while a load runs): moving none costs two statements on an empty table.
 pub(crate) async fn record_observations(
     writer: &mut impl HistoryWriter,
     markets: &[(&Market, bool)],
     at: Timestamp,
     bulk: bool,
 ) -> Result<(), StoreError> {
-    if bulk && markets.iter().any(|(_, existed)| *existed) {
+    if markets.iter().any(|(_, existed)| *existed) {
         writer.unstage_bars().await?;
     }
     for resolution in Resolution::ALL {

@@ -163,21 +163,27 @@ async fn a_bulk_load_cut_short_is_indexed_at_the_next_open() {
 }
 
 /// Another opening of the store while a load runs builds the deferred indexes (as after a
-/// killed load); the load goes on staging its history, which its end still moves in.
+/// killed load) and writes: the load goes on staging its history, which its end still moves
+/// in, and the other writer merges an observation into a bar the load staged, not beside it.
 #[tokio::test]
-async fn a_bulk_load_keeps_its_history_when_another_opening_builds_its_indexes() {
+async fn a_bulk_load_keeps_its_history_when_another_opening_builds_its_indexes_and_writes() {
     let (database, plain_database) = (TestDatabase::sqlite(), TestDatabase::sqlite());
     let (store, plain) = (database.open().await, plain_database.open().await);
     assert!(store.begin_bulk_load().await.unwrap());
-    let mut batches = batches().into_iter().enumerate();
-    let (index, (markets, events)) = batches.next().unwrap();
-    store.upsert(&markets, &events, at(100 + index as i64)).await.unwrap();
-    plain.upsert(&markets, &events, at(100 + index as i64)).await.unwrap();
-    drop(database.open().await);
-    for (index, (markets, events)) in batches {
-        store.upsert(&markets, &events, at(100 + index as i64)).await.unwrap();
-        plain.upsert(&markets, &events, at(100 + index as i64)).await.unwrap();
-    }
+    let batches = batches();
+    // P-1, new in the second batch (so staged), observed again by the other writer.
+    let mut again = batches[1].0.last().unwrap().clone();
+    again.volume = 5.0;
+    again.source_updated_at = Some(at(80));
+    store.upsert(&batches[0].0, &batches[0].1, at(100)).await.unwrap();
+    let other = database.open().await;
+    store.upsert(&batches[1].0, &batches[1].1, at(101)).await.unwrap();
+    other.upsert(std::slice::from_ref(&again), &[], at(102)).await.unwrap();
+    store.upsert(&batches[2].0, &batches[2].1, at(103)).await.unwrap();
     store.finish_bulk_load().await.unwrap();
+    plain.upsert(&batches[0].0, &batches[0].1, at(100)).await.unwrap();
+    plain.upsert(&batches[1].0, &batches[1].1, at(101)).await.unwrap();
+    plain.upsert(&[again], &[], at(102)).await.unwrap();
+    plain.upsert(&batches[2].0, &batches[2].1, at(103)).await.unwrap();
     assert_eq!(everything(&*store).await, everything(&*plain).await);
 }
