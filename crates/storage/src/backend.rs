@@ -37,6 +37,11 @@ pub(crate) trait Backend {
     /// ids, where the backend does not do so itself (SQLite's AUTOINCREMENT does).
     const CONTINUE_LEDGER_IDS: Option<&'static str>;
 
+    /// The table where a bulk load appends the first bars of the markets it writes, to be
+    /// moved into `price_history` in key order once (see `crate::bulk`), on the backend whose
+    /// history's random-order inserts cost a bulk load most of its time (SQLite).
+    const STAGED_HISTORY: Option<&'static str>;
+
     /// What follows `SELECT ... FOR UPDATE` would, on the backend that locks rows it reads.
     const FOR_UPDATE: &'static str;
 

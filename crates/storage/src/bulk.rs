@@ -6,17 +6,26 @@
 //!   versions; a read that could only come back empty is skipped. Should another writer
 //!   change the catalogue between two of the load's transactions (its revision is not the
 //!   one the load left), the load reads every id again from then on.
-//! - On SQLite the indexes no upsert reads (sort keys, filters, URLs, revisions, the history's
-//!   age) and the full-text triggers are dropped before the load and built once after it:
-//!   at a million markets, inserting into eleven indexes in random key order spent most of
-//!   the import's time on B-tree pages the cache no longer held. Their definitions are copied
-//!   into `deferred_schema` in the transaction that drops them, and building them back is one
+//! - On SQLite the indexes no upsert reads (the markets' sort keys, filters, URLs and
+//!   revisions, the events' sort keys and revisions, the history's age) and the full-text
+//!   triggers are dropped before the load and built once after it: at a million markets,
+//!   inserting into fifteen indexes in random key order spent most of the import's time on
+//!   B-tree pages the cache no longer held. Their definitions are copied into
+//!   `deferred_schema` in the transaction that drops them, and building them back is one
 //!   transaction that empties it, which every opening of the store also runs: a load killed
 //!   half-way leaves a store whose indexes come back when it is next opened.
+//! - On SQLite the first bars of the markets new to the store (three per market) are appended
+//!   to `price_history_staged`, which has no key, and moved into `price_history` sorted by its
+//!   key when the load ends: a million markets' bars inserted into the history's key in the
+//!   order of their random ids rewrote nearly every page of it at every commit (a gigabyte of
+//!   WAL per commit by the end), where one sorted insert writes each page once. Staged bars
+//!   are moved in before the load reads any bar (a market it writes twice), in the same
+//!   transaction as the building of the indexes, and by the same opening of the store that
+//!   builds them after a killed load.
 //!
 //! While a load runs on SQLite, the store's own list and search queries (which answer only
-//! while a server's in-memory catalogue loads) are slower, and search misses what the load
-//! wrote so far.
+//! while a server's in-memory catalogue loads) are slower, and search and the history call
+//! miss what the load wrote so far.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};

@@ -106,6 +106,15 @@ pub(crate) trait HistoryWriter {
     /// Inserts these bars, or replaces the stored ones of the same market, resolution and bucket.
     async fn write_bars(&mut self, bars: &[(Uuid, HistoryBar)]) -> Result<(), StoreError>;
 
+    /// Writes the first bars of markets the store did not hold, during a bulk load: where the
+    /// backend stages them ([`Backend::STAGED_HISTORY`](crate::backend::Backend)), appended
+    /// until [`HistoryWriter::unstage_bars`]; else as [`HistoryWriter::write_bars`] does.
+    async fn stage_bars(&mut self, bars: &[(Uuid, HistoryBar)]) -> Result<(), StoreError>;
+
+    /// Moves the staged bars into the history, in its key order (nothing where the backend
+    /// stages none).
+    async fn unstage_bars(&mut self) -> Result<(), StoreError>;
+
     /// Up to `limit` markets holding bars of `resolution` that start before `before`.
     async fn markets_with_bars_before(
         &mut self,
@@ -125,11 +134,18 @@ pub(crate) trait HistoryWriter {
 
 /// Merges each market, as observed at `at`, into its bar of every resolution. `existed` says,
 /// per market, whether the store held it before this write: a new market has no bars to read.
+/// During a bulk load (`bulk`), a new market's bars are staged ([`HistoryWriter::stage_bars`]).
+/// Staged bars are moved into the history before any bar is read, by any writer (another
+/// process may write while a load runs): moving none costs two statements on an empty table.
 pub(crate) async fn record_observations(
     writer: &mut impl HistoryWriter,
     markets: &[(&Market, bool)],
     at: Timestamp,
+    bulk: bool,
 ) -> Result<(), StoreError> {
+    if markets.iter().any(|(_, existed)| *existed) {
+        writer.unstage_bars().await?;
+    }
     for resolution in Resolution::ALL {
         let mut observed: Vec<(Uuid, HistoryBar)> = markets
             .iter()
@@ -155,7 +171,18 @@ pub(crate) async fn record_observations(
                 *bar = merged;
             }
         }
-        for chunk in observed.chunks(BARS_PER_STATEMENT) {
+        let (mut staged, mut written) = (Vec::new(), Vec::new());
+        for (observation, (_, existed)) in observed.into_iter().zip(markets) {
+            if bulk && !existed {
+                staged.push(observation);
+            } else {
+                written.push(observation);
+            }
+        }
+        for chunk in staged.chunks(BARS_PER_STATEMENT) {
+            writer.stage_bars(chunk).await?;
+        }
+        for chunk in written.chunks(BARS_PER_STATEMENT) {
             writer.write_bars(chunk).await?;
         }
     }
@@ -192,6 +219,50 @@ macro_rules! history_store_sql {
             }
         }
 
+        impl Statements<'_> {
+            /// Inserts `bars` into `table` (`price_history` or the backend's staging table),
+            /// `on_conflict` after the rows.
+            async fn insert_bars(
+                &mut self,
+                table: &str,
+                bars: &[(uuid::Uuid, marketlens_domain::history::HistoryBar)],
+                on_conflict: &str,
+            ) -> Result<(), $crate::StoreError> {
+                use $crate::backend::Backend;
+                if bars.is_empty() {
+                    return Ok(());
+                }
+                let mut failure = None;
+                let mut builder: sqlx::QueryBuilder<<$store as Backend>::Db> = sqlx::QueryBuilder::new(format!(
+                    "INSERT INTO {table} ({}) ",
+                    $crate::records::HISTORY_COLUMNS
+                ));
+                builder.push_values(bars, |mut row, (id, bar)| {
+                    let outcomes = serde_json::to_string(&bar.outcomes).unwrap_or_else(|error| {
+                        failure = Some(error.to_string());
+                        String::new()
+                    });
+                    row.push_bind(*id)
+                        .push_bind(bar.resolution.seconds())
+                        .push_bind(bar.bucket_start)
+                        .push_bind(<$store>::time(bar.first_at))
+                        .push_bind(<$store>::time(bar.last_at))
+                        .push_bind(outcomes)
+                        .push_bind(bar.volume)
+                        .push_bind(bar.volume_24h)
+                        .push_bind(bar.liquidity);
+                });
+                if let Some(error) = failure {
+                    return Err($crate::StoreError::Internal(format!(
+                        "a bar does not serialize: {error}"
+                    )));
+                }
+                builder.push(on_conflict);
+                builder.build().execute(&mut *self.0).await?;
+                Ok(())
+            }
+        }
+
         impl $crate::history::HistoryWriter for Statements<'_> {
             async fn bars(
                 &mut self,
@@ -220,37 +291,36 @@ macro_rules! history_store_sql {
                 &mut self,
                 bars: &[(uuid::Uuid, marketlens_domain::history::HistoryBar)],
             ) -> Result<(), $crate::StoreError> {
-                use $crate::backend::Backend;
-                if bars.is_empty() {
+                self.insert_bars("price_history", bars, $crate::history::ON_CONFLICT_REPLACE_BAR)
+                    .await
+            }
+
+            async fn stage_bars(
+                &mut self,
+                bars: &[(uuid::Uuid, marketlens_domain::history::HistoryBar)],
+            ) -> Result<(), $crate::StoreError> {
+                match <$store as $crate::backend::Backend>::STAGED_HISTORY {
+                    Some(staged) => self.insert_bars(staged, bars, "").await,
+                    None => self.write_bars(bars).await,
+                }
+            }
+
+            async fn unstage_bars(&mut self) -> Result<(), $crate::StoreError> {
+                let Some(staged) = <$store as $crate::backend::Backend>::STAGED_HISTORY else {
                     return Ok(());
-                }
-                let mut failure = None;
-                let mut builder: sqlx::QueryBuilder<<$store as Backend>::Db> = sqlx::QueryBuilder::new(format!(
-                    "INSERT INTO price_history ({}) ",
-                    $crate::records::HISTORY_COLUMNS
-                ));
-                builder.push_values(bars, |mut row, (id, bar)| {
-                    let outcomes = serde_json::to_string(&bar.outcomes).unwrap_or_else(|error| {
-                        failure = Some(error.to_string());
-                        String::new()
-                    });
-                    row.push_bind(*id)
-                        .push_bind(bar.resolution.seconds())
-                        .push_bind(bar.bucket_start)
-                        .push_bind(<$store>::time(bar.first_at))
-                        .push_bind(<$store>::time(bar.last_at))
-                        .push_bind(outcomes)
-                        .push_bind(bar.volume)
-                        .push_bind(bar.volume_24h)
-                        .push_bind(bar.liquidity);
-                });
-                if let Some(error) = failure {
-                    return Err($crate::StoreError::Internal(format!(
-                        "a bar does not serialize: {error}"
-                    )));
-                }
-                builder.push($crate::history::ON_CONFLICT_REPLACE_BAR);
-                builder.build().execute(&mut *self.0).await?;
+                };
+                // `WHERE true` tells SQLite's parser that `ON CONFLICT` is the upsert's.
+                sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "INSERT INTO price_history ({columns}) SELECT {columns} FROM {staged} WHERE true \
+                     ORDER BY market_id, resolution, bucket_start{}",
+                    $crate::history::ON_CONFLICT_REPLACE_BAR,
+                    columns = $crate::records::HISTORY_COLUMNS
+                )))
+                .execute(&mut *self.0)
+                .await?;
+                sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {staged}")))
+                    .execute(&mut *self.0)
+                    .await?;
                 Ok(())
             }
 

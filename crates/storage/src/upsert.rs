@@ -320,7 +320,7 @@ pub async fn upsert(
         .iter()
         .map(|(market, _)| (*market, held_before.contains(&market.id().to_string())))
         .collect();
-    record_observations(writer, &written, now).await?;
+    record_observations(writer, &written, now, load.is_some()).await?;
 
     let changed = !touched_events.is_empty() || counts.markets_inserted + counts.markets_updated > 0;
     refresh_aggregates(writer, touched_events).await?;

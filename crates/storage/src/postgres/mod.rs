@@ -104,6 +104,7 @@ impl Backend for PgStore {
     type Outcomes = Json<Vec<Outcome>>;
 
     const BYTE_ORDER: &'static str = " COLLATE \"C\"";
+    const STAGED_HISTORY: Option<&'static str> = None;
     const CONTINUE_LEDGER_IDS: Option<&'static str> = Some(
         "SELECT setval(pg_get_serial_sequence('ledger', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM ledger), false)",
     );

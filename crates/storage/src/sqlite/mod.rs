@@ -62,15 +62,21 @@ async fn connect_writer(options: &SqliteConnectOptions) -> Result<SqlitePool, St
     }
 }
 
-/// Builds back what a bulk load that never finished deferred (see `crate::bulk`).
+/// Builds back what a bulk load that never finished deferred, and moves the history it staged
+/// (see `crate::bulk`).
 async fn build_deferred_left_by_a_killed_load(writer: &SqlitePool) -> Result<(), StoreError> {
-    let deferred: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM deferred_schema")
-        .fetch_one(writer)
-        .await?;
-    if deferred == 0 {
+    let (deferred, staged): (i64, bool) =
+        sqlx::query_as("SELECT (SELECT COUNT(*) FROM deferred_schema), EXISTS (SELECT 1 FROM price_history_staged)")
+            .fetch_one(writer)
+            .await?;
+    if deferred == 0 && !staged {
         return Ok(());
     }
-    tracing::info!(deferred, "a bulk load did not finish: building its indexes");
+    tracing::info!(
+        deferred,
+        staged,
+        "a bulk load did not finish: building its indexes and history"
+    );
     let mut transaction = crate::backend::begin_on(writer, "BEGIN IMMEDIATE").await?;
     SqliteStore::build_deferred(&mut transaction).await?;
     transaction.commit().await?;
@@ -84,11 +90,12 @@ const WRITER_CACHE_KIB: &str = "-65536";
 /// file again and again past a few hundred thousand markets.
 const BULK_LOAD_CACHE_KIB: &str = "-524288";
 
-/// The indexes and triggers a bulk load defers: every one on the markets and the history
-/// but `markets_by_event`, which the upsert reads to refresh events' figures (unique
-/// constraints stay: their indexes have no `sql`).
+/// The indexes and triggers a bulk load defers: every one on the markets, the events and the
+/// history but `markets_by_event`, which the upsert reads to refresh events' figures (unique
+/// constraints stay: their indexes have no `sql`). The events' are updated twice per event
+/// in a load (its insert, then its figures), in random key order.
 const DEFERRED: &str = "SELECT name, type, sql FROM sqlite_master \
-    WHERE tbl_name IN ('markets', 'price_history') AND type IN ('index', 'trigger') \
+    WHERE tbl_name IN ('markets', 'events', 'price_history') AND type IN ('index', 'trigger') \
     AND sql IS NOT NULL AND name <> 'markets_by_event'";
 
 #[derive(Debug, Clone)]
@@ -214,7 +221,10 @@ impl SqliteStore {
                 .pragma("cache_size", WRITER_CACHE_KIB)
                 .pragma("wal_autocheckpoint", "0")
                 // Once checkpointed, the WAL file is cut back to 64 MiB when it is reused.
-                .pragma("journal_size_limit", "67108864"),
+                .pragma("journal_size_limit", "67108864")
+                // Large sorts (building a bulk load's deferred indexes, moving its staged
+                // history) sort runs on helper threads, one per further core.
+                .pragma("threads", sort_threads().to_string()),
         )
         .await?;
         let reader = SqlitePoolOptions::new()
@@ -257,6 +267,7 @@ impl Backend for SqliteStore {
     type Outcomes = String;
 
     const BYTE_ORDER: &'static str = "";
+    const STAGED_HISTORY: Option<&'static str> = Some("price_history_staged");
     const CONTINUE_LEDGER_IDS: Option<&'static str> = None;
     const FOR_UPDATE: &'static str = "";
 
@@ -348,6 +359,10 @@ impl Backend for SqliteStore {
     }
 
     async fn build_deferred(connection: &mut sqlx::SqliteConnection) -> Result<(), StoreError> {
+        // The staged history first, even when another opening of the store built the indexes
+        // while the load went on staging (into the history's key alone: its age index is
+        // deferred too).
+        crate::history::HistoryWriter::unstage_bars(&mut Statements(connection)).await?;
         // Indexes, then the full-text index from the markets as they are, then the triggers
         // that keep it in step from now on.
         let deferred: Vec<(String, String)> =
@@ -376,6 +391,11 @@ impl Backend for SqliteStore {
 }
 
 crate::backend::store_impls!(SqliteStore);
+
+/// Helper threads for the writer's sorts: one per core beyond the first, at most 4.
+fn sort_threads() -> usize {
+    std::thread::available_parallelism().map_or(0, |cores| (cores.get() - 1).min(4))
+}
 
 /// Sets the page cache of the writer's `connection` to `kib` ([`WRITER_CACHE_KIB`]).
 async fn set_cache(connection: &mut sqlx::SqliteConnection, kib: &str) -> Result<(), StoreError> {

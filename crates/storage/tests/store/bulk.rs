@@ -2,6 +2,7 @@
 //! cut short leaves a store whose indexes and search are back when it next opens.
 
 use marketlens_domain::Exchange::{Kalshi, Polymarket};
+use marketlens_domain::history::Resolution;
 use marketlens_domain::{Event, Market};
 use marketlens_storage::{MarketFilter, MarketQuery, MarketSort, SearchWords, SortOrder, Store, UpsertCounts};
 use marketlens_testkit::TestDatabase;
@@ -91,12 +92,21 @@ async fn a_bulk_load_stores_what_the_same_upserts_store() {
     }
 }
 
-/// Every market of the batches and every event, as the store gives them.
+/// Every market of the batches with its price history, and every event, as the store gives
+/// them.
 async fn everything(store: &dyn Store) -> (Vec<String>, String) {
     let mut markets = Vec::new();
     for (batch, _) in batches() {
         for market in batch {
             markets.push(format!("{:?}", store.get_market(market.id()).await.unwrap()));
+            for resolution in Resolution::ALL {
+                let bars = store
+                    .history(market.id(), resolution, i64::MIN, i64::MAX)
+                    .await
+                    .unwrap();
+                assert!(!bars.is_empty(), "{} has {resolution:?} bars", market.external_id);
+                markets.push(format!("{bars:?}"));
+            }
         }
     }
     let events = store.event_summaries(None, 100).await.unwrap();
@@ -136,6 +146,13 @@ async fn a_bulk_load_cut_short_is_indexed_at_the_next_open() {
     let store = database.open().await;
     assert_eq!(indexes().await, before);
     assert_eq!(found(&*store, "rain").await.len(), 30);
+    for market in &markets {
+        let bars = store
+            .history(market.id(), Resolution::Day, i64::MIN, i64::MAX)
+            .await
+            .unwrap();
+        assert_eq!(bars.len(), 1, "the load's staged history is moved in at the next open");
+    }
     let more = market(Polymarket, "P-9", "Will rain fall in Lima?");
     store.upsert(&[more], &[], at(200)).await.unwrap();
     assert_eq!(
@@ -143,4 +160,30 @@ async fn a_bulk_load_cut_short_is_indexed_at_the_next_open() {
         ["P-9"],
         "the triggers index new markets again"
     );
+}
+
+/// Another opening of the store while a load runs builds the deferred indexes (as after a
+/// killed load) and writes: the load goes on staging its history, which its end still moves
+/// in, and the other writer merges an observation into a bar the load staged, not beside it.
+#[tokio::test]
+async fn a_bulk_load_keeps_its_history_when_another_opening_builds_its_indexes_and_writes() {
+    let (database, plain_database) = (TestDatabase::sqlite(), TestDatabase::sqlite());
+    let (store, plain) = (database.open().await, plain_database.open().await);
+    assert!(store.begin_bulk_load().await.unwrap());
+    let batches = batches();
+    // P-1, new in the second batch (so staged), observed again by the other writer.
+    let mut again = batches[1].0.last().unwrap().clone();
+    again.volume = 5.0;
+    again.source_updated_at = Some(at(80));
+    store.upsert(&batches[0].0, &batches[0].1, at(100)).await.unwrap();
+    let other = database.open().await;
+    store.upsert(&batches[1].0, &batches[1].1, at(101)).await.unwrap();
+    other.upsert(std::slice::from_ref(&again), &[], at(102)).await.unwrap();
+    store.upsert(&batches[2].0, &batches[2].1, at(103)).await.unwrap();
+    store.finish_bulk_load().await.unwrap();
+    plain.upsert(&batches[0].0, &batches[0].1, at(100)).await.unwrap();
+    plain.upsert(&batches[1].0, &batches[1].1, at(101)).await.unwrap();
+    plain.upsert(&[again], &[], at(102)).await.unwrap();
+    plain.upsert(&batches[2].0, &batches[2].1, at(103)).await.unwrap();
+    assert_eq!(everything(&*store).await, everything(&*plain).await);
 }
