@@ -100,6 +100,20 @@ pub struct MarketUpdate {
     pub change: MarketChange,
 }
 
+impl MarketUpdate {
+    /// `market` reported interrupted at `time` (also its time received).
+    pub fn interrupted(market: Uuid, time: Timestamp) -> MarketUpdate {
+        MarketUpdate {
+            market,
+            time,
+            received: time,
+            change: MarketChange::State {
+                state: FeedState::Interrupted,
+            },
+        }
+    }
+}
+
 /// Something that follows markets live and sends their [`MarketUpdate`]s to the channel it was
 /// made with. Following is by count: a market followed twice stays followed until unfollowed
 /// twice, so that several subscribers can come and go independently. Neither call waits for

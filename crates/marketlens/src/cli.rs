@@ -241,8 +241,9 @@ pub struct ServeCommandArgs {
 
     /// Seconds the sync lease lasts unless renewed (every third of it), 3 to 600: when its
     /// holder dies, another node takes over the sync and the live stream's exchange
-    /// connections within this.
-    #[arg(long, env = "MARKETLENS_SYNC_LEASE_SECS", default_value_t = 30)]
+    /// connections within this. Checked with or without `--no-sync` (the stream relay's
+    /// timings follow it too).
+    #[arg(long, env = "MARKETLENS_SYNC_LEASE_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(3..=600))]
     pub sync_lease_secs: u64,
 
     /// Seconds between incremental syncs (what is open) of each exchange.
@@ -550,5 +551,14 @@ mod tests {
         let printed = format!("{cli:?}");
         assert!(!printed.contains("a1b2c3-key-id"), "{printed}");
         assert!(printed.contains("<redacted>"), "{printed}");
+    }
+
+    #[test]
+    fn the_sync_lease_is_checked_even_without_the_sync() {
+        for secs in ["0", "2", "601"] {
+            let parsed = Cli::try_parse_from(["marketlens", "serve", "--no-sync", "--sync-lease-secs", secs]);
+            assert!(parsed.is_err(), "--sync-lease-secs {secs} was accepted");
+        }
+        Cli::try_parse_from(["marketlens", "serve", "--no-sync", "--sync-lease-secs", "3"]).unwrap();
     }
 }

@@ -23,6 +23,7 @@ use marketlens_sync::schedule::SyncSchedule;
 use marketlens_sync::{ExchangeSettings, SyncSettings};
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
 
 /// The tiers in force: the defaults with the operator's overrides.
 pub fn tiers(tier_limits: &str) -> anyhow::Result<TierTable> {
@@ -199,9 +200,9 @@ pub struct LiveStream {
     pub feed: Arc<dyn LiveFeed>,
     pub updates: tokio::sync::mpsc::Receiver<MarketUpdate>,
     pub markets: Arc<dyn StreamMarkets>,
-    /// With the relay: to be set while this node holds the sync lease (the background sync
-    /// does), since only the holder connects to the exchanges.
-    pub lease: Option<watch::Sender<bool>>,
+    /// With the relay: to be told the sync lease's deadline while this node holds it (the
+    /// background sync does), since only the holder connects to the exchanges.
+    pub lease: Option<watch::Sender<Option<Instant>>>,
 }
 
 /// Updates the connectors may hold for the stream's hub before they drop some (and resync the
@@ -247,10 +248,9 @@ pub fn live_stream(
     let (polymarket_url, kalshi_url) = (stream.polymarket_ws_url.clone(), stream.kalshi_ws_url.clone());
     let connect = move |updates: mpsc::Sender<MarketUpdate>| -> Arc<dyn LiveFeed> {
         let settings = ConnectionSettings::default();
+        // Fails only without credentials, which were given.
         let kalshi = kalshi_credentials.clone().and_then(|credentials| {
-            Connector::kalshi(&kalshi_url, Some(credentials), updates.clone(), settings.clone())
-                .inspect_err(|error| tracing::error!(%error, "Kalshi markets are not streamed"))
-                .ok()
+            Connector::kalshi(&kalshi_url, Some(credentials), updates.clone(), settings.clone()).ok()
         });
         let polymarket = Connector::polymarket(&polymarket_url, updates.clone(), settings);
         Arc::new(ExchangeFeeds::new(Some(polymarket), kalshi, updates))
@@ -259,7 +259,7 @@ pub fn live_stream(
     let redis_url = args.serve.redis_url.as_deref();
     let (feed, lease) = match redis_url.filter(|_| marketlens_storage::is_shared(database_url)) {
         Some(redis_url) => {
-            let (lease, leading) = watch::channel(false);
+            let (lease, leading) = watch::channel(None);
             let lease_secs = Duration::from_secs(args.sync_lease_secs);
             let settings = RelaySettings {
                 prefix: args.serve.redis_key_prefix.clone(),
@@ -338,16 +338,9 @@ pub fn sync_schedule(args: &ServeCommandArgs) -> anyhow::Result<Option<SyncSched
         news_every: Duration::from_secs(args.news_poll_secs),
         news_window: news_window(args.serve.news_window_days)?,
         retention: retention(&args.history)?,
-        lease: sync_lease(args)?,
+        // From 3 to 600 (`cli`).
+        lease: Duration::from_secs(args.sync_lease_secs),
     }))
-}
-
-/// The sync lease's duration: `--sync-lease-secs`.
-fn sync_lease(args: &ServeCommandArgs) -> anyhow::Result<Duration> {
-    if !(3..=600).contains(&args.sync_lease_secs) {
-        bail!("--sync-lease-secs / MARKETLENS_SYNC_LEASE_SECS must be from 3 to 600");
-    }
-    Ok(Duration::from_secs(args.sync_lease_secs))
 }
 
 /// The longest five-minute and hourly bars may be kept: a year. Bounds the rows one history

@@ -5,10 +5,13 @@
 //! store's sync lease: every node tries to take it every third of the lease's duration
 //! (`--sync-lease-secs`, 30 s); the holder renews it; a node that stops gracefully releases
 //! it, and one that dies stops renewing it, so that another node takes over within the
-//! lease's duration at most. A node that cannot renew stops syncing before its lease can have
-//! passed to another, so two nodes never sync at once. Whether this node holds the lease is
-//! also told on a watch channel: the live stream's relay connects to the exchanges only
-//! while it does (`marketlens_connectors::RelayFeed`).
+//! lease's duration at most. Each attempt is cut off after a third of the lease (a query stuck
+//! on a half-open connection would otherwise outlast it), and a node whose lease was not
+//! renewed in time stops syncing when its deadline comes: one renewal period before the lease
+//! can pass to another node (taken from before the attempt that renewed it), so two nodes
+//! never sync at once. That deadline is also told on a watch channel while this node holds
+//! the lease: the live stream's relay connects to the exchanges only until it
+//! (`marketlens_connectors::RelayFeed`).
 //!
 //! Each run is full when the exchange has had no successful full run within the full interval
 //! (so a new store fills itself), else incremental; runs follow each other after the
@@ -62,11 +65,13 @@ pub struct BackgroundSync {
 
 impl BackgroundSync {
     /// Starts competing for the lease, and syncing while this node holds it, until `shutdown`
-    /// is cancelled; `holding` is set true while the loops run, false when they stop.
+    /// is cancelled; `holding` is set to the lease's deadline while the loops run (moved on by
+    /// each renewal: past it, this node must act as if it no longer held the lease), `None`
+    /// when they stop.
     pub fn start(
         store: Arc<dyn Store>,
         schedule: SyncSchedule,
-        holding: watch::Sender<bool>,
+        holding: watch::Sender<Option<Instant>>,
         shutdown: CancellationToken,
     ) -> BackgroundSync {
         // Unique per process start, and readable in the store: pid and a random suffix.
@@ -85,29 +90,33 @@ impl BackgroundSync {
     }
 }
 
-/// This node's name in the lease, and where it tells whether it holds it.
+/// This node's name in the lease, and where it tells until when it holds it.
 struct Lease {
     holder: String,
-    holding: watch::Sender<bool>,
+    holding: watch::Sender<Option<Instant>>,
 }
 
-/// The loops while this node holds the lease; `holding` says whether they run.
+/// The loops while this node holds the lease; `holding` tells the lease's deadline while they
+/// run.
 struct Held {
     loops: Option<JoinSet<()>>,
-    holding: watch::Sender<bool>,
+    holding: watch::Sender<Option<Instant>>,
 }
 
 impl Held {
-    fn start(&mut self, loops: JoinSet<()>) {
-        self.loops = Some(loops);
-        self.holding
-            .send_if_modified(|holding| !std::mem::replace(holding, true));
+    /// Runs the loops (if they do not run yet) until `deadline`.
+    fn renewed(&mut self, deadline: Instant, loops: impl FnOnce() -> JoinSet<()>) -> bool {
+        self.holding.send_replace(Some(deadline));
+        if self.loops.is_some() {
+            return false;
+        }
+        self.loops = Some(loops());
+        true
     }
 
     /// Stops the loops; true if they ran.
     fn stop(&mut self) -> bool {
-        self.holding
-            .send_if_modified(|holding| std::mem::replace(holding, false));
+        self.holding.send_if_modified(|holding| holding.take().is_some());
         self.loops.take().is_some()
     }
 }
@@ -117,23 +126,53 @@ async fn hold_lease(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>, lease: L
     let lease_duration = TimeDelta::from_std(schedule.lease).unwrap_or(TimeDelta::MAX);
     let renew_every = schedule.lease / 3;
     let mut held = Held { loops: None, holding };
-    let mut renewed_at: Option<Instant> = None;
+    // Until when the lease is surely this node's, less one renewal period of margin (for
+    // the scheduler and the clocks).
+    let mut deadline: Option<Instant> = None;
     let mut ticker = tokio::time::interval(renew_every);
     let mut told_follower = false;
     loop {
         tokio::select! {
+            biased;
             () = shutdown.cancelled() => break,
+            () = lapse(deadline) => {
+                deadline = None;
+                lapsed(&mut held);
+                continue;
+            }
             _ = ticker.tick() => {}
         }
-        match store.acquire_lease(LEASE, &holder, Utc::now(), lease_duration).await {
+        let started = Instant::now();
+        let acquiring = tokio::time::timeout(
+            renew_every,
+            store.acquire_lease(LEASE, &holder, Utc::now(), lease_duration),
+        );
+        tokio::pin!(acquiring);
+        // The deadline may come while the attempt is under way.
+        let acquired = loop {
+            tokio::select! {
+                biased;
+                acquired = &mut acquiring => break acquired,
+                () = lapse(deadline) => {
+                    deadline = None;
+                    lapsed(&mut held);
+                }
+            }
+        };
+        let acquired = match acquired {
+            Ok(acquired) => acquired.map_err(|error| error.to_string()),
+            Err(_) => Err(format!("no answer within {} ms", renew_every.as_millis())),
+        };
+        match acquired {
             Ok(true) => {
-                renewed_at = Some(Instant::now());
-                if held.loops.is_none() {
+                let until = started + schedule.lease.saturating_sub(renew_every);
+                deadline = Some(until);
+                if held.renewed(until, || spawn_loops(store.clone(), schedule.clone())) {
                     tracing::info!(%holder, "this node holds the sync lease: syncing in the background");
-                    held.start(spawn_loops(store.clone(), schedule.clone()));
                 }
             }
             Ok(false) => {
+                deadline = None;
                 if held.stop() {
                     tracing::warn!("another node holds the sync lease now: this node stopped syncing");
                 } else if !told_follower {
@@ -141,20 +180,29 @@ async fn hold_lease(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>, lease: L
                 }
                 told_follower = true;
             }
-            Err(error) => {
-                tracing::warn!(%error, "cannot take or renew the sync lease");
-                // Stop before the lease can expire and pass to another node.
-                let lapsing = renewed_at.is_none_or(|at| at.elapsed() + renew_every >= schedule.lease);
-                if lapsing && held.stop() {
-                    tracing::warn!("the sync lease may lapse: this node stopped syncing");
-                }
-            }
+            // The loops go on until the deadline, unless a renewal comes first.
+            Err(error) => tracing::warn!(%error, "cannot take or renew the sync lease"),
         }
     }
     if held.stop()
         && let Err(error) = store.release_lease(LEASE, &holder).await
     {
         tracing::warn!(%error, "could not release the sync lease; it expires by itself");
+    }
+}
+
+/// Waits for `deadline`; forever without one.
+async fn lapse(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The lease was not renewed by its deadline: the loops stop.
+fn lapsed(held: &mut Held) {
+    if held.stop() {
+        tracing::warn!("the sync lease was not renewed in time and may lapse: this node stopped syncing");
     }
 }
 

@@ -11,7 +11,7 @@
 //! the [`MarketUpdate`]s of the markets it follows to the channel the hub reads.
 
 use marketlens_domain::depth::{BookSource, OrderBook};
-use marketlens_domain::stream::{FeedState, LatestBook, LiveFeed, MarketChange, MarketUpdate, StreamMarket};
+use marketlens_domain::stream::{LatestBook, LiveFeed, MarketUpdate, StreamMarket};
 use marketlens_domain::time::Timestamp;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -134,15 +134,7 @@ impl StreamHub {
         if let Some((time, outcomes)) = entry.latest.book() {
             subscriber.send(&book_message(market.id, time, outcomes));
             if !entry.latest.is_live() {
-                let interrupted = MarketUpdate {
-                    market: market.id,
-                    time,
-                    received: time,
-                    change: MarketChange::State {
-                        state: FeedState::Interrupted,
-                    },
-                };
-                subscriber.send(&market_message(&interrupted));
+                subscriber.send(&market_message(&MarketUpdate::interrupted(market.id, time)));
             }
         }
         entry.subscribers.insert(outbox.client, subscriber);

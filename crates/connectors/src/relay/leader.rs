@@ -17,16 +17,16 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use futures::StreamExt;
-use marketlens_domain::stream::{FeedState, LatestBook, LiveFeed, MarketChange, MarketUpdate, StreamMarket};
+use marketlens_domain::stream::{LatestBook, LiveFeed, MarketChange, MarketUpdate, StreamMarket};
 use redis::AsyncCommands;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::aio::ConnectionManager;
 use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
 use uuid::Uuid;
 
 use super::names::Names;
-use super::node::CONNECT_TIMEOUT;
 use super::wire::Announcement;
-use super::{ConnectExchanges, RelaySettings, now_millis};
+use super::{ConnectExchanges, RelaySettings, connect_redis, now_millis, to_json, within};
 use crate::backoff::Backoff;
 use crate::settings::ConnectionSettings;
 
@@ -35,31 +35,34 @@ const UPDATES_CAPACITY: usize = 16_384;
 /// Updates published in one round trip, at most.
 const UPDATES_PER_BATCH: usize = 256;
 
-/// Leads whenever `leading` says this node holds the lease, until the lease's sender is gone.
+/// Leads whenever `leading` tells a lease deadline still to come, until the lease's sender
+/// is gone.
 pub(super) async fn lead(
     client: redis::Client,
     names: Names,
     settings: RelaySettings,
     connect: ConnectExchanges,
-    mut leading: watch::Receiver<bool>,
+    mut leading: watch::Receiver<Option<Instant>>,
 ) {
     let mut backoff = Backoff::new(&ConnectionSettings::default());
     loop {
-        if leading.wait_for(|held| *held).await.is_err() {
+        if leading
+            .wait_for(|deadline| deadline.is_some_and(|deadline| deadline > Instant::now()))
+            .await
+            .is_err()
+        {
+            tracing::info!("this node never holds the sync lease (no background sync): the stream relay only follows");
             return;
         }
         tracing::info!("this node holds the sync lease: it connects to the exchanges for every node's stream");
         match Leadership::start(&client, &names, &connect).await {
-            Ok(mut leadership) => {
-                backoff.reset();
-                match leadership.run(&settings, &mut leading).await {
-                    Ok(()) => {
-                        tracing::info!("this node no longer holds the sync lease: its exchange connections are closed");
-                        continue;
-                    }
-                    Err(error) => tracing::warn!(%error, "the stream relay's holder lost Redis; starting again"),
+            Ok(mut leadership) => match leadership.run(&settings, &mut leading, &mut backoff).await {
+                Ok(()) => {
+                    tracing::info!("this node no longer holds the sync lease: its exchange connections are closed");
+                    continue;
                 }
-            }
+                Err(error) => tracing::warn!(%error, "the stream relay's holder lost Redis; starting again"),
+            },
             Err(error) => tracing::warn!(%error, "the stream relay's holder cannot reach Redis; trying again"),
         }
         tokio::time::sleep(backoff.next_wait()).await;
@@ -85,18 +88,8 @@ impl Leadership {
         names: &Names,
         connect: &ConnectExchanges,
     ) -> redis::RedisResult<Leadership> {
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(CONNECT_TIMEOUT))
-            .set_response_timeout(Some(CONNECT_TIMEOUT));
-        let connecting = async {
-            let redis = ConnectionManager::new_with_config(client.clone(), config).await?;
-            let mut pubsub = client.get_async_pubsub().await?;
-            pubsub.subscribe(names.announcements()).await?;
-            Ok::<_, redis::RedisError>((redis, pubsub))
-        };
-        let (redis, pubsub) = tokio::time::timeout(CONNECT_TIMEOUT, connecting)
-            .await
-            .map_err(|_| redis::RedisError::from(std::io::Error::from(std::io::ErrorKind::TimedOut)))??;
+        let (redis, mut pubsub) = connect_redis(client).await?;
+        within(pubsub.subscribe(names.announcements())).await?;
         let (sender, updates) = mpsc::channel(UPDATES_CAPACITY);
         Ok(Leadership {
             names: names.clone(),
@@ -109,17 +102,32 @@ impl Leadership {
         })
     }
 
-    /// Publishes until the lease is lost (`Ok`) or Redis is (`Err`).
-    async fn run(&mut self, settings: &RelaySettings, leading: &mut watch::Receiver<bool>) -> redis::RedisResult<()> {
+    /// Publishes until the lease is lost or its deadline passes without a renewal (`Ok`), or
+    /// Redis is lost (`Err`); resets `backoff` once a reconcile and heartbeat went through.
+    async fn run(
+        &mut self,
+        settings: &RelaySettings,
+        leading: &mut watch::Receiver<Option<Instant>>,
+        backoff: &mut Backoff,
+    ) -> redis::RedisResult<()> {
         // The first tick, at once, follows what every live node wants.
         let mut refresh = tokio::time::interval(settings.refresh_every);
         let mut batch = Vec::with_capacity(UPDATES_PER_BATCH);
+        let mut deadline = *leading.borrow_and_update();
         loop {
+            let Some(until) = deadline else {
+                return Ok(());
+            };
             tokio::select! {
                 changed = leading.changed() => {
-                    if changed.is_err() || !*leading.borrow_and_update() {
+                    if changed.is_err() {
                         return Ok(());
                     }
+                    deadline = *leading.borrow_and_update();
+                }
+                () = tokio::time::sleep_until(until) => {
+                    tracing::warn!("the sync lease was not renewed by its deadline: this node stops publishing");
+                    return Ok(());
                 }
                 received = self.updates.recv_many(&mut batch, UPDATES_PER_BATCH) => {
                     if received == 0 {
@@ -134,6 +142,7 @@ impl Leadership {
                 _ = refresh.tick() => {
                     self.reconcile().await?;
                     let () = self.redis.publish(self.names.heartbeat(), "").await?;
+                    backoff.reset();
                 }
             }
         }
@@ -148,8 +157,9 @@ impl Leadership {
                 continue;
             };
             latest.apply(&update);
-            let json = serde_json::to_string(&update).unwrap_or_default();
-            pipe.publish(self.names.market_channel(update.market), json).ignore();
+            if let Some(json) = to_json(&update) {
+                pipe.publish(self.names.market_channel(update.market), json).ignore();
+            }
         }
         pipe.query_async(&mut self.redis).await
     }
@@ -219,21 +229,15 @@ impl Leadership {
                 outcomes: outcomes.to_vec(),
             },
         };
-        let interrupted = MarketUpdate {
-            market,
-            time: now,
-            received: now,
-            change: MarketChange::State {
-                state: FeedState::Interrupted,
-            },
-        };
         let channel = self.names.node_channel(node);
         let mut pipe = redis::pipe();
-        pipe.publish(&channel, serde_json::to_string(&book).unwrap_or_default())
-            .ignore();
-        if !latest.is_live() {
-            pipe.publish(&channel, serde_json::to_string(&interrupted).unwrap_or_default())
-                .ignore();
+        if let Some(json) = to_json(&book) {
+            pipe.publish(&channel, json).ignore();
+        }
+        if !latest.is_live()
+            && let Some(json) = to_json(&MarketUpdate::interrupted(market, now))
+        {
+            pipe.publish(&channel, json).ignore();
         }
         pipe.query_async(&mut self.redis).await
     }

@@ -30,12 +30,15 @@ mod names;
 mod node;
 mod wire;
 
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
 use marketlens_domain::stream::{LiveFeed, MarketUpdate, StreamMarket};
+use redis::aio::{ConnectionManager, ConnectionManagerConfig, PubSub};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
+use tokio::time::Instant;
 use uuid::Uuid;
 
 use crate::feed::Command;
@@ -66,15 +69,16 @@ pub struct RelayFeed {
 
 impl RelayFeed {
     /// The relay on the Redis at `redis_url`, sending the updates of the markets this node
-    /// follows to `updates`; while `leading` says this node holds the sync lease, it also
-    /// connects to the exchanges with `connect` and publishes for every node. Must be called
+    /// follows to `updates`; while `leading` tells the deadline of this node's sync lease (and
+    /// until that deadline passes without a renewal), it also connects to the exchanges with
+    /// `connect` and publishes for every node. Must be called
     /// within a Tokio runtime. Only the URL is checked here; Redis is connected (and
     /// reconnected) in the background.
     pub fn start(
         redis_url: &str,
         settings: RelaySettings,
         connect: ConnectExchanges,
-        leading: watch::Receiver<bool>,
+        leading: watch::Receiver<Option<Instant>>,
         updates: mpsc::Sender<MarketUpdate>,
     ) -> Result<RelayFeed, redis::RedisError> {
         let client = redis::Client::open(redis_url)?;
@@ -102,6 +106,38 @@ impl Drop for RelayFeed {
     fn drop(&mut self) {
         self.leader.abort();
     }
+}
+
+/// The longest a connection to Redis may take to be made, or a command on it to be answered:
+/// past it the connection counts as lost.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A connection for commands and one for pub/sub, both made within [`CONNECT_TIMEOUT`].
+async fn connect_redis(client: &redis::Client) -> redis::RedisResult<(ConnectionManager, PubSub)> {
+    let config = ConnectionManagerConfig::new()
+        .set_connection_timeout(Some(CONNECT_TIMEOUT))
+        .set_response_timeout(Some(CONNECT_TIMEOUT));
+    within(async {
+        let redis = ConnectionManager::new_with_config(client.clone(), config).await?;
+        let pubsub = client.get_async_pubsub().await?;
+        Ok((redis, pubsub))
+    })
+    .await
+}
+
+/// `call`, failing as a timed-out connection if it takes longer than [`CONNECT_TIMEOUT`] (a
+/// pub/sub connection has no response timeout of its own).
+async fn within<T>(call: impl Future<Output = redis::RedisResult<T>>) -> redis::RedisResult<T> {
+    tokio::time::timeout(CONNECT_TIMEOUT, call)
+        .await
+        .map_err(|_| redis::RedisError::from(std::io::Error::from(std::io::ErrorKind::TimedOut)))?
+}
+
+/// `value` as JSON, or `None` (logged) if it cannot be written: nothing empty is published.
+fn to_json(value: &impl serde::Serialize) -> Option<String> {
+    serde_json::to_string(value)
+        .inspect_err(|error| tracing::error!(%error, "a stream relay message could not be written; it is skipped"))
+        .ok()
 }
 
 /// Milliseconds since the epoch, for the nodes' expiry scores (nodes' clocks need agree only

@@ -9,19 +9,20 @@
 //! dead node's follows expire. A node that loses Redis reports its markets interrupted,
 //! connects again after a backoff, and asks for each market's whole book again. So does a
 //! node that stops hearing the holder's heartbeat for the lease's duration (the holder died
-//! and no node took the lease yet): interrupted at once, whole books once a holder is heard.
+//! and no node took the lease yet): interrupted at once, whole books once a holder is heard;
+//! after twice that, it connects again (its subscription may be dead without saying so). A
+//! subscription command not answered in time counts as losing Redis too.
 //!
 //! Like an exchange connection, the node never waits for the hub: on a full channel it drops
 //! the market's updates and asks the holder for the whole book again, reporting the market
 //! interrupted just before the book it gets.
 
 use std::collections::HashMap;
-use std::time::Duration;
 
 use futures::StreamExt;
-use marketlens_domain::stream::{FeedState, MarketChange, MarketUpdate, StreamMarket};
+use marketlens_domain::stream::{MarketChange, MarketUpdate, StreamMarket};
 use redis::AsyncCommands;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig, PubSubSink};
+use redis::aio::{ConnectionManager, PubSubSink};
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
 use tokio::time::Instant;
@@ -29,13 +30,10 @@ use uuid::Uuid;
 
 use super::names::Names;
 use super::wire::Announcement;
-use super::{RelaySettings, now_millis};
+use super::{CONNECT_TIMEOUT, RelaySettings, connect_redis, now_millis, to_json, within};
 use crate::backoff::Backoff;
 use crate::feed::Command;
 use crate::settings::ConnectionSettings;
-
-/// The longest a connection to Redis may take to be made.
-pub(super) const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A market the node's hub follows.
 struct Followed {
@@ -55,6 +53,9 @@ enum Ended {
     Shutdown,
     /// Redis went away: report the markets interrupted and connect again.
     Lost(String),
+    /// The holder has been silent for twice the lease (the markets were reported interrupted
+    /// already): connect again, in case the subscription died without a word.
+    Silent,
 }
 
 pub(super) struct NodeTask {
@@ -103,6 +104,9 @@ impl NodeTask {
                         self.interrupt(id);
                     }
                 }
+                Ended::Silent => {
+                    tracing::debug!("no stream relay holder heard for twice the lease: connecting to Redis again");
+                }
             }
             let pause = tokio::time::sleep(backoff.next_wait());
             tokio::pin!(pause);
@@ -129,24 +133,15 @@ impl NodeTask {
 
     /// One connection to Redis, from subscribing everything followed to its loss.
     async fn connected(&mut self, commands: &mut mpsc::UnboundedReceiver<Command>, backoff: &mut Backoff) -> Ended {
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(CONNECT_TIMEOUT))
-            .set_response_timeout(Some(CONNECT_TIMEOUT));
-        let connecting = async {
-            let redis = ConnectionManager::new_with_config(self.client.clone(), config).await?;
-            let pubsub = self.client.get_async_pubsub().await?;
-            Ok::<_, redis::RedisError>((redis, pubsub))
-        };
-        let (mut redis, pubsub) = match tokio::time::timeout(CONNECT_TIMEOUT, connecting).await {
-            Ok(Ok(connected)) => connected,
-            Ok(Err(error)) => return Ended::Lost(error.to_string()),
-            Err(_) => return Ended::Lost("connecting timed out".into()),
+        let (mut redis, pubsub) = match connect_redis(&self.client).await {
+            Ok(connected) => connected,
+            Err(error) => return Ended::Lost(error.to_string()),
         };
         let (mut sink, mut messages) = pubsub.split();
         let resubscribed = async {
             let mut channels = vec![self.names.node_channel(&self.node), self.names.heartbeat()];
             channels.extend(self.followed.keys().map(|id| self.names.market_channel(*id)));
-            sink.subscribe(channels).await?;
+            within(sink.subscribe(channels)).await?;
             self.register(&mut redis).await?;
             // Whatever was forwarded before, each market starts again from a whole book.
             for followed in self.followed.values_mut() {
@@ -164,8 +159,8 @@ impl NodeTask {
             return Ended::Lost(error.to_string());
         }
         backoff.reset();
+        // A silence already reported stays so until the holder is heard.
         self.holder_heard = Instant::now();
-        self.holder_silent = false;
         let mut refresh = tokio::time::interval(self.settings.refresh_every);
         loop {
             let step = tokio::select! {
@@ -188,7 +183,9 @@ impl NodeTask {
                     },
                 },
                 _ = refresh.tick() => {
-                    self.check_holder();
+                    if self.check_holder() {
+                        return Ended::Silent;
+                    }
                     self.register(&mut redis).await
                 }
             };
@@ -219,10 +216,15 @@ impl NodeTask {
     }
 
     /// Reports every market interrupted, to wait for a whole book, once the holder has been
-    /// silent for the lease's duration.
-    fn check_holder(&mut self) {
-        if self.holder_silent || self.holder_heard.elapsed() < self.settings.follows_expire_after {
-            return;
+    /// silent for the lease's duration; true once it has been for twice that (on this
+    /// connection), to connect again.
+    fn check_holder(&mut self) -> bool {
+        let silence = self.holder_heard.elapsed();
+        if silence >= self.settings.follows_expire_after * 2 {
+            return true;
+        }
+        if self.holder_silent || silence < self.settings.follows_expire_after {
+            return false;
         }
         self.holder_silent = true;
         if !self.followed.is_empty() {
@@ -234,6 +236,7 @@ impl NodeTask {
         for id in self.followed.keys().copied().collect::<Vec<_>>() {
             self.interrupt(id);
         }
+        false
     }
 
     /// Subscribes or unsubscribes a market on its first follow or last unfollow, and tells
@@ -250,18 +253,27 @@ impl NodeTask {
                 if !self.count_follow(&market) {
                     return Ok(());
                 }
-                sink.subscribe(self.names.market_channel(market.id)).await?;
-                let json = serde_json::to_string(&market).unwrap_or_default();
-                let () = redis
-                    .hset(self.names.follows(&node), market.id.to_string(), json)
-                    .await?;
+                within(sink.subscribe(self.names.market_channel(market.id))).await?;
+                if let Some(json) = to_json(&market) {
+                    // With its expiry, at once: a node killed before its next renewal leaves
+                    // no key behind.
+                    let key = self.names.follows(&node);
+                    let () = redis::pipe()
+                        .atomic()
+                        .hset(&key, market.id.to_string(), json)
+                        .ignore()
+                        .pexpire(&key, self.expire_after_millis())
+                        .ignore()
+                        .query_async(redis)
+                        .await?;
+                }
                 self.announce(redis, &Announcement::Follow { node, market }).await
             }
             Command::Unfollow(market) => {
                 if !self.count_unfollow(market) {
                     return Ok(());
                 }
-                sink.unsubscribe(self.names.market_channel(market)).await?;
+                within(sink.unsubscribe(self.names.market_channel(market))).await?;
                 let () = redis.hdel(self.names.follows(&node), market.to_string()).await?;
                 self.announce(redis, &Announcement::Unfollow { node, market }).await
             }
@@ -310,7 +322,7 @@ impl NodeTask {
             return Delivered::Forwarded;
         }
         if is_book && std::mem::take(&mut followed.dropped) {
-            let interrupted = interruption(update.market, update.received);
+            let interrupted = MarketUpdate::interrupted(update.market, update.received);
             if self.updates.try_send(interrupted).is_err() {
                 followed.dropped = true;
                 return Delivered::Dropped(followed.market.clone());
@@ -342,40 +354,46 @@ impl NodeTask {
     /// Reports a market interrupted to the hub; never waits (a full channel already means the
     /// market will be resynced).
     fn interrupt(&mut self, market: Uuid) {
-        let _ = self.updates.try_send(interruption(market, chrono::Utc::now()));
+        let _ = self
+            .updates
+            .try_send(MarketUpdate::interrupted(market, chrono::Utc::now()));
     }
 
     /// Writes this node's follows whole, with their expiry, and its place among live nodes.
     async fn register(&self, redis: &mut ConnectionManager) -> redis::RedisResult<()> {
         let key = self.names.follows(&self.node);
-        let expire_after = self.settings.follows_expire_after;
+        let expire_after = self.expire_after_millis();
         let mut pipe = redis::pipe();
         pipe.atomic().del(&key).ignore();
         let entries: Vec<(String, String)> = self
             .followed
             .values()
-            .map(|followed| {
-                let json = serde_json::to_string(&followed.market).unwrap_or_default();
-                (followed.market.id.to_string(), json)
-            })
+            .filter_map(|followed| Some((followed.market.id.to_string(), to_json(&followed.market)?)))
             .collect();
         if !entries.is_empty() {
             pipe.hset_multiple(&key, &entries)
                 .ignore()
-                .pexpire(&key, expire_after.as_millis() as i64)
+                .pexpire(&key, expire_after)
                 .ignore();
         }
-        let expires_at = now_millis() + expire_after.as_millis() as i64;
+        let expires_at = now_millis() + expire_after;
         // The set itself goes with the last live node.
         pipe.zadd(self.names.nodes(), &self.node, expires_at)
             .ignore()
-            .pexpire(self.names.nodes(), expire_after.as_millis() as i64)
+            .pexpire(self.names.nodes(), expire_after)
             .ignore();
         pipe.query_async(redis).await
     }
 
+    /// How long the follows outlive their last renewal, in milliseconds.
+    fn expire_after_millis(&self) -> i64 {
+        i64::try_from(self.settings.follows_expire_after.as_millis()).unwrap_or(i64::MAX)
+    }
+
     async fn announce(&self, redis: &mut ConnectionManager, announcement: &Announcement) -> redis::RedisResult<()> {
-        let json = serde_json::to_string(announcement).unwrap_or_default();
+        let Some(json) = to_json(announcement) else {
+            return Ok(());
+        };
         redis.publish(self.names.announcements(), json).await
     }
 
@@ -405,15 +423,4 @@ enum Delivered {
     Dropped(StreamMarket),
     /// The hub stopped reading.
     HubGone,
-}
-
-fn interruption(market: Uuid, time: marketlens_domain::time::Timestamp) -> MarketUpdate {
-    MarketUpdate {
-        market,
-        time,
-        received: time,
-        change: MarketChange::State {
-            state: FeedState::Interrupted,
-        },
-    }
 }

@@ -72,7 +72,7 @@ pub async fn serve(
     };
     // The relay connects to the exchanges while this node holds the sync lease.
     let lease = stream.as_mut().and_then(|stream| stream.lease.take());
-    let lease = lease.unwrap_or_else(|| watch::channel(false).0);
+    let lease = lease.unwrap_or_else(|| watch::channel(None).0);
     let background_sync = match sync {
         Some(schedule) => Some(BackgroundSync::start(store.clone(), schedule, lease, shutdown.clone())),
         None => {

@@ -2,7 +2,7 @@
 //! against the replay's exchanges. Only the holder of the sync lease connects to the
 //! exchange; a client on each node receives the recorded sequence; when the holder is killed,
 //! the other node takes the lease and the exchange connection, and its client goes on with a
-//! new book, then the updates, with no gap in its numbering.
+//! new book, then the whole recorded sequence of updates.
 
 use futures::{SinkExt, StreamExt};
 use marketlens_domain::Exchange;
@@ -261,17 +261,8 @@ async fn one_node_holds_the_exchange_connection_and_the_other_streams_on_when_it
         2,
         "one connection, on the new holder"
     );
-    for client in [&on_holder, &on_other] {
-        let numbers: Vec<u64> = client
-            .received
-            .iter()
-            .map(|message| message["seq"].as_u64().unwrap())
-            .collect();
-        assert!(
-            numbers.iter().copied().eq(1..=numbers.len() as u64),
-            "no gap: {numbers:?}"
-        );
-    }
+    // No check of the messages' `seq`: each node's hub numbers what it sends itself, so it
+    // has no gap whatever the relay lost; what shows a loss is the sequence after the book.
     drop(other);
 }
 
