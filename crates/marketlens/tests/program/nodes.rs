@@ -355,6 +355,14 @@ async fn lease_holder(database_url: &str) -> Option<String> {
         .unwrap()
 }
 
+/// Whether `node` holds the sync lease (the holder names its process).
+async fn holds_lease(database_url: &str, node: &Node) -> bool {
+    let pid = format!("pid {} ", node.child.id());
+    lease_holder(database_url)
+        .await
+        .is_some_and(|holder| holder.starts_with(&pid))
+}
+
 async fn wait_for(what: &str, timeout: Duration, mut condition: impl AsyncFnMut() -> bool) {
     let started = Instant::now();
     while !condition().await {
@@ -379,19 +387,13 @@ async fn one_node_syncs_at_a_time_and_another_takes_over_when_it_stops() {
     let start_syncing_node =
         async || Node::start(&cluster.database.url, &cluster.redis_url, Syncing::On, &syncing).await;
     let first = start_syncing_node().await;
-    let first_pid = format!("pid {} ", first.child.id());
     wait_for(
         "the first node to take the lease",
         Duration::from_secs(20),
-        async || {
-            lease_holder(&cluster.database.url)
-                .await
-                .is_some_and(|holder| holder.starts_with(&first_pid))
-        },
+        async || holds_lease(&cluster.database.url, &first).await,
     )
     .await;
     let second = start_syncing_node().await;
-    let second_pid = format!("pid {} ", second.child.id());
     wait_for("the first node's sync", Duration::from_secs(60), async || {
         let status = cluster.store.sync_status(Exchange::Kalshi).await.unwrap();
         status.latest_success.is_some()
@@ -399,9 +401,7 @@ async fn one_node_syncs_at_a_time_and_another_takes_over_when_it_stops() {
     .await;
     assert!(cluster.store.catalog_counts().await.unwrap().kalshi_markets > 0);
     assert!(
-        lease_holder(&cluster.database.url)
-            .await
-            .is_some_and(|holder| holder.starts_with(&first_pid)),
+        holds_lease(&cluster.database.url, &first).await,
         "the second node does not take a held lease"
     );
 
@@ -414,9 +414,7 @@ async fn one_node_syncs_at_a_time_and_another_takes_over_when_it_stops() {
         .unwrap();
     assert!(exit.success());
     wait_for("the second node to take over", Duration::from_secs(20), async || {
-        lease_holder(&cluster.database.url)
-            .await
-            .is_some_and(|holder| holder.starts_with(&second_pid))
+        holds_lease(&cluster.database.url, &second).await
     })
     .await;
     drop(second);

@@ -17,7 +17,7 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use uuid::Uuid;
 
-use super::{Cluster, Node, Syncing, lease_holder, wait_for};
+use super::{Cluster, Node, Syncing, holds_lease, wait_for};
 
 /// The two tokens of the recorded market `0x14002070…` (`demo-data/depth/polymarket/
 /// ws-book-2.jsonl` line 4), which trade nine times in `ws-last-trade-price-1.jsonl` and change
@@ -175,15 +175,10 @@ async fn one_node_holds_the_exchange_connection_and_the_other_streams_on_when_it
         .collect();
     let start_node = async || Node::start(&cluster.database.url, &cluster.redis_url, Syncing::On, &environment).await;
     let mut holder = start_node().await;
-    let holder_pid = format!("pid {} ", holder.child.id());
     wait_for(
         "the first node to take the lease",
         Duration::from_secs(20),
-        async || {
-            lease_holder(&cluster.database.url)
-                .await
-                .is_some_and(|holder| holder.starts_with(&holder_pid))
-        },
+        async || holds_lease(&cluster.database.url, &holder).await,
     )
     .await;
     let other = start_node().await;
