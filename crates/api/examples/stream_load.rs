@@ -18,7 +18,7 @@ mod seed;
 
 use futures::{SinkExt, StreamExt};
 use marketlens_api::stream::markets::WithoutTokens;
-use marketlens_api::stream::{StreamHub, StreamSettings};
+use marketlens_api::stream::{FeedOrigin, StreamHub, StreamSettings};
 use marketlens_api::{ApiSettings, AppState};
 use marketlens_domain::api_key::ApiKey;
 use marketlens_domain::rate_limit::{StreamTierTable, TierTable};
@@ -143,7 +143,7 @@ async fn serve(port: u16, updates_per_second: u64) {
         .unwrap();
     let feed = Arc::new(SyntheticFeed::default());
     let (updates, received) = mpsc::channel(4096);
-    let hub = StreamHub::start(feed.clone(), received, Arc::new(WithoutTokens));
+    let hub = StreamHub::start(feed.clone(), FeedOrigin::Exchanges, received, Arc::new(WithoutTokens));
     tokio::spawn(async move { feed.run(updates_per_second, updates).await });
     let settings = ApiSettings {
         tiers: TierTable::with_overrides("bench=1000000000").unwrap(),

@@ -2,7 +2,8 @@
 //! (open, high, low and close of each outcome's price over a bucket of UTC time) and served
 //! as candles.
 //!
-//! Every write of a market (a sync or an import that changed it) is an observation. It is
+//! Every write of a market (a sync or an import that changed it) is an observation, and so is
+//! every price a live stream receives between syncs ([`ObservedPrices`]). It is
 //! merged at once into the market's five-minute, hourly and daily bars, so a market synced
 //! every few minutes costs one row per five minutes (and one more per hour and per day), not
 //! one per sync. Each candle width then reads bars of one resolution only: five-minute
@@ -19,6 +20,7 @@
 
 use chrono::TimeDelta;
 use serde::{Deserialize, Serialize};
+use uuid::Uuid;
 
 use crate::market::Market;
 use crate::time::Timestamp;
@@ -230,6 +232,29 @@ impl HistoryBar {
         }
         self.first_at = self.first_at.min(other.first_at);
         self.last_at = self.last_at.max(other.last_at);
+    }
+}
+
+/// Prices of a market's outcomes seen at one time between syncs (a live stream's): an
+/// observation of the market as the store holds it, with these prices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObservedPrices {
+    pub market: Uuid,
+    pub at: Timestamp,
+    /// Outcome names and their prices; an outcome left out keeps its stored price.
+    pub prices: Vec<(String, f64)>,
+}
+
+impl ObservedPrices {
+    /// `market` with the observed prices of its outcomes, matched by name.
+    pub fn applied_to(&self, market: &Market) -> Market {
+        let mut observed = market.clone();
+        for outcome in &mut observed.outcomes {
+            if let Some((_, price)) = self.prices.iter().find(|(name, _)| *name == outcome.name) {
+                outcome.price = *price;
+            }
+        }
+        observed
     }
 }
 

@@ -62,6 +62,19 @@ pub struct PriceTick {
     pub best_ask: Option<f64>,
 }
 
+impl PriceTick {
+    /// The outcome's price as the catalogue states it (as Kalshi's normalizer does): the last
+    /// trade, else the middle of the book when both sides hold an order; `None` when the
+    /// exchange stated neither.
+    pub fn price(&self) -> Option<f64> {
+        match (self.last, self.best_bid, self.best_ask) {
+            (Some(last), _, _) => Some(last),
+            (None, Some(bid), Some(ask)) => Some(round_price((bid + ask) / 2.0)),
+            _ => None,
+        }
+    }
+}
+
 /// Whether a feed is currently receiving a market's updates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -269,6 +282,20 @@ mod tests {
         let ladder = &books[0].ladder;
         assert_eq!(ladder.bids, vec![level(0.35, 5.0), level(0.3, 2.0)]);
         assert_eq!(ladder.asks, vec![level(0.55, 1.0), level(0.6, 4.0)]);
+    }
+
+    #[test]
+    fn a_tick_prices_its_outcome_at_the_last_trade_else_the_middle_of_the_book() {
+        let tick = |last, best_bid, best_ask| PriceTick {
+            outcome: "Yes".into(),
+            last,
+            best_bid,
+            best_ask,
+        };
+        assert_eq!(tick(Some(0.41), Some(0.3), Some(0.5)).price(), Some(0.41));
+        assert_eq!(tick(None, Some(0.3), Some(0.5)).price(), Some(0.4));
+        assert_eq!(tick(None, Some(0.3), None).price(), None);
+        assert_eq!(tick(None, None, None).price(), None);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use anyhow::{Context, bail};
 use marketlens_api::ApiSettings;
 use marketlens_api::admin_token::AdminToken;
-use marketlens_api::stream::StreamSettings;
+use marketlens_api::stream::{FeedOrigin, StreamSettings};
 use marketlens_catalog::CatalogSettings;
 use marketlens_domain::history::Retention;
 use marketlens_domain::rate_limit::{StreamTierTable, TierTable};
@@ -19,6 +19,7 @@ use marketlens_connectors::{
 };
 use marketlens_domain::stream::{LiveFeed, MarketUpdate, StreamMarkets};
 use marketlens_sync::depth::{DepthSettings, RestDepth};
+use marketlens_sync::live_history::LivePrices;
 use marketlens_sync::schedule::SyncSchedule;
 use marketlens_sync::{ExchangeSettings, SyncSettings};
 use std::sync::Arc;
@@ -194,25 +195,49 @@ pub fn depth_source(args: &ServeCommandArgs) -> anyhow::Result<Option<Arc<RestDe
     Ok(Some(Arc::new(source)))
 }
 
-/// A live stream's parts: the feed that follows markets, the updates it sends, and what turns
-/// a stored market into one the feed follows.
+/// A live stream's parts: the feed that follows markets, the updates it sends, what turns
+/// a stored market into one the feed follows, and the prices its exchange connections receive.
 pub struct LiveStream {
     pub feed: Arc<dyn LiveFeed>,
+    /// The exchanges, or a recording (the demo's).
+    pub origin: FeedOrigin,
     pub updates: tokio::sync::mpsc::Receiver<MarketUpdate>,
     pub markets: Arc<dyn StreamMarkets>,
-    /// With the relay: to be told the sync lease's deadline while this node holds it (the
-    /// background sync does), since only the holder connects to the exchanges.
-    pub lease: Option<watch::Sender<Option<Instant>>>,
+    /// To be told the sync lease's deadline while this node holds it (the background sync
+    /// does): with the relay, only the holder connects to the exchanges; and only the holder
+    /// writes the prices received to the history.
+    pub lease: watch::Sender<Option<Instant>>,
+    /// Every price the exchange connections of this process receive, for the history; none
+    /// when the stream plays recordings (the demo's).
+    pub prices: Option<LivePrices>,
 }
 
 /// Updates the connectors may hold for the stream's hub before they drop some (and resync the
 /// markets they dropped them for).
-const STREAM_UPDATES_CAPACITY: usize = 16_384;
+pub const STREAM_UPDATES_CAPACITY: usize = 16_384;
+
+/// One feed over both exchanges' connectors at these URLs, sending to `updates`: Kalshi's only
+/// with credentials (its stream requires them).
+pub fn exchange_feeds(
+    polymarket_url: &str,
+    kalshi_url: &str,
+    kalshi_credentials: Option<KalshiCredentials>,
+    updates: mpsc::Sender<MarketUpdate>,
+) -> Arc<dyn LiveFeed> {
+    let settings = ConnectionSettings::default();
+    // Fails only without credentials, which were given.
+    let kalshi = kalshi_credentials.and_then(|credentials| {
+        Connector::kalshi(kalshi_url, Some(credentials), updates.clone(), settings.clone()).ok()
+    });
+    let polymarket = Connector::polymarket(polymarket_url, updates.clone(), settings);
+    Arc::new(ExchangeFeeds::new(Some(polymarket), kalshi, updates))
+}
 
 /// The live stream of `serve`: the exchanges' WebSocket connectors, with `depth` looking up
 /// the markets' channel keys; none with `--no-stream` or without a depth source. On a shared
 /// store (PostgreSQL) with Redis, the connectors are the lease holder's, relayed to every node
-/// through Redis ([`RelayFeed`]); otherwise this node's own. Must be called within the
+/// through Redis ([`RelayFeed`]); otherwise this node's own. Either way the exchange
+/// connections' updates pass through [`LivePrices::tap`] on their way. Must be called within the
 /// runtime (the connectors and the relay start their tasks on it).
 pub fn live_stream(
     args: &ServeCommandArgs,
@@ -246,20 +271,21 @@ pub fn live_stream(
         }
     };
     let (polymarket_url, kalshi_url) = (stream.polymarket_ws_url.clone(), stream.kalshi_ws_url.clone());
+    let prices = LivePrices::default();
+    let tap = prices.clone();
     let connect = move |updates: mpsc::Sender<MarketUpdate>| -> Arc<dyn LiveFeed> {
-        let settings = ConnectionSettings::default();
-        // Fails only without credentials, which were given.
-        let kalshi = kalshi_credentials.clone().and_then(|credentials| {
-            Connector::kalshi(&kalshi_url, Some(credentials), updates.clone(), settings.clone()).ok()
-        });
-        let polymarket = Connector::polymarket(&polymarket_url, updates.clone(), settings);
-        Arc::new(ExchangeFeeds::new(Some(polymarket), kalshi, updates))
+        exchange_feeds(
+            &polymarket_url,
+            &kalshi_url,
+            kalshi_credentials.clone(),
+            tap.tap(updates),
+        )
     };
     let (updates, received) = mpsc::channel(STREAM_UPDATES_CAPACITY);
     let redis_url = args.serve.redis_url.as_deref();
-    let (feed, lease) = match redis_url.filter(|_| marketlens_storage::is_shared(database_url)) {
+    let (lease, leading) = watch::channel(None);
+    let feed = match redis_url.filter(|_| marketlens_storage::is_shared(database_url)) {
         Some(redis_url) => {
-            let (lease, leading) = watch::channel(None);
             let lease_secs = Duration::from_secs(args.sync_lease_secs);
             let settings = RelaySettings {
                 prefix: args.serve.redis_key_prefix.clone(),
@@ -271,15 +297,17 @@ pub fn live_stream(
             tracing::info!(
                 "the live stream is relayed through Redis: the sync lease's holder connects to the exchanges"
             );
-            (Arc::new(relay) as Arc<dyn LiveFeed>, Some(lease))
+            Arc::new(relay) as Arc<dyn LiveFeed>
         }
-        None => (connect(updates), None),
+        None => connect(updates),
     };
     Ok(Some(LiveStream {
         feed,
+        origin: FeedOrigin::Exchanges,
         updates: received,
         markets: depth.clone(),
         lease,
+        prices: Some(prices),
     }))
 }
 

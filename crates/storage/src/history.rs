@@ -2,16 +2,19 @@
 //! resolution and bucket.
 //!
 //! Written by the upsert (every market it writes is an observation, merged into its
-//! five-minute, hourly and daily bars in the same transaction), read by the history call one
+//! five-minute, hourly and daily bars in the same transaction) and by
+//! [`HistoryStore::record_prices`] (a live stream's prices, as observations of the markets as
+//! stored, merged the same way), read by the history call one
 //! resolution at a time, and kept bounded by [`HistoryStore::expire_history`], which the
 //! syncing node runs every hour. What to merge and delete is decided here, once; each backend
 //! only runs its statements ([`HistoryWriter`]).
 
 use async_trait::async_trait;
 use marketlens_domain::Market;
-use marketlens_domain::history::{Expiry, HistoryBar, Resolution, Retention};
-use marketlens_domain::time::Timestamp;
-use std::collections::HashMap;
+use marketlens_domain::history::{Expiry, HistoryBar, ObservedPrices, Resolution, Retention};
+use marketlens_domain::time::{Timestamp, from_epoch_millis, to_epoch_millis};
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
 use uuid::Uuid;
 
 use crate::{Page, StoreError};
@@ -73,6 +76,12 @@ pub trait HistoryStore: Send + Sync {
         offset: u64,
     ) -> Result<Page<HistoryBar>, StoreError>;
 
+    /// Merges each market's observed prices into its bars, as an observation at their time of
+    /// the market as stored with those prices (its volume and liquidity the stored ones), in
+    /// one transaction that waits for the catalogue's writers, as an upsert does. Markets the
+    /// store does not hold are skipped; returns how many were recorded.
+    async fn record_prices(&self, observed: &[ObservedPrices]) -> Result<usize, StoreError>;
+
     /// Deletes every fine bar past its retention at `now`.
     async fn expire_history(&self, now: Timestamp, retention: Retention) -> Result<ExpiryReport, StoreError>;
 
@@ -94,6 +103,9 @@ pub fn history_key(market_id: Uuid, bar: &HistoryBar) -> HistoryKey {
 
 /// A backend's statements for history, run inside a transaction.
 pub(crate) trait HistoryWriter {
+    /// The stored markets of these ids (those the store holds).
+    async fn markets(&mut self, market_ids: &[Uuid]) -> Result<Vec<Market>, StoreError>;
+
     /// The bars of these markets at `resolution` whose bucket starts in `[from, to)`.
     async fn bars(
         &mut self,
@@ -132,51 +144,66 @@ pub(crate) trait HistoryWriter {
     ) -> Result<u64, StoreError>;
 }
 
-/// Merges each market, as observed at `at`, into its bar of every resolution. `existed` says,
-/// per market, whether the store held it before this write: a new market has no bars to read.
-/// During a bulk load (`bulk`), a new market's bars are staged ([`HistoryWriter::stage_bars`]).
-/// Staged bars are moved into the history before any bar is read, by any writer (another
-/// process may write while a load runs): moving none costs two statements on an empty table.
+/// A market as observed at `at`, and whether the store held it before this write (a new
+/// market has no bars to read).
+pub(crate) struct Observation<'a> {
+    pub(crate) market: &'a Market,
+    pub(crate) at: Timestamp,
+    pub(crate) existed: bool,
+}
+
+/// Merges each observation into its market's bar of every resolution. During a bulk load
+/// (`bulk`), a new market's bars are staged ([`HistoryWriter::stage_bars`]). Staged bars are
+/// moved into the history before any bar is read, by any writer (another process may write
+/// while a load runs): moving none costs two statements on an empty table.
 pub(crate) async fn record_observations(
     writer: &mut impl HistoryWriter,
-    markets: &[(&Market, bool)],
-    at: Timestamp,
+    observations: &[Observation<'_>],
     bulk: bool,
 ) -> Result<(), StoreError> {
-    if markets.iter().any(|(_, existed)| *existed) {
+    if observations.iter().any(|observation| observation.existed) {
         writer.unstage_bars().await?;
     }
     for resolution in Resolution::ALL {
-        let mut observed: Vec<(Uuid, HistoryBar)> = markets
-            .iter()
-            .map(|(market, _)| (market.id(), HistoryBar::observed(market, at, resolution)))
-            .collect();
-        let Some((_, first)) = observed.first() else {
-            return Ok(());
-        };
-        let bucket = first.bucket_start;
-        let existing: Vec<Uuid> = markets
-            .iter()
-            .filter(|(_, existed)| *existed)
-            .map(|(market, _)| market.id())
-            .collect();
-        let mut stored: HashMap<Uuid, HistoryBar> = HashMap::new();
-        for chunk in existing.chunks(BARS_PER_STATEMENT) {
-            stored.extend(writer.bars(chunk, resolution, bucket, bucket + 1).await?);
+        // One bar per market and bucket, several observations of one merged first (a row
+        // written twice by one statement is an error on PostgreSQL).
+        let mut observed: Vec<(Uuid, HistoryBar, bool)> = Vec::with_capacity(observations.len());
+        let mut positions: HashMap<(Uuid, i64), usize> = HashMap::new();
+        for observation in observations {
+            let id = observation.market.id();
+            let bar = HistoryBar::observed(observation.market, observation.at, resolution);
+            match positions.entry((id, bar.bucket_start)) {
+                Entry::Occupied(position) => observed[*position.get()].1.merge(&bar),
+                Entry::Vacant(position) => {
+                    position.insert(observed.len());
+                    observed.push((id, bar, observation.existed));
+                }
+            }
         }
-        for (id, bar) in observed.iter_mut() {
-            if let Some(stored) = stored.remove(id) {
-                let mut merged = stored;
-                merged.merge(bar);
-                *bar = merged;
+        // The stored bars to merge with, read per bucket (an upsert's observations share one).
+        let mut existing: BTreeMap<i64, Vec<Uuid>> = BTreeMap::new();
+        for (id, bar, existed) in &observed {
+            if *existed {
+                existing.entry(bar.bucket_start).or_default().push(*id);
+            }
+        }
+        let mut stored: HashMap<(Uuid, i64), HistoryBar> = HashMap::new();
+        for (bucket, ids) in existing {
+            for chunk in ids.chunks(BARS_PER_STATEMENT) {
+                let bars = writer.bars(chunk, resolution, bucket, bucket + 1).await?;
+                stored.extend(bars.into_iter().map(|(id, bar)| ((id, bar.bucket_start), bar)));
             }
         }
         let (mut staged, mut written) = (Vec::new(), Vec::new());
-        for (observation, (_, existed)) in observed.into_iter().zip(markets) {
+        for (id, mut bar, existed) in observed {
+            if let Some(mut merged) = stored.remove(&(id, bar.bucket_start)) {
+                merged.merge(&bar);
+                bar = merged;
+            }
             if bulk && !existed {
-                staged.push(observation);
+                staged.push((id, bar));
             } else {
-                written.push(observation);
+                written.push((id, bar));
             }
         }
         for chunk in staged.chunks(BARS_PER_STATEMENT) {
@@ -187,6 +214,38 @@ pub(crate) async fn record_observations(
         }
     }
     Ok(())
+}
+
+/// [`HistoryStore::record_prices`]' work in its transaction: each market the store holds, as
+/// stored with the observed prices, recorded at their time (kept to milliseconds, as every
+/// backend keeps times). Returns how many markets were recorded.
+pub(crate) async fn record_prices(
+    writer: &mut impl HistoryWriter,
+    observed: &[ObservedPrices],
+) -> Result<usize, StoreError> {
+    let ids: Vec<Uuid> = observed.iter().map(|prices| prices.market).collect();
+    let mut stored: HashMap<Uuid, Market> = HashMap::new();
+    for chunk in ids.chunks(BARS_PER_STATEMENT) {
+        let markets = writer.markets(chunk).await?;
+        stored.extend(markets.into_iter().map(|market| (market.id(), market)));
+    }
+    let markets: Vec<(Market, Timestamp)> = observed
+        .iter()
+        .filter_map(|prices| {
+            let market = stored.get(&prices.market)?;
+            Some((prices.applied_to(market), from_epoch_millis(to_epoch_millis(prices.at))))
+        })
+        .collect();
+    let observations: Vec<Observation> = markets
+        .iter()
+        .map(|(market, at)| Observation {
+            market,
+            at: *at,
+            existed: true,
+        })
+        .collect();
+    record_observations(writer, &observations, false).await?;
+    Ok(observations.len())
 }
 
 /// One transaction's worth of expiry: the expired bars of up to [`MARKETS_PER_EXPIRY`]
@@ -264,6 +323,25 @@ macro_rules! history_store_sql {
         }
 
         impl $crate::history::HistoryWriter for Statements<'_> {
+            async fn markets(
+                &mut self,
+                market_ids: &[uuid::Uuid],
+            ) -> Result<Vec<marketlens_domain::Market>, $crate::StoreError> {
+                if market_ids.is_empty() {
+                    return Ok(Vec::new());
+                }
+                let mut builder: sqlx::QueryBuilder<<$store as $crate::backend::Backend>::Db> =
+                    sqlx::QueryBuilder::new(format!(
+                        "SELECT {} FROM markets m WHERE m.id",
+                        $crate::records::MARKET_COLUMNS
+                    ));
+                <$store as $crate::backend::Backend>::push_ids(&mut builder, market_ids);
+                let rows = builder.build().fetch_all(&mut *self.0).await?;
+                rows.iter()
+                    .map(|row| $crate::records::stored_market(row).map(|stored| stored.market))
+                    .collect()
+            }
+
             async fn bars(
                 &mut self,
                 market_ids: &[uuid::Uuid],
@@ -395,6 +473,21 @@ macro_rules! history_store_sql {
                     items: Self::bars_from(rows)?.into_iter().map(|(_, bar)| bar).collect(),
                     total: total.max(0) as u64,
                 })
+            }
+
+            async fn record_prices(
+                &self,
+                observed: &[marketlens_domain::history::ObservedPrices],
+            ) -> Result<usize, $crate::StoreError> {
+                if observed.is_empty() {
+                    return Ok(0);
+                }
+                // A catalogue writer's transaction: an upsert reads and merges the same bars.
+                let mut transaction = self.begin_catalog_write().await?;
+                let recorded = $crate::history::record_prices(&mut Statements(&mut transaction), observed).await?;
+                transaction.commit().await?;
+                self.after_catalog_write().await;
+                Ok(recorded)
             }
 
             async fn expire_history(

@@ -18,7 +18,7 @@ use crate::bulk::BulkLoad;
 
 use crate::catalog::{StoredEvent, StoredMarket};
 use crate::fingerprint::fingerprint;
-use crate::history::{HistoryWriter, record_observations};
+use crate::history::{HistoryWriter, Observation, record_observations};
 use crate::{StoreError, UpsertCounts};
 
 /// What the store holds of a record, and (for markets) the event it belonged to.
@@ -315,12 +315,16 @@ pub async fn upsert(
         }
     }
 
-    let written: Vec<(&Market, bool)> = market_plan
+    let written: Vec<Observation> = market_plan
         .writes
         .iter()
-        .map(|(market, _)| (*market, held_before.contains(&market.id().to_string())))
+        .map(|(market, _)| Observation {
+            market,
+            at: now,
+            existed: held_before.contains(&market.id().to_string()),
+        })
         .collect();
-    record_observations(writer, &written, now, load.is_some()).await?;
+    record_observations(writer, &written, load.is_some()).await?;
 
     let changed = !touched_events.is_empty() || counts.markets_inserted + counts.markets_updated > 0;
     refresh_aggregates(writer, touched_events).await?;

@@ -16,6 +16,8 @@
 //!   file share.
 //! - [`import`]: recorded payload and feed files into the store (`import`, `demo`).
 //! - [`matching`]: cross-exchange matches, from scratch or kept current after each sync.
+//! - [`live_history`]: a live stream's prices into the price history, once a second, by the
+//!   node holding the sync lease.
 //! - [`schedule`]: the background loops of a serving node (one per exchange, news, history
 //!   expiry), on one node at a time under the store's sync lease.
 //!
@@ -29,6 +31,7 @@ pub mod engine;
 pub mod fetch;
 pub mod http;
 pub mod import;
+pub mod live_history;
 pub mod matching;
 pub mod news;
 pub mod schedule;

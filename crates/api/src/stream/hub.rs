@@ -28,6 +28,19 @@ use super::slots::OpenStreams;
 /// Updates applied under one lock, at most.
 const UPDATES_PER_TURN: usize = 256;
 
+/// Where a hub's feed gets its updates, which decides what the order book call makes of the
+/// books the hub keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FeedOrigin {
+    /// The exchanges, live: the order book call answers from the hub's book (`source:
+    /// stream`) while a client follows the market.
+    Exchanges,
+    /// A recording played as if live (the demo's): its books are not the market's, so the
+    /// order book call goes on answering the depth source's recorded book, with its recording
+    /// time and origin.
+    Recording,
+}
+
 /// The node's stream hub; cheap to clone.
 #[derive(Clone)]
 pub struct StreamHub {
@@ -36,6 +49,7 @@ pub struct StreamHub {
 
 struct Shared {
     feed: Arc<dyn LiveFeed>,
+    origin: FeedOrigin,
     markets: Arc<dyn StreamMarkets>,
     /// A std mutex: held only to change the map and fill outboxes, never across an await.
     followed: Mutex<HashMap<Uuid, Followed>>,
@@ -69,16 +83,19 @@ impl Subscriber {
 }
 
 impl StreamHub {
-    /// A hub over `feed`, reading the updates `feed` sends to `updates`, resolving markets with
-    /// `markets`. Starts the task that reads the updates (so it must be called inside a Tokio
-    /// runtime); the task ends when the feed closes the channel or the hub is dropped.
+    /// A hub over `feed`, whose updates come from `origin`, reading the updates `feed` sends to
+    /// `updates`, resolving markets with `markets`. Starts the task that reads the updates (so
+    /// it must be called inside a Tokio runtime); the task ends when the feed closes the
+    /// channel or the hub is dropped.
     pub fn start(
         feed: Arc<dyn LiveFeed>,
+        origin: FeedOrigin,
         updates: mpsc::Receiver<MarketUpdate>,
         markets: Arc<dyn StreamMarkets>,
     ) -> StreamHub {
         let shared = Arc::new(Shared {
             feed,
+            origin,
             markets,
             followed: Mutex::default(),
             next_client: AtomicU64::new(1),
@@ -155,9 +172,12 @@ impl StreamHub {
         }
     }
 
-    /// The market's book, when it is followed and the feed is receiving it: current as of
-    /// now, since the feed reports any interruption.
+    /// The market's book, when it is followed and the feed is receiving it from the exchange:
+    /// current as of now, since the feed reports any interruption.
     pub(crate) fn live_book(&self, market: Uuid, now: Timestamp) -> Option<OrderBook> {
+        if self.shared.origin == FeedOrigin::Recording {
+            return None;
+        }
         let followed = self.shared.lock();
         let entry = followed.get(&market).filter(|entry| entry.latest.is_live())?;
         let (_, outcomes) = entry.latest.book()?;

@@ -26,7 +26,7 @@ pub mod subscriptions;
 use marketlens_domain::rate_limit::StreamTierTable;
 use std::time::Duration;
 
-pub use hub::StreamHub;
+pub use hub::{FeedOrigin, StreamHub};
 pub use markets::StreamMarkets;
 
 /// What the stream takes from configuration.

@@ -8,7 +8,7 @@
 use futures::{SinkExt, StreamExt};
 use marketlens_api::ApiSettings;
 use marketlens_api::stream::markets::WithoutTokens;
-use marketlens_api::stream::{StreamHub, StreamSettings};
+use marketlens_api::stream::{FeedOrigin, StreamHub, StreamSettings};
 use marketlens_domain::Exchange;
 use marketlens_domain::account::LedgerKind;
 use marketlens_domain::api_key::ApiKey;
@@ -98,7 +98,7 @@ async fn start_with_hub(stream: StreamSettings) -> (TestServer, Arc<TestFeed>, S
         followed: Mutex::default(),
         updates,
     });
-    let hub = StreamHub::start(feed.clone(), received, Arc::new(WithoutTokens));
+    let hub = StreamHub::start(feed.clone(), FeedOrigin::Exchanges, received, Arc::new(WithoutTokens));
     let settings = ApiSettings {
         stream,
         ..ApiSettings::default()

@@ -6,7 +6,7 @@ use marketlens_api::AppState;
 use marketlens_api::rate_limit::{InProcessRateLimiter, RateLimiter, RedisRateLimiter};
 use marketlens_api::stream::StreamHub;
 use marketlens_domain::depth::DepthSource;
-use marketlens_storage::Store;
+use marketlens_storage::{HistoryStore, Store};
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -54,7 +54,7 @@ pub async fn serve(
     config: ServerConfig,
     sync: Option<SyncSchedule>,
     depth: Option<Arc<dyn DepthSource>>,
-    mut stream: Option<LiveStream>,
+    stream: Option<LiveStream>,
     listener: TcpListener,
 ) -> anyhow::Result<()> {
     let shutdown = CancellationToken::new();
@@ -70,9 +70,16 @@ pub async fn serve(
         }
         None => Arc::new(InProcessRateLimiter::default()),
     };
-    // The relay connects to the exchanges while this node holds the sync lease.
-    let lease = stream.as_mut().and_then(|stream| stream.lease.take());
-    let lease = lease.unwrap_or_else(|| watch::channel(None).0);
+    // The relay connects to the exchanges, and the stream's prices are written to the
+    // history, while this node holds the sync lease.
+    let lease = stream
+        .as_ref()
+        .map_or_else(|| watch::channel(None).0, |stream| stream.lease.clone());
+    let prices = stream.as_ref().and_then(|stream| stream.prices.as_ref());
+    let history_task = prices.map(|prices| {
+        let history: Arc<dyn HistoryStore> = store.clone();
+        prices.write_in_background(history, lease.subscribe(), shutdown.clone())
+    });
     let background_sync = match sync {
         Some(schedule) => Some(BackgroundSync::start(store.clone(), schedule, lease, shutdown.clone())),
         None => {
@@ -87,7 +94,7 @@ pub async fn serve(
     }
     match stream {
         Some(stream) => {
-            let hub = StreamHub::start(stream.feed, stream.updates, stream.markets);
+            let hub = StreamHub::start(stream.feed, stream.origin, stream.updates, stream.markets);
             state = state.with_stream(hub.clone());
             // Streams outlive the server's wait for requests in flight (an upgraded
             // connection is no longer one): they are closed, going away, as shutdown begins.
@@ -107,7 +114,7 @@ pub async fn serve(
     let served = marketlens_api::serve(listener, app, shutdown.clone().cancelled_owned()).await;
     // The server may also have stopped on an error: the tasks stop either way.
     shutdown.cancel();
-    for task in [catalog_task, news_task, sweep_task] {
+    for task in [catalog_task, news_task, sweep_task].into_iter().chain(history_task) {
         if let Err(error) = task.await {
             tracing::warn!(%error, "a background task did not stop cleanly");
         }

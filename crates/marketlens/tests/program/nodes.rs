@@ -21,6 +21,7 @@ use uuid::Uuid;
 use crate::{free_port, marketlens, terminate};
 
 mod faults;
+mod history;
 mod relay;
 mod retries;
 

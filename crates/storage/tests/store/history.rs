@@ -3,7 +3,7 @@
 //! same on every backend.
 
 use marketlens_domain::Exchange::{Kalshi, Polymarket};
-use marketlens_domain::history::{Resolution, Retention};
+use marketlens_domain::history::{ObservedPrices, Resolution, Retention};
 use marketlens_storage::ExpiryReport;
 
 use crate::{at, backends, market};
@@ -87,6 +87,61 @@ async fn writes_are_observations_merged_into_bars_of_every_resolution() {
         // The market records when its figures were observed.
         let stored = store.get_market(bitcoin.id()).await.unwrap().unwrap();
         assert_eq!(stored.observed_at, at(250), "{}", backend.name);
+    }
+}
+
+#[tokio::test]
+async fn live_prices_are_observations_of_the_stored_market_merged_into_its_bars() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let bitcoin = market(Polymarket, "1", "Will Bitcoin reach $100k?");
+        let bucket = 1_750_000_000 / 300 * 300;
+        store.upsert(&[bitcoin.clone()], &[], at(0)).await.unwrap();
+        let observed = |seconds, yes: f64| ObservedPrices {
+            market: bitcoin.id(),
+            at: at(seconds),
+            prices: vec![("Yes".into(), yes), ("No".into(), 1.0 - yes)],
+        };
+        let unknown = ObservedPrices {
+            market: market(Kalshi, "KX-9", "Not stored").id(),
+            ..observed(10, 0.9)
+        };
+        // Two buckets in one write, and a market the store does not hold.
+        let recorded = store
+            .record_prices(&[observed(20, 0.7), unknown, observed(250, 0.2)])
+            .await
+            .unwrap();
+        assert_eq!(recorded, 2, "{}", backend.name);
+        store.record_prices(&[observed(40, 0.1)]).await.unwrap();
+        let fine = store
+            .history(bitcoin.id(), Resolution::FiveMinutes, i64::MIN, i64::MAX)
+            .await
+            .unwrap();
+        assert_eq!(fine.len(), 2, "{}: {fine:?}", backend.name);
+        let yes = fine[0].outcomes[0];
+        assert_eq!(
+            (yes.open, yes.high, yes.low, yes.close),
+            (0.4, 0.7, 0.1, 0.1),
+            "{}",
+            backend.name
+        );
+        assert_eq!((fine[0].first_at, fine[0].last_at), (at(0), at(40)));
+        assert_eq!(fine[1].bucket_start, bucket + 300);
+        assert_eq!(fine[1].outcomes[1].close, 0.8, "{}", backend.name);
+        // The stored figures: a stream states prices only.
+        assert_eq!(
+            (fine[1].volume, fine[1].volume_24h, fine[1].liquidity),
+            (1000.0, 10.0, 100.0)
+        );
+        let daily = store
+            .history(bitcoin.id(), Resolution::Day, i64::MIN, i64::MAX)
+            .await
+            .unwrap();
+        let yes = daily[0].outcomes[0];
+        assert_eq!((yes.open, yes.high, yes.low, yes.close), (0.4, 0.7, 0.1, 0.2));
+        // The catalogue keeps the sync's prices.
+        let stored = store.get_market(bitcoin.id()).await.unwrap().unwrap();
+        assert_eq!(stored.market.outcomes[0].price, 0.4, "{}", backend.name);
     }
 }
 

@@ -2,7 +2,8 @@
 //! against the replay's exchanges. Only the holder of the sync lease connects to the
 //! exchange; a client on each node receives the recorded sequence; when the holder is killed,
 //! the other node takes the lease and the exchange connection, and its client goes on with a
-//! new book, then the whole recorded sequence of updates.
+//! new book, then the whole recorded sequence of updates. The stream's prices reach the
+//! history, written by the holder alone.
 
 use futures::{SinkExt, StreamExt};
 use marketlens_domain::Exchange;
@@ -17,7 +18,7 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use uuid::Uuid;
 
-use super::{Cluster, Node, Syncing, holds_lease, wait_for};
+use super::{Cluster, Node, Syncing, history, holds_lease, wait_for};
 
 /// The two tokens of the recorded market `0x14002070…` (`demo-data/depth/polymarket/
 /// ws-book-2.jsonl` line 4), which trade nine times in `ws-last-trade-price-1.jsonl` and change
@@ -25,11 +26,11 @@ use super::{Cluster, Node, Syncing, holds_lease, wait_for};
 const FIRST_TOKEN: &str = "1627500284739545390204314775735988068784669364445492030335161034375823784781";
 const SECOND_TOKEN: &str = "7849332184617640056758089974170387917558941201674921732369975950049491747956";
 /// Its Gamma id in the catalogue the replay serves (the recordings have no Gamma record of it).
-const EXTERNAL_ID: &str = "990001";
+pub(super) const EXTERNAL_ID: &str = "990001";
 
 /// The recorded catalogue, with the recorded market of the two tokens added in an event of its
 /// own, so that a sync stores it and its tokens can be looked up.
-fn replay_data() -> ReplayData {
+pub(super) fn replay_data() -> ReplayData {
     let mut data = ReplayData::recorded();
     let mut event = data.polymarket_events[0].clone();
     let mut market = event["markets"][0].clone();
@@ -52,16 +53,33 @@ fn replay_data() -> ReplayData {
     data
 }
 
+/// A node's environment for `replay`'s exchanges and streams, with a short lease and
+/// catalogue refresh.
+pub(super) fn environment(replay: &ReplayServer) -> Vec<(&'static str, String)> {
+    vec![
+        ("MARKETLENS_POLYMARKET_URL", replay.polymarket_url()),
+        ("MARKETLENS_KALSHI_URL", replay.kalshi_url()),
+        ("MARKETLENS_POLYMARKET_RPS", "1000".into()),
+        ("MARKETLENS_KALSHI_RPS", "1000".into()),
+        ("MARKETLENS_POLYMARKET_CLOB_URL", replay.polymarket_clob_url()),
+        ("MARKETLENS_POLYMARKET_DATA_URL", replay.polymarket_data_url()),
+        ("MARKETLENS_POLYMARKET_WS_URL", replay.polymarket_ws_url()),
+        ("MARKETLENS_KALSHI_WS_URL", replay.kalshi_ws_url()),
+        ("MARKETLENS_CATALOG_REFRESH_SECS", "1".into()),
+        ("MARKETLENS_SYNC_LEASE_SECS", "3".into()),
+    ]
+}
+
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// A stream client of one node, keeping every market message it received.
-struct Client {
+pub(super) struct Client {
     socket: Socket,
-    received: Vec<Value>,
+    pub(super) received: Vec<Value>,
 }
 
 impl Client {
-    async fn connect(node: &Node, key: &ApiKey) -> Client {
+    pub(super) async fn connect(node: &Node, key: &ApiKey) -> Client {
         let url = node.base_url.replace("http://", "ws://") + "/api/v1/stream";
         let mut request = url.into_client_request().unwrap();
         let bearer = format!("Bearer {}", key.as_str()).parse().unwrap();
@@ -75,7 +93,7 @@ impl Client {
 
     /// Subscribes to `market`, asking again while the node does not know it yet (its
     /// catalogue reloads after the sync; a refusal is not charged).
-    async fn subscribe(&mut self, market: Uuid) {
+    pub(super) async fn subscribe(&mut self, market: Uuid) {
         let subscribe = json!({"type": "subscribe", "markets": [market]}).to_string();
         for _ in 0..60 {
             self.socket.send(Message::text(subscribe.clone())).await.unwrap();
@@ -103,7 +121,7 @@ impl Client {
     }
 
     /// The next message, market messages kept in `received`.
-    async fn next(&mut self) -> Value {
+    pub(super) async fn next(&mut self) -> Value {
         loop {
             let message = tokio::time::timeout(Duration::from_secs(30), self.socket.next())
                 .await
@@ -123,7 +141,7 @@ impl Client {
     }
 
     /// Reads until `enough` holds of the market messages received.
-    async fn until(&mut self, what: &str, enough: impl Fn(&[Value]) -> bool) {
+    pub(super) async fn until(&mut self, what: &str, enough: impl Fn(&[Value]) -> bool) {
         let reading = async {
             while !enough(&self.received) {
                 self.next().await;
@@ -135,7 +153,7 @@ impl Client {
     }
 }
 
-fn count(messages: &[Value], kind: &str) -> usize {
+pub(super) fn count(messages: &[Value], kind: &str) -> usize {
     messages.iter().filter(|message| message["type"] == kind).count()
 }
 
@@ -155,20 +173,9 @@ async fn one_node_holds_the_exchange_connection_and_the_other_streams_on_when_it
         return;
     };
     let replay = ReplayServer::start(replay_data());
+    let mut environment = environment(&replay);
     let prefix = format!("relay-test-{}", Uuid::new_v4().simple());
-    let environment = [
-        ("MARKETLENS_POLYMARKET_URL", replay.polymarket_url()),
-        ("MARKETLENS_KALSHI_URL", replay.kalshi_url()),
-        ("MARKETLENS_POLYMARKET_RPS", "1000".into()),
-        ("MARKETLENS_KALSHI_RPS", "1000".into()),
-        ("MARKETLENS_POLYMARKET_CLOB_URL", replay.polymarket_clob_url()),
-        ("MARKETLENS_POLYMARKET_DATA_URL", replay.polymarket_data_url()),
-        ("MARKETLENS_POLYMARKET_WS_URL", replay.polymarket_ws_url()),
-        ("MARKETLENS_KALSHI_WS_URL", replay.kalshi_ws_url()),
-        ("MARKETLENS_CATALOG_REFRESH_SECS", "1".into()),
-        ("MARKETLENS_SYNC_LEASE_SECS", "3".into()),
-        ("MARKETLENS_REDIS_KEY_PREFIX", prefix),
-    ];
+    environment.push(("MARKETLENS_REDIS_KEY_PREFIX", prefix));
     let environment: Vec<(&str, &str)> = environment
         .iter()
         .map(|(name, value)| (*name, value.as_str()))
@@ -241,6 +248,14 @@ async fn one_node_holds_the_exchange_connection_and_the_other_streams_on_when_it
         1,
         "only the lease holder connects"
     );
+    // The prices reach the history, written once: by the holder, not by the other node.
+    history::assert_last_price_in_history(&holder, &key, market, &mut on_holder).await;
+    assert!(history::prices_written(&holder).await > 0.0);
+    assert_eq!(
+        history::prices_written(&other).await,
+        0.0,
+        "only the holder writes prices"
+    );
 
     // SIGKILL: the lease moves to the other node, which connects, follows what its client
     // wants and sends a whole book; the client goes on from it.
@@ -275,9 +290,13 @@ fn changes(messages: &[Value]) -> Vec<Value> {
 
 /// `GET /markets/{id}/orderbook` on `node`.
 async fn order_book(node: &Node, key: &ApiKey, market: Uuid) -> Value {
-    let url = format!("{}/api/v1/markets/{market}/orderbook", node.base_url);
+    data(node, key, &format!("/api/v1/markets/{market}/orderbook")).await
+}
+
+/// The `data` of a successful keyed `GET path` on `node`.
+pub(super) async fn data(node: &Node, key: &ApiKey, path: &str) -> Value {
     let response = reqwest::Client::new()
-        .get(url)
+        .get(format!("{}{path}", node.base_url))
         .bearer_auth(key.as_str())
         .send()
         .await

@@ -1,0 +1,218 @@
+//! A live stream's prices into the price history, so that a followed market's candles are
+//! continuous between syncs rather than one point every few minutes.
+//!
+//! The prices are taken where they leave the exchange connections ([`LivePrices::tap`]), in
+//! the one process connected to the exchanges (the relay's lease holder, or a node that holds
+//! its own connections), never where updates are fanned out to clients, which every node does.
+//! They are written by the node holding the sync lease, whose writes the history already is,
+//! so that each price is written once however many nodes follow the market: a node without
+//! the lease (or started with `--no-sync`) writes none.
+//!
+//! Only the latest price of each outcome of each market is kept until the next write, once a
+//! second ([`LivePrices::write_in_background`]): a market priced ten times a second costs one
+//! observation a second, and at most [`MAX_PENDING_MARKETS`] markets wait at once. Each write
+//! is one transaction of [`HistoryStore::record_prices`], the upsert's bar merging, so that
+//! what a stream observes and what a sync observes are merged alike. The tap never waits for
+//! the store: a failed or slow write holds up only the next write, and a failed one is logged,
+//! counted and its prices dropped.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use marketlens_domain::history::ObservedPrices;
+use marketlens_domain::stream::{MarketChange, MarketUpdate};
+use marketlens_domain::time::Timestamp;
+use marketlens_storage::HistoryStore;
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+use tokio::time::{Instant, MissedTickBehavior};
+use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
+
+/// Markets whose prices may wait for the next write: a price of any other market is dropped
+/// (and counted) until that write.
+pub const MAX_PENDING_MARKETS: usize = 10_000;
+/// How often the prices received are written.
+pub const WRITE_EVERY: Duration = Duration::from_secs(1);
+/// Updates forwarded per turn of a tap.
+const UPDATES_PER_TURN: usize = 256;
+
+/// The prices received since the last write; cheap to clone.
+#[derive(Clone, Default)]
+pub struct LivePrices {
+    /// A std mutex: held only to set or take prices, never across an await.
+    pending: Arc<Mutex<HashMap<Uuid, Pending>>>,
+}
+
+/// A market's latest prices, and when the last of them was received.
+struct Pending {
+    at: Timestamp,
+    prices: Vec<(String, f64)>,
+}
+
+impl LivePrices {
+    /// A sender for an exchange feed's updates: each update is observed, then forwarded to
+    /// `updates` in order. The forwarding task ends when every clone of the sender is dropped
+    /// (the feed with it) or `updates`' reader is gone. Must be called within a Tokio runtime.
+    pub fn tap(&self, updates: mpsc::Sender<MarketUpdate>) -> mpsc::Sender<MarketUpdate> {
+        // As large as the channel it feeds: the connections' own bound (they drop, and later
+        // resync, what a full channel refuses) stays where it was.
+        let (tapped, mut received) = mpsc::channel(updates.max_capacity());
+        let prices = self.clone();
+        tokio::spawn(async move {
+            let mut batch = Vec::with_capacity(UPDATES_PER_TURN);
+            while received.recv_many(&mut batch, UPDATES_PER_TURN).await > 0 {
+                prices.observe(&batch);
+                for update in batch.drain(..) {
+                    if updates.send(update).await.is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+        tapped
+    }
+
+    /// Keeps the latest price of each outcome these updates state, dated when received.
+    pub fn observe(&self, updates: &[MarketUpdate]) {
+        let mut pending = self.lock();
+        for update in updates {
+            let MarketChange::Price(tick) = &update.change else {
+                continue;
+            };
+            let Some(price) = tick.price() else {
+                continue;
+            };
+            if pending.len() >= MAX_PENDING_MARKETS && !pending.contains_key(&update.market) {
+                metrics::counter!("marketlens_history_live_prices_dropped_total").increment(1);
+                continue;
+            }
+            let market = pending.entry(update.market).or_insert_with(|| Pending {
+                at: update.received,
+                prices: Vec::new(),
+            });
+            market.at = market.at.max(update.received);
+            match market.prices.iter_mut().find(|(outcome, _)| *outcome == tick.outcome) {
+                Some((_, latest)) => *latest = price,
+                None => market.prices.push((tick.outcome.clone(), price)),
+            }
+        }
+    }
+
+    /// Writes the prices received every [`WRITE_EVERY`] while `leading` tells a sync lease
+    /// deadline still to come (the prices of a turn without it are dropped), once more when
+    /// `shutdown` is cancelled, then ends.
+    pub fn write_in_background(
+        &self,
+        store: Arc<dyn HistoryStore>,
+        leading: watch::Receiver<Option<Instant>>,
+        shutdown: CancellationToken,
+    ) -> JoinHandle<()> {
+        let prices = self.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(WRITE_EVERY);
+            every.set_missed_tick_behavior(MissedTickBehavior::Delay);
+            loop {
+                let stopping = tokio::select! {
+                    _ = every.tick() => false,
+                    () = shutdown.cancelled() => true,
+                };
+                let holding = leading.borrow().is_some_and(|deadline| deadline > Instant::now());
+                let observed = prices.take();
+                if holding && !observed.is_empty() {
+                    write(store.as_ref(), &observed).await;
+                }
+                if stopping {
+                    return;
+                }
+            }
+        })
+    }
+
+    /// The prices received since the last call.
+    fn take(&self) -> Vec<ObservedPrices> {
+        std::mem::take(&mut *self.lock())
+            .into_iter()
+            .map(|(market, pending)| ObservedPrices {
+                market,
+                at: pending.at,
+                prices: pending.prices,
+            })
+            .collect()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<Uuid, Pending>> {
+        // Each change under the lock is one insert or one take: a panic leaves it consistent.
+        self.pending.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// One write; a failure is logged and counted, never raised.
+async fn write(store: &dyn HistoryStore, observed: &[ObservedPrices]) {
+    match store.record_prices(observed).await {
+        Ok(recorded) => {
+            metrics::counter!("marketlens_history_live_prices_written_total").increment(recorded as u64);
+        }
+        Err(error) => {
+            metrics::counter!("marketlens_history_live_price_write_failures_total").increment(1);
+            tracing::warn!(%error, markets = observed.len(), "live prices could not be written to the price history; they are dropped");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use marketlens_domain::stream::PriceTick;
+    use marketlens_domain::time::from_epoch_millis;
+
+    fn price(market: u128, outcome: &str, last: f64, received: i64) -> MarketUpdate {
+        MarketUpdate {
+            market: Uuid::from_u128(market),
+            time: from_epoch_millis(0),
+            received: from_epoch_millis(received),
+            change: MarketChange::Price(PriceTick {
+                outcome: outcome.into(),
+                last: Some(last),
+                best_bid: None,
+                best_ask: None,
+            }),
+        }
+    }
+
+    #[test]
+    fn only_the_latest_price_of_each_outcome_waits_for_the_write() {
+        let prices = LivePrices::default();
+        prices.observe(&[
+            price(1, "Yes", 0.4, 1_000),
+            price(1, "No", 0.6, 1_000),
+            price(1, "Yes", 0.45, 2_000),
+        ]);
+        let observed = prices.take();
+        assert_eq!(
+            observed,
+            [ObservedPrices {
+                market: Uuid::from_u128(1),
+                at: from_epoch_millis(2_000),
+                prices: vec![("Yes".into(), 0.45), ("No".into(), 0.6)],
+            }]
+        );
+        assert!(prices.take().is_empty(), "taken once");
+    }
+
+    #[test]
+    fn markets_past_the_bound_wait_for_the_next_write() {
+        let prices = LivePrices::default();
+        let updates: Vec<MarketUpdate> = (0..=MAX_PENDING_MARKETS as u128)
+            .map(|market| price(market, "Yes", 0.5, 1_000))
+            .collect();
+        prices.observe(&updates);
+        // A market already waiting still takes its newer price.
+        prices.observe(&[price(0, "Yes", 0.7, 2_000)]);
+        let observed = prices.take();
+        assert_eq!(observed.len(), MAX_PENDING_MARKETS);
+        let first = observed.iter().find(|prices| prices.market == Uuid::from_u128(0));
+        assert_eq!(first.unwrap().prices, [("Yes".to_owned(), 0.7)]);
+    }
+}
