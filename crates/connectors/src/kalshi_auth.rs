@@ -10,10 +10,10 @@ use std::path::Path;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
-use rsa::PrivateKey;
 use rsa::pkcs1::DecodeRsaPrivateKey;
 use rsa::pkcs8::DecodePrivateKey;
 use rsa::sha2::Sha256;
+use rsa::{Generate, PrivateKey};
 
 /// The path signed: the WebSocket endpoint's, whatever the host.
 pub const SIGNED_PATH: &str = "/trade-api/ws/v2";
@@ -62,6 +62,15 @@ impl KalshiCredentials {
         })
     }
 
+    /// A key made now under `key_id`, for a server that checks no signature: the demo's
+    /// loopback replay of Kalshi's stream. Never a key Kalshi knows.
+    pub fn throwaway(key_id: &str) -> KalshiCredentials {
+        KalshiCredentials {
+            key_id: key_id.to_owned(),
+            private_key: PrivateKey::generate(),
+        }
+    }
+
     /// Credentials from a key id and the path of a PEM file.
     pub fn from_pem_file(key_id: &str, path: &Path) -> Result<KalshiCredentials, CredentialsError> {
         let pem = std::fs::read_to_string(path).map_err(|source| CredentialsError::Unreadable {
@@ -89,8 +98,8 @@ impl KalshiCredentials {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rsa::PublicKey;
     use rsa::pkcs8::{EncodePrivateKey, LineEnding};
-    use rsa::{Generate, PublicKey};
 
     #[test]
     fn the_signature_verifies_with_the_public_key_and_nothing_secret_prints() {

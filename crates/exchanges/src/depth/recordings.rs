@@ -6,6 +6,8 @@
 //! (`""` for the whole file, `/response` where the recorder wrapped the body), the demo market
 //! it is served for (Polymarket id or Kalshi ticker), the market it was really recorded on
 //! (`recordedFrom`: the recordings are of markets the demo catalogue does not hold) and when.
+//! `streams` names, per demo market, the recorded WebSocket stream the demo plays for it (the
+//! replay server's, `crates/replay/src/stream/`): the channel keys it was recorded under.
 
 use marketlens_domain::Exchange;
 use marketlens_domain::time::Timestamp;
@@ -15,11 +17,27 @@ use super::DepthPayloadError;
 
 const MANIFEST: &str = "depth recordings manifest";
 
-/// The manifest: recorded books and trade lists.
+/// The manifest: recorded books, trade lists and streams.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Recordings {
     pub books: Vec<Recording>,
     pub trades: Vec<Recording>,
+    #[serde(default)]
+    pub streams: Vec<StreamRecording>,
+}
+
+/// A recorded WebSocket stream, played for a demo market.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamRecording {
+    pub exchange: Exchange,
+    /// The market it is played for: a Polymarket id or a Kalshi ticker.
+    pub market: String,
+    /// What the recording was subscribed by: Polymarket's token ids, in the market's outcome
+    /// order, or one Kalshi ticker.
+    pub channels: Vec<String>,
+    /// The market it was recorded on, as the exchange names it.
+    pub recorded_from: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]

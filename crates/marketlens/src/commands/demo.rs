@@ -1,7 +1,9 @@
-//! `marketlens demo`: a working API over real recorded exchange data, at once.
+//! `marketlens demo`: a working API over real recorded exchange data, at once, its live
+//! stream included (recorded streams, played on loopback).
 
 use anyhow::Context;
 use chrono::Utc;
+use marketlens_domain::depth::DepthSource;
 use marketlens_domain::{Exchange, ids};
 use marketlens_storage::{NewAccount, Store};
 use std::process::ExitCode;
@@ -9,9 +11,13 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 use crate::commands::{keys, serve};
-use crate::config::{self, ServerConfig};
+use crate::config::{self, LiveStream, ServerConfig};
+use marketlens_api::stream::FeedOrigin;
+use marketlens_connectors::KalshiCredentials;
+use marketlens_replay::{ReplayData, ReplayServer};
 use marketlens_sync::depth::RecordedDepth;
 use marketlens_sync::{import, matching};
+use tokio::sync::{mpsc, watch};
 
 use crate::fixtures::demo;
 
@@ -44,6 +50,8 @@ pub async fn run(
         }
     };
     let (_, key) = keys::issue(store.as_ref(), account.id).await?;
+    let depth = RecordedDepth::new(demo::DEPTH_MANIFEST, demo::depth_file).context("the demo's depth recordings")?;
+    let depth = Arc::new(depth);
     let base = format!("http://{}", listener.local_addr()?);
     let counts = store.catalog_counts().await?;
     println!();
@@ -65,14 +73,61 @@ pub async fn run(
         println!("  curl -s -H \"Authorization: Bearer $KEY\" '{base}{path}'");
     }
     println!("The reference, with a \"try it\" form for every call: {base}/docs");
+    let mut streamed = Vec::new();
+    for stream in depth.streams() {
+        let id = ids::market_id(stream.exchange, &stream.market);
+        tracing::info!(market = %id, recorded_from = stream.recorded_from, "the demo plays a recorded stream for this market");
+        streamed.push(format!("{id} ({})", stream.market));
+    }
+    println!(
+        "The live stream, a WebSocket at {}/api/v1/stream (docs/API.md, \"Live stream\"), plays recordings for {}.",
+        base.replace("http://", "ws://"),
+        streamed.join(" and ")
+    );
     println!();
     println!("Another port: marketlens demo --bind 127.0.0.1:PORT (or MARKETLENS_BIND). Stop with Ctrl-C.");
     println!();
-    // The demo serves the recorded data as it is: no background sync, and the recorded books
-    // and trades of the markets `demo-data/depth/recordings.json` names.
-    let depth = RecordedDepth::new(demo::DEPTH_MANIFEST, demo::depth_file).context("the demo's depth recordings")?;
-    serve::serve(store, config, None, Some(Arc::new(depth)), None, listener).await?;
+    // The demo serves the recorded data as it is: no background sync, the recorded books and
+    // trades of the markets `demo-data/depth/recordings.json` names, and their recorded streams.
+    let replay = ReplayServer::start(ReplayData::default());
+    replay.loop_streams();
+    let stream = recorded_stream(&replay, depth.clone());
+    serve::serve(
+        store,
+        config,
+        None,
+        Some(depth as Arc<dyn DepthSource>),
+        Some(stream),
+        listener,
+    )
+    .await?;
+    drop(replay);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The demo's live stream: the exchanges' connectors, as `serve` runs them, against `replay`'s
+/// recorded streams on loopback, which play each recording again and again with the time
+/// they are sent (`demo-data/depth/recordings.json` names the recording of each market). A
+/// key made for the occasion signs the Kalshi handshakes: the replay wants them signed, as
+/// Kalshi does, but checks no key. The prices played are not written to the history: they
+/// are a recording, not the markets' own.
+fn recorded_stream(replay: &ReplayServer, depth: Arc<RecordedDepth>) -> LiveStream {
+    let (updates, received) = mpsc::channel(config::STREAM_UPDATES_CAPACITY);
+    let credentials = KalshiCredentials::throwaway("marketlens-demo");
+    let feed = config::exchange_feeds(
+        &replay.polymarket_ws_url(),
+        &replay.kalshi_ws_url(),
+        Some(credentials),
+        updates,
+    );
+    LiveStream {
+        feed,
+        origin: FeedOrigin::Recording,
+        updates: received,
+        markets: depth,
+        lease: watch::channel(None).0,
+        prices: None,
+    }
 }
 
 /// The calls the banner suggests, each with what it shows on the demo data: one market of

@@ -501,6 +501,7 @@ async fn demo_loads_real_data_prints_a_working_key_and_stops_gracefully() {
         .and_then(|count| count.parse().ok())
         .unwrap_or_else(|| panic!("the banner counts matched pairs: {summary}"));
     assert!(matched_pairs >= 20, "{summary}");
+    crate::stream::the_demo_plays_recorded_streams(&base, &key).await;
 
     // SIGTERM: the server finishes and exits cleanly.
     terminate(server.0.id());

@@ -28,6 +28,7 @@ use serde_json::{Value, json};
 use tokio::task::JoinSet;
 
 use super::pace::Pace;
+use super::passes::BETWEEN_PASSES;
 use super::recordings::{StreamRecordings, Timed};
 use super::socket::{Client, Link, Outgoing};
 use crate::server::{Shared, lock};
@@ -209,35 +210,48 @@ impl Player {
 
     async fn play(self, channel: String, tickers: Vec<String>) {
         let recordings = StreamRecordings::get();
-        let (kind, timeline, sequenced): (&str, &[Timed], bool) = match channel.as_str() {
-            "orderbook_delta" => {
-                for ticker in &tickers {
-                    let snapshot = match recordings.kalshi_snapshots.get(ticker) {
-                        Some(recorded) => recorded.clone(),
-                        None if self.listed(ticker) => {
-                            json!({"market_ticker": ticker, "market_id": "", "yes_dollars_fp": [], "no_dollars_fp": []})
+        let mut pass = Some(self.shared.stream.first_pass());
+        while let Some(this) = pass {
+            let (kind, timeline, sequenced): (&str, &[Timed], bool) = match channel.as_str() {
+                "orderbook_delta" => {
+                    for ticker in tickers.iter().filter(|ticker| self.wanted(ticker)) {
+                        let snapshot = match recordings.kalshi_snapshots.get(ticker) {
+                            Some(recorded) => this.kalshi(recorded),
+                            None if self.listed(ticker) => {
+                                json!({"market_ticker": ticker, "market_id": "", "yes_dollars_fp": [], "no_dollars_fp": []})
+                            }
+                            // A ticker Kalshi does not know: no snapshot at all.
+                            None => continue,
+                        };
+                        if !self.send("orderbook_snapshot", &snapshot, true) {
+                            return;
                         }
-                        // A ticker Kalshi does not know: no snapshot at all.
-                        None => continue,
-                    };
-                    if !self.send("orderbook_snapshot", &snapshot, true) {
-                        return;
                     }
+                    ("orderbook_delta", &recordings.kalshi_deltas, true)
                 }
-                ("orderbook_delta", &recordings.kalshi_deltas, true)
+                "trade" => ("trade", &recordings.kalshi_trades, true),
+                _ => ("ticker", &recordings.kalshi_tickers, false),
+            };
+            let mut pace = Pace::default();
+            let mut played = false;
+            for (time, message) in timeline {
+                let ticker = message["market_ticker"].as_str().unwrap_or_default();
+                if !tickers.iter().any(|mine| mine == ticker) {
+                    continue;
+                }
+                pace.until(*time, self.shared.stream.speed()).await;
+                if !self.wanted(ticker) {
+                    continue;
+                }
+                played = true;
+                if !self.send(kind, &this.kalshi(message), sequenced) {
+                    return;
+                }
             }
-            "trade" => ("trade", &recordings.kalshi_trades, true),
-            _ => ("ticker", &recordings.kalshi_tickers, false),
-        };
-        let mut pace = Pace::default();
-        for (time, message) in timeline {
-            let ticker = message["market_ticker"].as_str().unwrap_or_default();
-            if !tickers.iter().any(|mine| mine == ticker) {
-                continue;
-            }
-            pace.until(*time, self.shared.stream.speed()).await;
-            if self.wanted(ticker) && !self.send(kind, message, sequenced) {
-                return;
+            // A recording with nothing after its snapshots is not looped.
+            pass = this.next().filter(|_| played);
+            if pass.is_some() {
+                tokio::time::sleep(BETWEEN_PASSES).await;
             }
         }
     }

@@ -9,7 +9,8 @@
 //! - `socket`: one connection's writer (Kalshi's `seq` numbers, heartbeats, faults).
 //! - `fault`: [`StreamFault`]s a test queues (dropped connection, sequence gap, malformed
 //!   frame, stalled stream), each spent on one data frame of one exchange.
-//! - `recordings`: the frames, read once; `pace`: waiting between them at the chosen speed.
+//! - `recordings`: the frames, built in; `pace`: waiting between them at the chosen speed;
+//!   `passes`: playing them again and again, restamped, for the demo.
 //!
 //! The server records every message a client sends and every Kalshi handshake's headers, so
 //! a test can check what a connector asked for and verify its signature.
@@ -17,6 +18,7 @@
 mod fault;
 mod kalshi;
 mod pace;
+mod passes;
 mod polymarket;
 mod recordings;
 mod socket;
@@ -58,6 +60,8 @@ pub(crate) struct StreamState {
     speed: Mutex<f64>,
     /// How often Kalshi's endpoint pings its clients.
     kalshi_heartbeat: Mutex<Duration>,
+    /// Whether each subscription's recording is played again and again (`passes`).
+    looping: Mutex<bool>,
 }
 
 impl Default for StreamState {
@@ -69,6 +73,7 @@ impl Default for StreamState {
             connections: Mutex::default(),
             speed: Mutex::new(1.0),
             kalshi_heartbeat: Mutex::new(Duration::from_secs(10)),
+            looping: Mutex::new(false),
         }
     }
 }
@@ -84,6 +89,11 @@ impl StreamState {
 
     pub(crate) fn speed(&self) -> f64 {
         *lock(&self.speed)
+    }
+
+    /// The first pass of a recording a subscription starts now.
+    pub(crate) fn first_pass(&self) -> passes::Pass {
+        passes::Pass::first(*lock(&self.looping))
     }
 }
 
@@ -133,6 +143,13 @@ impl ReplayServer {
     /// `f64::INFINITY` plays them at once). Applies to frames not yet sent.
     pub fn set_stream_speed(&self, speed: f64) {
         *lock(&self.shared().stream.speed) = speed;
+    }
+
+    /// Plays each subscription's recording again from its start whenever it ends, each
+    /// frame stamped with the time it is sent and each trade's id marked with its pass: a
+    /// stream that never goes quiet (the demo's). Applies to subscriptions made after.
+    pub fn loop_streams(&self) {
+        *lock(&self.shared().stream.looping) = true;
     }
 
     /// How often Kalshi's endpoint pings each client (10 s by default, as Kalshi does).

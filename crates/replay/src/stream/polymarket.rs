@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 use tokio::task::JoinSet;
 
 use super::pace::Pace;
+use super::passes::BETWEEN_PASSES;
 use super::recordings::StreamRecordings;
 use super::socket::{Client, Link, Outgoing};
 use crate::server::{Shared, lock};
@@ -73,37 +74,51 @@ fn tokens_of(event: &Value) -> Vec<&str> {
 
 async fn play(tokens: Vec<String>, subscribed: Arc<Mutex<HashSet<String>>>, link: Link, shared: Arc<Shared>) {
     let recordings = StreamRecordings::get();
-    for token in &tokens {
-        let book = match recordings.polymarket_books.get(token) {
-            Some(recorded) => recorded.clone(),
-            None if listed(&shared, token) => {
-                json!({"event_type": "book", "asset_id": token, "market": "", "bids": [], "asks": [],
-                    "timestamp": chrono_millis(), "hash": ""})
-            }
-            // A token Polymarket does not know: nothing at all.
-            None => continue,
-        };
-        if !link.send(Outgoing::Data { frame: book, sid: None }) {
-            return;
-        }
-    }
-    let mut pace = Pace::default();
-    for (time, event) in &recordings.polymarket_events {
-        if !tokens_of(event)
+    let mut pass = Some(shared.stream.first_pass());
+    while let Some(this) = pass {
+        let still: Vec<&String> = tokens
             .iter()
-            .any(|token| tokens.iter().any(|mine| mine == token))
-        {
-            continue;
+            .filter(|token| lock(&subscribed).contains(*token))
+            .collect();
+        for token in still {
+            let book = match recordings.polymarket_books.get(token) {
+                Some(recorded) => recorded.clone(),
+                None if listed(&shared, token) => {
+                    json!({"event_type": "book", "asset_id": token, "market": "", "bids": [], "asks": [],
+                        "timestamp": chrono_millis(), "hash": ""})
+                }
+                // A token Polymarket does not know: nothing at all.
+                None => continue,
+            };
+            let frame = this.polymarket(&book);
+            if !link.send(Outgoing::Data { frame, sid: None }) {
+                return;
+            }
         }
-        pace.until(*time, shared.stream.speed()).await;
-        let still = tokens_of(event).iter().any(|token| lock(&subscribed).contains(*token));
-        if still
-            && !link.send(Outgoing::Data {
-                frame: event.clone(),
-                sid: None,
-            })
-        {
-            return;
+        let mut pace = Pace::default();
+        let mut played = false;
+        for (time, event) in &recordings.polymarket_events {
+            if !tokens_of(event)
+                .iter()
+                .any(|token| tokens.iter().any(|mine| mine == token))
+            {
+                continue;
+            }
+            pace.until(*time, shared.stream.speed()).await;
+            let still = tokens_of(event).iter().any(|token| lock(&subscribed).contains(*token));
+            if !still {
+                continue;
+            }
+            played = true;
+            let frame = this.polymarket(event);
+            if !link.send(Outgoing::Data { frame, sid: None }) {
+                return;
+            }
+        }
+        // A recording with nothing after its books is not looped.
+        pass = this.next().filter(|_| played);
+        if pass.is_some() {
+            tokio::time::sleep(BETWEEN_PASSES).await;
         }
     }
 }

@@ -1,12 +1,41 @@
 //! The stream frames the WebSocket endpoints play: the recordings of `demo-data/depth/`
 //! (`ws-*` files) and the frames written where none was recorded (`written/`, with a README
 //! naming the documentation they follow). Kept as JSON values, as recorded.
+//!
+//! Built into the crate rather than read at run time, unlike the catalogue's payloads: the
+//! demo (`marketlens demo`) plays these streams from its binary, wherever it runs.
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::data::{read, read_bytes};
+macro_rules! stream_files {
+    ($($name:literal),+ $(,)?) => {
+        /// A stream recording of `demo-data/`, by its path there.
+        fn file(name: &str) -> &'static [u8] {
+            match name {
+                $($name => include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../demo-data/", $name)),)+
+                _ => panic!("{name} is not a stream recording"),
+            }
+        }
+    };
+}
+
+stream_files!(
+    "depth/polymarket/ws-book-1.json",
+    "depth/polymarket/ws-book-2.jsonl",
+    "depth/polymarket/ws-last-trade-price-1.jsonl",
+    "depth/written/polymarket-ws-price-change-1.jsonl",
+    "depth/written/polymarket-ws-price-change-legacy-1.jsonl",
+    "depth/kalshi/ws-orderbook-1.json",
+    "depth/kalshi/ws-trade-1.jsonl",
+    "depth/kalshi/ws-ticker-1.jsonl",
+);
+
+/// A JSON file.
+fn read(name: &str) -> Value {
+    serde_json::from_slice(file(name)).unwrap_or_else(|error| panic!("{name}: {error}"))
+}
 
 /// A frame and its time in milliseconds (the exchange's, or the recorder's receipt).
 pub(crate) type Timed = (i64, Value);
@@ -26,12 +55,12 @@ pub(crate) struct StreamRecordings {
 }
 
 /// The lines of a JSON-lines file.
-fn lines(file: &str) -> Vec<Value> {
-    String::from_utf8(read_bytes(file))
-        .unwrap_or_else(|error| panic!("{file}: {error}"))
+fn lines(name: &str) -> Vec<Value> {
+    std::str::from_utf8(file(name))
+        .unwrap_or_else(|error| panic!("{name}: {error}"))
         .lines()
         .filter(|line| !line.trim().is_empty())
-        .map(|line| serde_json::from_str(line).unwrap_or_else(|error| panic!("{file}: {error}")))
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|error| panic!("{name}: {error}")))
         .collect()
 }
 
@@ -45,7 +74,7 @@ fn millis(value: &Value) -> i64 {
 impl StreamRecordings {
     /// # Panics
     ///
-    /// If a file is missing or not the JSON it was recorded as.
+    /// If a file is not the JSON it was recorded as.
     pub(crate) fn recorded() -> StreamRecordings {
         let mut recordings = StreamRecordings::default();
         let books =

@@ -2,11 +2,17 @@
 //! for the demo market the manifest names, as [`BookSource::Recording`] with its recording
 //! time and the market it was really recorded on. A market without a recording has no depth
 //! (`DepthError::NotAvailable`, which the API answers 404).
+//!
+//! It is also the demo's [`StreamMarkets`]: a demo market with a recorded stream (the
+//! manifest's `streams`) is followed under the channel keys it was recorded by, so that the
+//! demo's exchange connections, pointed at the replay's recorded streams, receive that
+//! recording as the market's.
 
 use async_trait::async_trait;
 use marketlens_domain::Exchange;
 use marketlens_domain::depth::{BookSource, DepthError, DepthMarket, DepthSource, OrderBook, TradePage, binary_books};
-use marketlens_exchanges::depth::recordings::{Recording, Recordings};
+use marketlens_domain::stream::{StreamMarket, StreamMarkets};
+use marketlens_exchanges::depth::recordings::{Recording, Recordings, StreamRecording};
 use marketlens_exchanges::depth::{BookReading, DepthPayloadError, TradeReading, kalshi, polymarket};
 use std::collections::HashMap;
 
@@ -16,6 +22,7 @@ use super::named_trades;
 pub struct RecordedDepth {
     books: HashMap<(Exchange, String), (Recording, BookReading)>,
     trades: HashMap<(Exchange, String), (Recording, Vec<TradeReading>)>,
+    streams: HashMap<(Exchange, String), StreamRecording>,
 }
 
 impl RecordedDepth {
@@ -55,7 +62,31 @@ impl RecordedDepth {
                 (recording, reading.trades),
             );
         }
-        Ok(RecordedDepth { books, trades })
+        let mut streams = HashMap::new();
+        for recording in recordings.streams {
+            let channels_expected = match recording.exchange {
+                Exchange::Polymarket => !recording.channels.is_empty(),
+                Exchange::Kalshi => recording.channels.len() == 1,
+            };
+            if !channels_expected {
+                return Err(DepthPayloadError {
+                    what: "depth recordings manifest",
+                    reason: format!("the stream of {} names the wrong channels", recording.market),
+                    garbled: false,
+                });
+            }
+            streams.insert((recording.exchange, recording.market.clone()), recording);
+        }
+        Ok(RecordedDepth { books, trades, streams })
+    }
+}
+
+impl RecordedDepth {
+    /// The recorded streams, by exchange and market.
+    pub fn streams(&self) -> Vec<&StreamRecording> {
+        let mut streams: Vec<&StreamRecording> = self.streams.values().collect();
+        streams.sort_by_key(|stream| (stream.exchange, &stream.market));
+        streams
     }
 }
 
@@ -89,6 +120,26 @@ impl DepthSource for RecordedDepth {
             next: (end < trades.len()).then(|| end.to_string()),
             source: BookSource::Recording,
             recorded_from: recording.recorded_from.clone(),
+        })
+    }
+}
+
+#[async_trait]
+impl StreamMarkets for RecordedDepth {
+    /// The market under its recorded stream's channel keys: the recorded market's tokens
+    /// (Polymarket) or ticker (Kalshi). [`DepthError::NotAvailable`] without a recorded stream.
+    async fn stream_market(&self, market: &DepthMarket) -> Result<StreamMarket, DepthError> {
+        let recording = self.streams.get(&key(market)).ok_or(DepthError::NotAvailable)?;
+        let (external_id, tokens) = match market.exchange {
+            Exchange::Polymarket => (market.external_id.clone(), recording.channels.clone()),
+            Exchange::Kalshi => (recording.channels.concat(), Vec::new()),
+        };
+        Ok(StreamMarket {
+            id: market.id,
+            exchange: market.exchange,
+            external_id,
+            outcomes: market.outcomes.clone(),
+            tokens,
         })
     }
 }
