@@ -96,7 +96,7 @@ async fn live_prices_are_observations_of_the_stored_market_merged_into_its_bars(
         let store = &backend.store;
         let bitcoin = market(Polymarket, "1", "Will Bitcoin reach $100k?");
         let bucket = 1_750_000_000 / 300 * 300;
-        store.upsert(&[bitcoin.clone()], &[], at(0)).await.unwrap();
+        store.upsert(std::slice::from_ref(&bitcoin), &[], at(0)).await.unwrap();
         let observed = |seconds, yes: f64| ObservedPrices {
             market: bitcoin.id(),
             at: at(seconds),
