@@ -93,7 +93,7 @@ fn any_text_is_written_by_copy_and_read_back_as_it_was() {
                     created_at: from_epoch_millis(millis),
                 };
                 store
-                    .restore_catalog(&[stored.clone()], &[stored_event.clone()])
+                    .restore_catalog(std::slice::from_ref(&stored), std::slice::from_ref(&stored_event))
                     .await
                     .unwrap();
                 prop_assert_eq!(store.get_market(stored.id).await.unwrap(), Some(stored));
@@ -101,8 +101,11 @@ fn any_text_is_written_by_copy_and_read_back_as_it_was() {
 
                 // An upsert goes through a temporary table; twice, to replace what it wrote.
                 let upserted = awkward(&format!("P-{case}"), &texts, number, millis);
-                store.upsert(&[upserted.clone()], &[], at(10)).await.unwrap();
-                let mut changed = upserted.clone();
+                store
+                    .upsert(std::slice::from_ref(&upserted), &[], at(10))
+                    .await
+                    .unwrap();
+                let mut changed = upserted;
                 changed.question = texts[12].clone();
                 changed.source_updated_at = Some(at(20));
                 store.upsert(&[changed.clone()], &[], at(20)).await.unwrap();
