@@ -10,9 +10,10 @@
 //! `usize: ColumnIndex<DB::Row>`, executors, argument buffers), repeated on every impl and
 //! helper because Rust does not carry such bounds along; the macro compiles the same text
 //! against each concrete driver, so each query is type-checked per backend with no bound at all.
-//! What cannot be the same text is a method of [`Backend`].
+//! What cannot be the same text is a method of [`Backend`]; and how many rows are written at
+//! once (multi-row `INSERT`s on SQLite, `COPY` on PostgreSQL) is each backend's implementation
+//! of `crate::table_rows::RowWriter` on its `Statements`.
 
-use marketlens_domain::Outcome;
 use marketlens_domain::time::Timestamp;
 use sqlx::pool::PoolConnection;
 use sqlx::{Connection, Database, Pool, QueryBuilder, SqlSafeStr, Transaction};
@@ -49,12 +50,7 @@ pub(crate) trait Backend {
     /// the words bound as `$1` ([`Backend::any_words`]), best first, at most `$2`.
     const ANY_WORDS: &'static str;
 
-    /// A market's outcomes as the backend's column keeps them (JSON text on SQLite, `JSONB`).
-    type Outcomes: Default;
-
     fn id(id: Uuid) -> Self::Id;
-
-    fn outcomes(outcomes: &[Outcome]) -> Result<Self::Outcomes, serde_json::Error>;
 
     /// Pushes a condition that market `m` holds every one of `words`, each as the prefix of
     /// one of its question's words.
@@ -97,7 +93,7 @@ pub(crate) trait Backend {
     fn bulk_state(&self) -> &crate::bulk::BulkState;
 
     /// Drops what a bulk load builds after it, recording how to build it back, in the
-    /// transaction of `connection` (SQLite; nothing on PostgreSQL).
+    /// transaction of `connection`.
     async fn defer_indexes(connection: &mut <Self::Db as Database>::Connection) -> Result<(), StoreError>;
 
     /// Builds back what [`Backend::defer_indexes`] dropped, if anything, in the transaction of

@@ -13,7 +13,9 @@
 //!   B-tree pages the cache no longer held. Their definitions are copied into
 //!   `deferred_schema` in the transaction that drops them, and building them back is one
 //!   transaction that empties it, which every opening of the store also runs: a load killed
-//!   half-way leaves a store whose indexes come back when it is next opened.
+//!   half-way leaves a store whose indexes come back when it is next opened. PostgreSQL defers
+//!   the same indexes the same way (`postgres/deferred.rs`; it has no triggers to defer), and
+//!   writes every batch by `COPY` (`postgres/copy_in.rs`).
 //! - On SQLite the first bars of the markets new to the store (three per market) are appended
 //!   to `price_history_staged`, which has no key, and moved into `price_history` sorted by its
 //!   key when the load ends: a million markets' bars inserted into the history's key in the
@@ -23,9 +25,9 @@
 //!   transaction as the building of the indexes, and by the same opening of the store that
 //!   builds them after a killed load.
 //!
-//! While a load runs on SQLite, the store's own list and search queries (which answer only
-//! while a server's in-memory catalogue loads) are slower, and search and the history call
-//! miss what the load wrote so far.
+//! While a load runs, the store's own list and search queries (which answer only
+//! while a server's in-memory catalogue loads) are slower, and on SQLite search and the
+//! history call miss what the load wrote so far.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};

@@ -350,7 +350,7 @@ pub trait CatalogStore: Send + Sync {
     async fn open_market_ids(&self, exchange: Exchange) -> Result<Vec<String>, StoreError>;
 }
 
-/// Match rows per multi-row insert (4 values each), and market ids per delete.
+/// Market ids per delete of their matches.
 pub(crate) const MATCH_ROWS_PER_STATEMENT: usize = 2_000;
 
 pub(crate) fn sort_column(sort: MarketSort) -> &'static str {
@@ -445,20 +445,8 @@ macro_rules! catalog_store_sql {
                 connection: &mut Connection,
                 pairs: &[marketlens_domain::matching::MatchPair],
             ) -> Result<(), $crate::StoreError> {
-                for chunk in pairs.chunks($crate::catalog::MATCH_ROWS_PER_STATEMENT) {
-                    let mut builder: sqlx::QueryBuilder<<$store as $crate::backend::Backend>::Db> =
-                        sqlx::QueryBuilder::new(
-                            "INSERT INTO market_matches (market_id, matched_id, similarity, orientation) ",
-                        );
-                    builder.push_values(chunk, |mut row, pair| {
-                        row.push_bind(Self::id(pair.market_id))
-                            .push_bind(Self::id(pair.matched_id))
-                            .push_bind(pair.similarity)
-                            .push_bind(pair.orientation.as_str());
-                    });
-                    builder.build().execute(&mut *connection).await?;
-                }
-                Ok(())
+                use $crate::table_rows::RowWriter;
+                Statements(connection).insert_rows("market_matches", pairs).await
             }
 
             /// The matching inputs of the markets `condition` (on `m`) selects, binding `revision`

@@ -22,8 +22,8 @@ use crate::{Page, StoreError};
 /// Markets whose expired bars one transaction deletes: small enough to keep each transaction
 /// short (a syncing node's writes wait behind it), large enough to amortise the commit.
 pub(crate) const MARKETS_PER_EXPIRY: u32 = 500;
-/// Rows per multi-row history write: each binds 9 values.
-pub(crate) const BARS_PER_STATEMENT: usize = 500;
+/// Markets whose bars one read asks for.
+pub(crate) const MARKETS_PER_READ: usize = 500;
 
 /// What an insert of bars replaces (every backend speaks this SQL).
 pub(crate) const ON_CONFLICT_REPLACE_BAR: &str = " ON CONFLICT (market_id, resolution, bucket_start) DO UPDATE SET \
@@ -189,7 +189,7 @@ pub(crate) async fn record_observations(
         }
         let mut stored: HashMap<(Uuid, i64), HistoryBar> = HashMap::new();
         for (bucket, ids) in existing {
-            for chunk in ids.chunks(BARS_PER_STATEMENT) {
+            for chunk in ids.chunks(MARKETS_PER_READ) {
                 let bars = writer.bars(chunk, resolution, bucket, bucket + 1).await?;
                 stored.extend(bars.into_iter().map(|(id, bar)| ((id, bar.bucket_start), bar)));
             }
@@ -206,12 +206,8 @@ pub(crate) async fn record_observations(
                 written.push((id, bar));
             }
         }
-        for chunk in staged.chunks(BARS_PER_STATEMENT) {
-            writer.stage_bars(chunk).await?;
-        }
-        for chunk in written.chunks(BARS_PER_STATEMENT) {
-            writer.write_bars(chunk).await?;
-        }
+        writer.stage_bars(&staged).await?;
+        writer.write_bars(&written).await?;
     }
     Ok(())
 }
@@ -225,7 +221,7 @@ pub(crate) async fn record_prices(
 ) -> Result<usize, StoreError> {
     let ids: Vec<Uuid> = observed.iter().map(|prices| prices.market).collect();
     let mut stored: HashMap<Uuid, Market> = HashMap::new();
-    for chunk in ids.chunks(BARS_PER_STATEMENT) {
+    for chunk in ids.chunks(MARKETS_PER_READ) {
         let markets = writer.markets(chunk).await?;
         stored.extend(markets.into_iter().map(|market| (market.id(), market)));
     }
@@ -278,50 +274,6 @@ macro_rules! history_store_sql {
             }
         }
 
-        impl Statements<'_> {
-            /// Inserts `bars` into `table` (`price_history` or the backend's staging table),
-            /// `on_conflict` after the rows.
-            async fn insert_bars(
-                &mut self,
-                table: &str,
-                bars: &[(uuid::Uuid, marketlens_domain::history::HistoryBar)],
-                on_conflict: &str,
-            ) -> Result<(), $crate::StoreError> {
-                use $crate::backend::Backend;
-                if bars.is_empty() {
-                    return Ok(());
-                }
-                let mut failure = None;
-                let mut builder: sqlx::QueryBuilder<<$store as Backend>::Db> = sqlx::QueryBuilder::new(format!(
-                    "INSERT INTO {table} ({}) ",
-                    $crate::records::HISTORY_COLUMNS
-                ));
-                builder.push_values(bars, |mut row, (id, bar)| {
-                    let outcomes = serde_json::to_string(&bar.outcomes).unwrap_or_else(|error| {
-                        failure = Some(error.to_string());
-                        String::new()
-                    });
-                    row.push_bind(*id)
-                        .push_bind(bar.resolution.seconds())
-                        .push_bind(bar.bucket_start)
-                        .push_bind(<$store>::time(bar.first_at))
-                        .push_bind(<$store>::time(bar.last_at))
-                        .push_bind(outcomes)
-                        .push_bind(bar.volume)
-                        .push_bind(bar.volume_24h)
-                        .push_bind(bar.liquidity);
-                });
-                if let Some(error) = failure {
-                    return Err($crate::StoreError::Internal(format!(
-                        "a bar does not serialize: {error}"
-                    )));
-                }
-                builder.push(on_conflict);
-                builder.build().execute(&mut *self.0).await?;
-                Ok(())
-            }
-        }
-
         impl $crate::history::HistoryWriter for Statements<'_> {
             async fn markets(
                 &mut self,
@@ -369,7 +321,8 @@ macro_rules! history_store_sql {
                 &mut self,
                 bars: &[(uuid::Uuid, marketlens_domain::history::HistoryBar)],
             ) -> Result<(), $crate::StoreError> {
-                self.insert_bars("price_history", bars, $crate::history::ON_CONFLICT_REPLACE_BAR)
+                use $crate::table_rows::RowWriter;
+                self.upsert_rows("price_history", bars, $crate::history::ON_CONFLICT_REPLACE_BAR)
                     .await
             }
 
@@ -377,8 +330,9 @@ macro_rules! history_store_sql {
                 &mut self,
                 bars: &[(uuid::Uuid, marketlens_domain::history::HistoryBar)],
             ) -> Result<(), $crate::StoreError> {
+                use $crate::table_rows::RowWriter;
                 match <$store as $crate::backend::Backend>::STAGED_HISTORY {
-                    Some(staged) => self.insert_bars(staged, bars, "").await,
+                    Some(staged) => self.insert_rows(staged, bars).await,
                     None => self.write_bars(bars).await,
                 }
             }
@@ -541,9 +495,7 @@ macro_rules! history_store_sql {
             ) -> Result<(), $crate::StoreError> {
                 use $crate::history::HistoryWriter;
                 let mut transaction = self.begin_write().await?;
-                for chunk in bars.chunks($crate::history::BARS_PER_STATEMENT) {
-                    Statements(&mut transaction).write_bars(chunk).await?;
-                }
+                Statements(&mut transaction).write_bars(bars).await?;
                 transaction.commit().await?;
                 Ok(())
             }

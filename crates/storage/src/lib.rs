@@ -31,6 +31,7 @@ pub mod postgres;
 mod records;
 pub mod sqlite;
 pub mod sync_runs;
+mod table_rows;
 pub mod transfer;
 mod upsert;
 

@@ -90,40 +90,13 @@ pub async fn copy(
     let mut report = CopyReport::default();
     // The catalogue and history go in as a bulk load: indexes built once after them.
     let bulk = to.begin_bulk_load().await?;
-    let mut after = None;
-    loop {
-        let events = from.scan_events(after, PAGE).await?;
-        let Some(last) = events.last() else { break };
-        after = Some(last.id);
-        to.restore_catalog(&[], &events).await?;
-        report.events += events.len() as u64;
-        on_progress(CopyStep::Events(report.events));
-    }
-    let mut after = None;
-    loop {
-        let markets = from.scan_markets(after, PAGE).await?;
-        let Some(last) = markets.last() else { break };
-        after = Some(last.id);
-        to.restore_catalog(&markets, &[]).await?;
-        report.markets += markets.len() as u64;
-        on_progress(CopyStep::Markets(report.markets));
-    }
-    let pairs = from.match_pairs().await?;
-    to.replace_matches(&pairs).await?;
-    report.match_pairs = pairs.len() as u64 / 2;
-    on_progress(CopyStep::Matches(report.match_pairs));
-    let mut after = None;
-    loop {
-        let bars = from.scan_history(after, PAGE).await?;
-        let Some((market_id, bar)) = bars.last() else { break };
-        after = Some(history_key(*market_id, bar));
-        to.restore_history(&bars).await?;
-        report.history_bars += bars.len() as u64;
-        on_progress(CopyStep::HistoryBars(report.history_bars));
-    }
+    let catalog = copy_catalog(from, to, &mut report, &mut on_progress).await;
     if bulk {
+        // Even after a failure: the destination then holds part of the copy, which another
+        // copy refuses, with its indexes whole.
         to.finish_bulk_load().await?;
     }
+    catalog?;
 
     let accounts = from.list_accounts().await?;
     let keys = from.export_keys().await?;
@@ -131,18 +104,73 @@ pub async fn copy(
     (report.accounts, report.keys) = (accounts.len() as u64, keys.len() as u64);
     on_progress(CopyStep::Accounts(report.accounts));
     for account in &accounts {
-        let mut after = None;
-        loop {
-            let lines = from.ledger(account.id, after, PAGE).await?;
-            let Some(last) = lines.last() else { break };
-            after = Some(last.id);
-            to.restore_ledger(&lines).await?;
-            report.ledger_lines += lines.len() as u64;
-            on_progress(CopyStep::LedgerLines(report.ledger_lines));
-        }
+        let before = report.ledger_lines;
+        report.ledger_lines += pages(
+            async |after| from.ledger(account.id, after, PAGE).await,
+            |line| line.id,
+            async |lines| to.restore_ledger(lines).await,
+            |lines| on_progress(CopyStep::LedgerLines(before + lines)),
+        )
+        .await?;
     }
     verify(from, to).await?;
     Ok(report)
+}
+
+/// The catalogue's part of [`copy`]: events, markets, matches and the price history.
+async fn copy_catalog(
+    from: &dyn crate::Store,
+    to: &dyn crate::Store,
+    report: &mut CopyReport,
+    on_progress: &mut impl FnMut(CopyStep),
+) -> Result<(), StoreError> {
+    report.events = pages(
+        async |after| from.scan_events(after, PAGE).await,
+        |event| event.id,
+        async |events| to.restore_catalog(&[], events).await,
+        |events| on_progress(CopyStep::Events(events)),
+    )
+    .await?;
+    report.markets = pages(
+        async |after| from.scan_markets(after, PAGE).await,
+        |market| market.id,
+        async |markets| to.restore_catalog(markets, &[]).await,
+        |markets| on_progress(CopyStep::Markets(markets)),
+    )
+    .await?;
+    let pairs = from.match_pairs().await?;
+    to.replace_matches(&pairs).await?;
+    report.match_pairs = pairs.len() as u64 / 2;
+    on_progress(CopyStep::Matches(report.match_pairs));
+    report.history_bars = pages(
+        async |after| from.scan_history(after, PAGE).await,
+        |(market_id, bar)| history_key(*market_id, bar),
+        async |bars| to.restore_history(bars).await,
+        |bars| on_progress(CopyStep::HistoryBars(bars)),
+    )
+    .await?;
+    Ok(())
+}
+
+/// Copies what `read` gives page by page (each page the one after the key `key` gives of the
+/// last record read) with `write`, reading the next page while one is written. `copied` is
+/// told the running count; returns the whole count.
+async fn pages<T, K>(
+    read: impl AsyncFn(Option<K>) -> Result<Vec<T>, StoreError>,
+    key: impl Fn(&T) -> K,
+    write: impl AsyncFn(&[T]) -> Result<(), StoreError>,
+    mut copied: impl FnMut(u64),
+) -> Result<u64, StoreError> {
+    let mut count = 0;
+    let mut page = read(None).await?;
+    while let Some(last) = page.last() {
+        let (written, next) = tokio::join!(write(&page), read(Some(key(last))));
+        written?;
+        count += page.len() as u64;
+        copied(count);
+        page = next?;
+    }
+    Ok(count)
 }
 
 /// Fails unless `to` holds what `from` holds: the same counts, and for every account the same
@@ -167,9 +195,6 @@ async fn verify(from: &dyn crate::Store, to: &dyn crate::Store) -> Result<(), St
     }
     Ok(())
 }
-
-/// Rows per multi-row insert of accounts (9 values), keys (6) and ledger lines (8).
-pub(crate) const ROWS_PER_STATEMENT: usize = 1_000;
 
 /// [`TransferStore`] for a [`Backend`](crate::backend::Backend) store (its pages read through
 /// `rows_after`, which [`crate::catalog`]'s macro defines for the same store).
@@ -258,40 +283,12 @@ macro_rules! transfer_store_sql {
                 accounts: &[marketlens_domain::account::Account],
                 keys: &[$crate::ExportedKey],
             ) -> Result<(), $crate::StoreError> {
-                type Builder = sqlx::QueryBuilder<<$store as $crate::backend::Backend>::Db>;
+                use $crate::table_rows::RowWriter;
                 let mut transaction = self.begin_write().await?;
-                for chunk in accounts.chunks($crate::transfer::ROWS_PER_STATEMENT) {
-                    let mut builder = Builder::new(
-                        "INSERT INTO accounts (id, label, tier, wallet_address, status, credits_remaining, \
-                            credits_purchased, credits_used, created_at) ",
-                    );
-                    builder.push_values(chunk, |mut row, account| {
-                        row.push_bind(Self::id(account.id))
-                            .push_bind(account.label.clone())
-                            .push_bind(account.tier.clone())
-                            .push_bind(account.wallet_address.clone())
-                            .push_bind(account.status.as_str())
-                            .push_bind(account.credits_remaining)
-                            .push_bind(account.credits_purchased)
-                            .push_bind(account.credits_used)
-                            .push_bind(Self::time(account.created_at));
-                    });
-                    builder.build().execute(&mut *transaction).await?;
-                }
-                for chunk in keys.chunks($crate::transfer::ROWS_PER_STATEMENT) {
-                    let mut builder = Builder::new(
-                        "INSERT INTO api_keys (id, account_id, key_hash, display, created_at, revoked_at) ",
-                    );
-                    builder.push_values(chunk, |mut row, key| {
-                        row.push_bind(Self::id(key.record.id))
-                            .push_bind(Self::id(key.record.account_id))
-                            .push_bind(key.hash.0.to_vec())
-                            .push_bind(key.record.display.clone())
-                            .push_bind(Self::time(key.record.created_at))
-                            .push_bind(key.record.revoked_at.map(Self::time));
-                    });
-                    builder.build().execute(&mut *transaction).await?;
-                }
+                Statements(&mut transaction)
+                    .insert_rows("accounts", accounts)
+                    .await?;
+                Statements(&mut transaction).insert_rows("api_keys", keys).await?;
                 transaction.commit().await?;
                 Ok(())
             }
@@ -300,25 +297,9 @@ macro_rules! transfer_store_sql {
                 &self,
                 lines: &[marketlens_domain::account::LedgerEntry],
             ) -> Result<(), $crate::StoreError> {
+                use $crate::table_rows::RowWriter;
                 let mut transaction = self.begin_write().await?;
-                for chunk in lines.chunks($crate::transfer::ROWS_PER_STATEMENT) {
-                    let mut builder: sqlx::QueryBuilder<<$store as $crate::backend::Backend>::Db> =
-                        sqlx::QueryBuilder::new(
-                            "INSERT INTO ledger (id, account_id, api_key_id, kind, operation, credits, request_id, \
-                                created_at) ",
-                        );
-                    builder.push_values(chunk, |mut row, line| {
-                        row.push_bind(line.id)
-                            .push_bind(Self::id(line.account_id))
-                            .push_bind(line.api_key_id.map(Self::id))
-                            .push_bind(line.kind.as_str())
-                            .push_bind(line.operation.clone())
-                            .push_bind(line.credits)
-                            .push_bind(line.request_id.clone())
-                            .push_bind(Self::time(line.created_at));
-                    });
-                    builder.build().execute(&mut *transaction).await?;
-                }
+                Statements(&mut transaction).insert_rows("ledger", lines).await?;
                 if let Some(statement) = <$store as $crate::backend::Backend>::CONTINUE_LEDGER_IDS {
                     sqlx::query(statement).execute(&mut *transaction).await?;
                 }

@@ -4,9 +4,11 @@
 //! the touched events derive from their markets.
 //!
 //! Built for throughput, since syncs and imports write tens of thousands of records: the
-//! backends read stored versions a few hundred ids per query, write records with multi-row
-//! upserts, and refresh event aggregates a few hundred events per statement. The SQL is the
-//! backend's ([`CatalogWriter`]); the decisions are made here, once.
+//! backends read stored versions a few hundred ids per query, write each table's records in
+//! one bulk upsert (`crate::table_rows::RowWriter`: multi-row statements on SQLite, `COPY`
+//! through a temporary table on PostgreSQL), and refresh event aggregates a few hundred
+//! events per statement. The SQL is the backend's ([`CatalogWriter`]); the decisions are made
+//! here, once.
 
 use marketlens_domain::time::{Timestamp, from_epoch_millis, to_epoch_millis};
 use marketlens_domain::upsert::{UpsertDecision, Version, decide};
@@ -19,6 +21,7 @@ use crate::bulk::BulkLoad;
 use crate::catalog::{StoredEvent, StoredMarket};
 use crate::fingerprint::fingerprint;
 use crate::history::{HistoryWriter, Observation, record_observations};
+use crate::table_rows::{CopiedEvent, RowWriter};
 use crate::{StoreError, UpsertCounts};
 
 /// What the store holds of a record, and (for markets) the event it belonged to.
@@ -126,13 +129,6 @@ fn aggregate(event_ids: &[String], figures: &[EventMarketFigures]) -> Vec<EventA
         .collect()
 }
 
-/// The head of a multi-row market insert; each row binds these 35 columns in this order.
-pub const INSERT_MARKETS: &str = "INSERT INTO markets (id, exchange, external_id, event_id, event_external_id, question, search_text, \
-                description, status, category, liquidity, volume, volume_24h, start_date, end_date, source_created_at, \
-                created_at, updated_at, source_updated_at, outcomes, headline_price, url_market, url_event, url_series, \
-                url, image_url, fingerprint, first_seen_at, changed_revision, observed_at, rules_primary, rules_secondary, \
-                rules_source, resolution_outcome, resolved_at) ";
-
 /// What an insert of a stored market replaces (every backend speaks this SQL).
 pub const ON_CONFLICT_UPDATE_MARKET: &str = " ON CONFLICT (id) DO UPDATE SET event_id = excluded.event_id, event_external_id = excluded.event_external_id, \
                 question = excluded.question, search_text = excluded.search_text, description = excluded.description, \
@@ -149,10 +145,7 @@ pub const ON_CONFLICT_UPDATE_MARKET: &str = " ON CONFLICT (id) DO UPDATE SET eve
                 rules_source = excluded.rules_source, resolution_outcome = excluded.resolution_outcome, \
                 resolved_at = excluded.resolved_at";
 
-/// The head of a multi-row event insert; each row binds these 16 columns in this order.
-pub const INSERT_EVENTS: &str = "INSERT INTO events (id, exchange, external_id, title, description, category, reported_volume, image_url, \
-                source_created_at, source_updated_at, slug, series_slug, fingerprint, first_seen_at, created_at, changed_revision) ";
-
+/// What an insert of an event replaces.
 pub const ON_CONFLICT_UPDATE_EVENT: &str = " ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description, \
                 category = excluded.category, reported_volume = excluded.reported_volume, image_url = excluded.image_url, \
                 source_created_at = excluded.source_created_at, source_updated_at = excluded.source_updated_at, \
@@ -161,9 +154,6 @@ pub const ON_CONFLICT_UPDATE_EVENT: &str = " ON CONFLICT (id) DO UPDATE SET titl
 
 /// Ids per statement when reading versions or refreshing aggregates.
 pub const IDS_PER_STATEMENT: usize = 500;
-/// Rows per multi-row upsert: markets bind 35 values each, events 16.
-pub const MARKETS_PER_STATEMENT: usize = 200;
-pub const EVENTS_PER_STATEMENT: usize = 400;
 
 /// The records to write, each once (a later copy of the same id in the batch replaces an
 /// earlier one it beats), with their fingerprints; and the counts by decision.
@@ -260,22 +250,21 @@ pub async fn upsert(
     let event_plan = plan(events, &event_ids, |event| event.source_updated_at, &mut stored_events);
     (counts.events_inserted, counts.events_updated) = (event_plan.inserted, event_plan.updated);
     (counts.events_unchanged, counts.events_stale) = (event_plan.unchanged, event_plan.stale);
-    for chunk in event_plan.writes.chunks(EVENTS_PER_STATEMENT) {
-        let rows: Vec<Stamped<Event>> = chunk
-            .iter()
-            .map(|&(event, fingerprint)| Stamped {
-                record: event,
-                fingerprint,
-                created_at: event.created_at.unwrap_or(now),
-                updated_at: event.source_updated_at.unwrap_or(now),
-                observed_at: now,
-                first_seen_at: now,
-                changed_revision,
-            })
-            .collect();
-        writer.write_events(&rows).await?;
-        touched_events.extend(chunk.iter().map(|(event, _)| event.id().to_string()));
-    }
+    let rows: Vec<Stamped<Event>> = event_plan
+        .writes
+        .iter()
+        .map(|&(event, fingerprint)| Stamped {
+            record: event,
+            fingerprint,
+            created_at: event.created_at.unwrap_or(now),
+            updated_at: event.source_updated_at.unwrap_or(now),
+            observed_at: now,
+            first_seen_at: now,
+            changed_revision,
+        })
+        .collect();
+    writer.write_events(&rows).await?;
+    touched_events.extend(rows.iter().map(|row| row.record.id().to_string()));
 
     let market_ids: Vec<String> = markets.iter().map(|market| market.id().to_string()).collect();
     let mut stored_markets = writer
@@ -295,24 +284,23 @@ pub async fn upsert(
     );
     (counts.markets_inserted, counts.markets_updated) = (market_plan.inserted, market_plan.updated);
     (counts.markets_unchanged, counts.markets_stale) = (market_plan.unchanged, market_plan.stale);
-    for chunk in market_plan.writes.chunks(MARKETS_PER_STATEMENT) {
-        let rows: Vec<Stamped<Market>> = chunk
-            .iter()
-            .map(|&(market, fingerprint)| Stamped {
-                record: market,
-                fingerprint,
-                created_at: market.created_at.unwrap_or(now),
-                updated_at: market.source_updated_at.unwrap_or(now),
-                observed_at: now,
-                first_seen_at: now,
-                changed_revision,
-            })
-            .collect();
-        writer.write_markets(&rows).await?;
-        for (market, _) in chunk {
-            touched_events.extend(previous_events.get(&market.id().to_string()).cloned());
-            touched_events.extend(market.event_id().map(|id| id.to_string()));
-        }
+    let rows: Vec<Stamped<Market>> = market_plan
+        .writes
+        .iter()
+        .map(|&(market, fingerprint)| Stamped {
+            record: market,
+            fingerprint,
+            created_at: market.created_at.unwrap_or(now),
+            updated_at: market.source_updated_at.unwrap_or(now),
+            observed_at: now,
+            first_seen_at: now,
+            changed_revision,
+        })
+        .collect();
+    writer.write_markets(&rows).await?;
+    for (market, _) in &market_plan.writes {
+        touched_events.extend(previous_events.get(&market.id().to_string()).cloned());
+        touched_events.extend(market.event_id().map(|id| id.to_string()));
     }
 
     let written: Vec<Observation> = market_plan
@@ -352,20 +340,18 @@ async fn refresh_aggregates(writer: &mut impl CatalogWriter, events: BTreeSet<St
     Ok(())
 }
 
-/// Writes records copied from another store as they were there (their times included), into
-/// a store that holds none of them; what events derive from their markets is recomputed,
-/// which gives the copied figures back.
-pub async fn restore(
-    writer: &mut impl CatalogWriter,
+/// Writes records copied from another store as they were there (their times, and what events
+/// derived from their markets there, included), into a store that holds none of them.
+pub(crate) async fn restore(
+    writer: &mut (impl CatalogWriter + RowWriter),
     markets: &[StoredMarket],
     events: &[StoredEvent],
 ) -> Result<(), StoreError> {
-    let mut touched_events = BTreeSet::new();
     let changed_revision = writer.next_revision().await?;
-    for chunk in events.chunks(EVENTS_PER_STATEMENT) {
-        let rows: Vec<Stamped<Event>> = chunk
-            .iter()
-            .map(|stored| Stamped {
+    let events: Vec<CopiedEvent> = events
+        .iter()
+        .map(|stored| CopiedEvent {
+            stamped: Stamped {
                 record: &stored.event,
                 fingerprint: fingerprint(&stored.event),
                 created_at: stored.created_at,
@@ -373,32 +359,24 @@ pub async fn restore(
                 observed_at: stored.created_at,
                 first_seen_at: stored.created_at,
                 changed_revision,
-            })
-            .collect();
-        writer.write_events(&rows).await?;
-        touched_events.extend(chunk.iter().map(|stored| stored.id.to_string()));
-    }
-    for chunk in markets.chunks(MARKETS_PER_STATEMENT) {
-        let rows: Vec<Stamped<Market>> = chunk
-            .iter()
-            .map(|stored| Stamped {
-                record: &stored.market,
-                fingerprint: fingerprint(&stored.market),
-                created_at: stored.created_at,
-                updated_at: stored.updated_at,
-                observed_at: stored.observed_at,
-                first_seen_at: stored.created_at,
-                changed_revision,
-            })
-            .collect();
-        writer.write_markets(&rows).await?;
-        touched_events.extend(
-            chunk
-                .iter()
-                .filter_map(|stored| stored.market.event_id().map(|id| id.to_string())),
-        );
-    }
-    refresh_aggregates(writer, touched_events).await
+            },
+            stored,
+        })
+        .collect();
+    writer.insert_rows("events", &events).await?;
+    let markets: Vec<Stamped<Market>> = markets
+        .iter()
+        .map(|stored| Stamped {
+            record: &stored.market,
+            fingerprint: fingerprint(&stored.market),
+            created_at: stored.created_at,
+            updated_at: stored.updated_at,
+            observed_at: stored.observed_at,
+            first_seen_at: stored.created_at,
+            changed_revision,
+        })
+        .collect();
+    writer.insert_rows("markets", &markets).await
 }
 
 /// The upsert's ids (text) as the [`Uuid`]s the backends bind.
@@ -409,8 +387,8 @@ pub(crate) fn uuids(ids: &[String]) -> Result<Vec<uuid::Uuid>, StoreError> {
 }
 
 /// [`CatalogWriter`] for a [`Backend`](crate::backend::Backend) store's `Statements`. Every
-/// write is a multi-row statement: on SQLite each statement is a round trip to sqlx's worker
-/// thread, and per-row statements spent a quarter of an import's time in thread hand-offs.
+/// write covers many rows: on SQLite each statement is a round trip to sqlx's worker thread,
+/// and per-row statements spent a quarter of an import's time in thread hand-offs.
 macro_rules! catalog_writer_sql {
     ($store:ty) => {
         impl $crate::upsert::CatalogWriter for Statements<'_> {
@@ -446,97 +424,20 @@ macro_rules! catalog_writer_sql {
 
             async fn write_markets(
                 &mut self,
-                chunk: &[$crate::upsert::Stamped<'_, marketlens_domain::Market>],
+                markets: &[$crate::upsert::Stamped<'_, marketlens_domain::Market>],
             ) -> Result<(), $crate::StoreError> {
-                use $crate::backend::Backend;
-                let mut builder: sqlx::QueryBuilder<<$store as Backend>::Db> =
-                    sqlx::QueryBuilder::new($crate::upsert::INSERT_MARKETS);
-                let mut failure = None;
-                builder.push_values(chunk, |mut row, stamped| {
-                    let market = stamped.record;
-                    let resolution = market.resolution.as_ref();
-                    let outcomes = <$store>::outcomes(&market.outcomes).unwrap_or_else(|error| {
-                        failure = Some(error.to_string());
-                        Default::default()
-                    });
-                    row.push_bind(<$store>::id(market.id()))
-                        .push_bind(market.exchange.as_str())
-                        .push_bind(market.external_id.clone())
-                        .push_bind(market.event_id().map(<$store>::id))
-                        .push_bind(market.event_external_id.clone())
-                        .push_bind(market.question.clone())
-                        .push_bind(
-                            marketlens_domain::text::words(&market.question)
-                                .collect::<Vec<_>>()
-                                .join(" "),
-                        )
-                        .push_bind(market.description.clone())
-                        .push_bind(market.status.as_str())
-                        .push_bind(market.category.as_str())
-                        .push_bind(market.liquidity)
-                        .push_bind(market.volume)
-                        .push_bind(market.volume_24h)
-                        .push_bind(market.start_date.map(<$store>::time))
-                        .push_bind(market.end_date.map(<$store>::time))
-                        .push_bind(market.created_at.map(<$store>::time))
-                        .push_bind(<$store>::time(stamped.created_at))
-                        .push_bind(<$store>::time(stamped.updated_at))
-                        .push_bind(market.source_updated_at.map(<$store>::time))
-                        .push_bind(outcomes)
-                        .push_bind(market.headline_price())
-                        .push_bind(market.url_keys.market.clone())
-                        .push_bind(market.url_keys.event.clone())
-                        .push_bind(market.url_keys.series.clone())
-                        .push_bind(market.url.clone())
-                        .push_bind(market.image_url.clone())
-                        .push_bind(stamped.fingerprint)
-                        .push_bind(<$store>::time(stamped.first_seen_at))
-                        .push_bind(stamped.changed_revision)
-                        .push_bind(<$store>::time(stamped.observed_at))
-                        .push_bind(market.rules.primary.clone())
-                        .push_bind(market.rules.secondary.clone())
-                        .push_bind(market.rules.source.clone())
-                        .push_bind(resolution.and_then(|resolution| resolution.outcome.clone()))
-                        .push_bind(resolution.and_then(|resolution| resolution.resolved_at.map(<$store>::time)));
-                });
-                if let Some(error) = failure {
-                    return Err($crate::StoreError::Internal(format!("outcomes do not serialize: {error}")));
-                }
-                builder.push($crate::upsert::ON_CONFLICT_UPDATE_MARKET);
-                builder.build().execute(&mut *self.0).await?;
-                Ok(())
+                use $crate::table_rows::RowWriter;
+                self.upsert_rows("markets", markets, $crate::upsert::ON_CONFLICT_UPDATE_MARKET)
+                    .await
             }
 
             async fn write_events(
                 &mut self,
-                chunk: &[$crate::upsert::Stamped<'_, marketlens_domain::Event>],
+                events: &[$crate::upsert::Stamped<'_, marketlens_domain::Event>],
             ) -> Result<(), $crate::StoreError> {
-                use $crate::backend::Backend;
-                let mut builder: sqlx::QueryBuilder<<$store as Backend>::Db> =
-                    sqlx::QueryBuilder::new($crate::upsert::INSERT_EVENTS);
-                builder.push_values(chunk, |mut row, stamped| {
-                    let event = stamped.record;
-                    row.push_bind(<$store>::id(event.id()))
-                        .push_bind(event.exchange.as_str())
-                        .push_bind(event.external_id.clone())
-                        .push_bind(event.title.clone())
-                        .push_bind(event.description.clone())
-                        .push_bind(event.category.as_str())
-                        .push_bind(event.reported_volume)
-                        .push_bind(event.image_url.clone())
-                        .push_bind(event.created_at.map(<$store>::time))
-                        .push_bind(event.source_updated_at.map(<$store>::time))
-                        .push_bind(event.slug.clone())
-                        .push_bind(event.series_slug.clone())
-                        .push_bind(stamped.fingerprint)
-                        .push_bind(<$store>::time(stamped.first_seen_at))
-                        // Recomputed by the aggregate refresh.
-                        .push_bind(<$store>::time(stamped.created_at))
-                        .push_bind(stamped.changed_revision);
-                });
-                builder.push($crate::upsert::ON_CONFLICT_UPDATE_EVENT);
-                builder.build().execute(&mut *self.0).await?;
-                Ok(())
+                use $crate::table_rows::RowWriter;
+                self.upsert_rows("events", events, $crate::upsert::ON_CONFLICT_UPDATE_EVENT)
+                    .await
             }
 
             async fn event_markets(

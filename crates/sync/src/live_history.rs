@@ -37,6 +37,8 @@ pub const MAX_PENDING_MARKETS: usize = 10_000;
 pub const WRITE_EVERY: Duration = Duration::from_secs(1);
 /// Updates forwarded per turn of a tap.
 const UPDATES_PER_TURN: usize = 256;
+/// Updates the tap holds before the channel it feeds.
+const TAP_CAPACITY: usize = 4 * UPDATES_PER_TURN;
 
 /// The prices received since the last write; cheap to clone.
 #[derive(Clone, Default)]
@@ -56,9 +58,10 @@ impl LivePrices {
     /// `updates` in order. The forwarding task ends when every clone of the sender is dropped
     /// (the feed with it) or `updates`' reader is gone. Must be called within a Tokio runtime.
     pub fn tap(&self, updates: mpsc::Sender<MarketUpdate>) -> mpsc::Sender<MarketUpdate> {
-        // As large as the channel it feeds: the connections' own bound (they drop, and later
-        // resync, what a full channel refuses) stays where it was.
-        let (tapped, mut received) = mpsc::channel(updates.max_capacity());
+        // Small, so that its fullness follows the channel behind it: the connections drop (and
+        // later resync) what a full channel refuses, and tell whether a market has caught up
+        // by this channel, so a large one would hide how far behind the hub is.
+        let (tapped, mut received) = mpsc::channel(TAP_CAPACITY);
         let prices = self.clone();
         tokio::spawn(async move {
             let mut batch = Vec::with_capacity(UPDATES_PER_TURN);

@@ -235,9 +235,12 @@ pub(crate) fn read(text: &str) -> Result<Frame, DepthPayloadError> {
         "orderbook_delta" => Message::Delta(delta(DeltaMsg::deserialize(msg).map_err(shape)?)?),
         "ticker" => {
             let ticker = TickerMsg::deserialize(msg).map_err(shape)?;
+            // A market never traded states a last price of 0, which is no price (as the
+            // catalogue's normalizer reads `last_price`).
             let last = dollars_or_cents(ticker.price_dollars, ticker.price)
                 .map(|last| DepthPayloadError::fraction(FRAME, last))
-                .transpose()?;
+                .transpose()?
+                .filter(|last| *last > 0.0);
             Message::Ticker(Ticker {
                 last,
                 yes_bid: dollars_or_cents(ticker.yes_bid_dollars, ticker.yes_bid)
@@ -304,6 +307,20 @@ fn delta(msg: DeltaMsg) -> Result<Delta, DepthPayloadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_last_price_of_zero_is_no_price() {
+        for (frame, last) in [
+            (r#"{"type": "ticker", "sid": 2, "msg": {"market_ticker": "X", "price": 0, "yes_bid": 40, "yes_ask": 44}}"#, None),
+            (r#"{"type": "ticker", "sid": 2, "msg": {"market_ticker": "X", "price_dollars": "0.0000"}}"#, None),
+            (r#"{"type": "ticker", "sid": 2, "msg": {"market_ticker": "X", "price_dollars": "0.4100"}}"#, Some(0.41)),
+        ] {
+            let Message::Ticker(ticker) = read(frame).unwrap().message else {
+                panic!("not a ticker")
+            };
+            assert_eq!(ticker.last, last, "{frame}");
+        }
+    }
 
     #[test]
     fn cents_forms_and_replies_are_read() {

@@ -6,12 +6,12 @@
 //! its row instead of overspending it. Migrations run under PostgreSQL's advisory lock (sqlx
 //! takes it), so nodes starting together apply each migration once.
 
+mod copy_in;
+mod deferred;
 mod rows;
 
-use marketlens_domain::Outcome;
 use marketlens_domain::time::Timestamp;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, Postgres};
-use sqlx::types::Json;
 use sqlx::{QueryBuilder, Transaction};
 use std::str::FromStr;
 use std::time::Duration;
@@ -85,6 +85,7 @@ impl PgStore {
             .await?;
         renumber_migrations(&pool).await?;
         sqlx::migrate!("./migrations/postgres").run(&pool).await?;
+        deferred::build_left_by_a_cut_load(&pool).await?;
         let prober = PgPoolOptions::new()
             .max_connections(1)
             .acquire_timeout(ACQUIRE_TIMEOUT)
@@ -101,7 +102,6 @@ impl Backend for PgStore {
     type Db = Postgres;
     type Id = Uuid;
     type Time = Timestamp;
-    type Outcomes = Json<Vec<Outcome>>;
 
     const BYTE_ORDER: &'static str = " COLLATE \"C\"";
     const STAGED_HISTORY: Option<&'static str> = None;
@@ -135,10 +135,6 @@ impl Backend for PgStore {
 
     fn push_history_ids(builder: &mut QueryBuilder<Postgres>, ids: &[Uuid]) {
         Self::push_ids(builder, ids);
-    }
-
-    fn outcomes(outcomes: &[Outcome]) -> Result<Json<Vec<Outcome>>, serde_json::Error> {
-        Ok(Json(outcomes.to_vec()))
     }
 
     fn time(time: Timestamp) -> Timestamp {
@@ -175,12 +171,12 @@ impl Backend for PgStore {
         &self.bulk_state
     }
 
-    async fn defer_indexes(_connection: &mut sqlx::PgConnection) -> Result<(), StoreError> {
-        Ok(())
+    async fn defer_indexes(connection: &mut sqlx::PgConnection) -> Result<(), StoreError> {
+        deferred::defer(connection).await
     }
 
-    async fn build_deferred(_connection: &mut sqlx::PgConnection) -> Result<(), StoreError> {
-        Ok(())
+    async fn build_deferred(connection: &mut sqlx::PgConnection) -> Result<(), StoreError> {
+        deferred::build(connection).await
     }
 }
 

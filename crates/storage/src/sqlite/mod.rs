@@ -6,9 +6,9 @@
 //! server runs) waits for the lock (busy timeout) instead of failing half-way. Reads use a
 //! separate pool and, in WAL mode, never wait for writers.
 
+mod binds;
 mod rows;
 
-use marketlens_domain::Outcome;
 use marketlens_domain::time::{Timestamp, to_epoch_millis};
 use sqlx::sqlite::Sqlite;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
@@ -264,7 +264,6 @@ impl Backend for SqliteStore {
     type Db = Sqlite;
     type Id = String;
     type Time = i64;
-    type Outcomes = String;
 
     const BYTE_ORDER: &'static str = "";
     const STAGED_HISTORY: Option<&'static str> = Some("price_history_staged");
@@ -305,10 +304,6 @@ impl Backend for SqliteStore {
             separated.push_bind(*id);
         }
         builder.push(")");
-    }
-
-    fn outcomes(outcomes: &[Outcome]) -> Result<String, serde_json::Error> {
-        serde_json::to_string(outcomes)
     }
 
     fn time(time: Timestamp) -> i64 {

@@ -7,7 +7,7 @@ use marketlens_domain::{Event, Market};
 use marketlens_storage::{MarketFilter, MarketQuery, MarketSort, SearchWords, SortOrder, Store, UpsertCounts};
 use marketlens_testkit::TestDatabase;
 
-use crate::{at, event, market};
+use crate::{at, event, market, postgres_indexes};
 
 /// Three batches: new records, then the same ones again with one market newer, one older,
 /// one moved to another event and one new, then a batch repeating an id.
@@ -186,4 +186,34 @@ async fn a_bulk_load_keeps_its_history_when_another_opening_builds_its_indexes_a
     plain.upsert(&[again], &[], at(102)).await.unwrap();
     plain.upsert(&batches[2].0, &batches[2].1, at(103)).await.unwrap();
     assert_eq!(everything(&*store).await, everything(&*plain).await);
+}
+
+/// On PostgreSQL too: a load cut short leaves its indexes recorded, and the next opening of
+/// the store builds them.
+#[tokio::test]
+async fn a_postgres_bulk_load_cut_short_is_indexed_at_the_next_open() {
+    let Some(database) = TestDatabase::postgres().await else {
+        return;
+    };
+    let store = database.open().await;
+    let before = postgres_indexes(&database.url).await;
+    assert!(before.contains(&"markets_search".to_owned()) && before.contains(&"price_history_by_age".to_owned()));
+    assert!(store.begin_bulk_load().await.unwrap());
+    let (markets, events) = batches().remove(0);
+    store.upsert(&markets, &events, at(100)).await.unwrap();
+    let pool = sqlx::PgPool::connect(&database.url).await.unwrap();
+    let deferred: Vec<String> = sqlx::query_scalar("SELECT name FROM deferred_schema ORDER BY name")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    assert!(
+        deferred.contains(&"markets_search".to_owned()) && !deferred.contains(&"markets_by_event".to_owned()),
+        "the load defers the search index and keeps the one its refresh reads: {deferred:?}"
+    );
+    drop(store);
+
+    let store = database.open().await;
+    assert_eq!(postgres_indexes(&database.url).await, before);
+    assert_eq!(found(&*store, "rain").await.len(), 30);
 }

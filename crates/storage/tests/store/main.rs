@@ -5,6 +5,7 @@
 mod accounts;
 mod bulk;
 mod catalog;
+mod copy_in;
 mod health;
 mod history;
 mod idempotency;
@@ -99,4 +100,22 @@ pub fn event(exchange: Exchange, external_id: &str, title: &str) -> Event {
         slug: Some(external_id.to_lowercase()),
         series_slug: None,
     }
+}
+
+/// The indexes of the PostgreSQL store at `url` (its schema's), by name, once no bulk load
+/// holds any back: fails if `deferred_schema` records some.
+pub async fn postgres_indexes(url: &str) -> Vec<String> {
+    let pool = sqlx::PgPool::connect(url).await.unwrap();
+    let names: Vec<String> =
+        sqlx::query_scalar("SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() ORDER BY 1")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    let deferred: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM deferred_schema")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    assert_eq!(deferred, 0, "no index is left deferred");
+    names
 }

@@ -8,7 +8,7 @@ use marketlens_storage::{ChargeOutcome, ChargeRequest, NewAccount, Store};
 use marketlens_testkit::TestDatabase;
 use std::sync::Arc;
 
-use crate::{at, event, market};
+use crate::{at, event, market, postgres_indexes};
 
 /// A store holding a little of everything: events, markets with and without the exchange's
 /// times, a resolved market with its rules and result, a match, two accounts, a live and a revoked key, and charges.
@@ -220,4 +220,116 @@ async fn a_copy_holds_everything_as_it_was_and_keeps_working() {
     let (from, to) = (databases[0].open().await, databases[1].open().await);
     let refused = marketlens_storage::transfer::copy(from.as_ref(), to.as_ref(), |_| {}).await;
     assert!(refused.is_err(), "a copy into a store that holds data is refused");
+}
+
+/// Texts that mean something to `COPY`'s text format, to SQL or to JSON, and text beyond ASCII.
+const AWKWARD: [&str; 8] = [
+    "tab\tand\nnewline\r\nand \\ backslash",
+    "\\N",
+    "\\.",
+    "quotes ' \" and ; -- comments",
+    "{\"json\": [1, \"two\"]}",
+    "unicode: é 漢字 🚀 \u{2028} \u{7f}",
+    "",
+    " leading and trailing ",
+];
+
+/// A store of markets, an event and a ledger whose every text is awkward.
+async fn fill_awkwardly(store: &Arc<dyn Store>) {
+    let mut markets = Vec::new();
+    for (index, text) in AWKWARD.into_iter().enumerate() {
+        let mut market = market(Kalshi, &format!("K-{index} {text}"), text);
+        market.description = text.to_owned();
+        market.event_external_id = Some("E \t 1".into());
+        market.outcomes[0].name = text.to_owned();
+        market.url = text.to_owned();
+        market.rules.primary = Some(text.to_owned());
+        markets.push(market);
+    }
+    let mut awkward_event = event(Kalshi, "E \t 1", AWKWARD[0]);
+    awkward_event.description = AWKWARD[5].into();
+    store.upsert(&markets, &[awkward_event], at(50)).await.unwrap();
+    let account = NewAccount {
+        label: AWKWARD[0].into(),
+        tier: "pro".into(),
+        wallet_address: AWKWARD[5].into(),
+        initial_credits: 10,
+    };
+    let account = store.create_account(account, at(60)).await.unwrap();
+    let key = ApiKey::generate(&mut rand::rng());
+    let record = store
+        .create_key(account.id, key.hash(), AWKWARD[1], at(61))
+        .await
+        .unwrap();
+    let charge = ChargeRequest {
+        account_id: account.id,
+        api_key_id: record.id,
+        operation: Operation::ListMarkets,
+        credits: 1,
+        request_id: AWKWARD[2].into(),
+        now: at(62),
+        keep: None,
+    };
+    store.charge(uuid::Uuid::new_v4(), &[charge]).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_copy_keeps_awkward_texts_exactly() {
+    let middle = match TestDatabase::postgres().await {
+        Some(postgres) => postgres,
+        None => TestDatabase::sqlite(),
+    };
+    let databases = [TestDatabase::sqlite(), middle, TestDatabase::sqlite()];
+    fill_awkwardly(&databases[0].open().await).await;
+    for (source, destination) in [(0, 1), (1, 2)] {
+        let (from, to) = (databases[source].open().await, databases[destination].open().await);
+        marketlens_storage::transfer::copy(from.as_ref(), to.as_ref(), |_| {})
+            .await
+            .unwrap();
+        assert_eq!(
+            everything(&from).await,
+            everything(&to).await,
+            "{} to {}",
+            databases[source].backend,
+            databases[destination].backend
+        );
+    }
+}
+
+/// A copy that fails half-way (PostgreSQL cannot keep a NUL in text; SQLite can) reports it
+/// and leaves a destination that holds part of the copy, which another copy refuses, with
+/// every index in place.
+#[tokio::test]
+async fn a_failed_copy_leaves_a_destination_that_is_refused_and_indexed() {
+    let Some(destination) = TestDatabase::postgres().await else {
+        return;
+    };
+    let source = TestDatabase::sqlite();
+    let from = source.open().await;
+    let mut unstorable = market(Polymarket, "2", "Will a NUL \0 be stored?");
+    unstorable.event_external_id = Some("E1".into());
+    from.upsert(
+        &[market(Polymarket, "1", "Will this be copied?"), unstorable],
+        &[event(Polymarket, "E1", "Copied first")],
+        at(50),
+    )
+    .await
+    .unwrap();
+    let to = destination.open().await;
+    let before = postgres_indexes(&destination.url).await;
+    assert!(before.contains(&"markets_search".to_owned()), "{before:?}");
+
+    let failed = marketlens_storage::transfer::copy(from.as_ref(), to.as_ref(), |_| {}).await;
+    assert!(failed.is_err(), "{failed:?}");
+    assert_eq!(
+        postgres_indexes(&destination.url).await,
+        before,
+        "the indexes the copy deferred are built"
+    );
+    assert!(!to.is_empty().await.unwrap(), "the events went in before the failure");
+    let refused = marketlens_storage::transfer::copy(from.as_ref(), to.as_ref(), |_| {}).await;
+    assert!(
+        matches!(&refused, Err(marketlens_storage::StoreError::Invalid(message)) if message.contains("not empty")),
+        "{refused:?}"
+    );
 }
