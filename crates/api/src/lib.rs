@@ -27,6 +27,7 @@ pub mod failed_auth;
 pub mod freshness;
 pub mod idempotency;
 pub mod key_cache;
+mod list_page;
 mod mcp;
 pub mod openapi;
 pub mod params;

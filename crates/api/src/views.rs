@@ -62,12 +62,17 @@ impl Pagination {
 pub fn json_response(value: &impl Serialize, expected_bytes: usize) -> Response {
     let mut body = Vec::with_capacity(expected_bytes);
     match serde_json::to_writer(&mut body, value) {
-        Ok(()) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
+        Ok(()) => json_bytes_response(body),
         Err(error) => {
             tracing::error!(%error, "a response did not serialize");
             StatusCode::INTERNAL_SERVER_ERROR.into_response()
         }
     }
+}
+
+/// `body`, JSON already, as a response.
+pub fn json_bytes_response(body: Vec<u8>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 /// About how many bytes one market or event of a list page takes in JSON.

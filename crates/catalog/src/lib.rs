@@ -14,6 +14,8 @@
 //! - [`Snapshot`]: one immutable, indexed picture of the catalogue.
 //! - [`LiveCatalog`]: the current snapshot, reloaded when the store's revision moves, and the
 //!   store's queries until the first load finishes.
+//! - [`ItemForm`]: which of the API's renderings of a market a list keeps per snapshot
+//!   ([`LiveCatalog::list_rendered_markets`]), so that a page is copied rather than serialized.
 //! - [`LiveNews`]: the recent news articles in a relevance index, for explain's key factors.
 //! - [`explain`]: the one market a query names (a URL or free words), and what the news says
 //!   of it: store and catalogue reads, no HTTP.
@@ -26,10 +28,12 @@ pub mod explain;
 mod live;
 mod news;
 mod reader;
+mod rendered;
 mod snapshot;
 
 pub use live::{CatalogSettings, CatalogStatus, LiveCatalog};
 pub use marketlens_news::MarketLife;
 pub use news::{LiveNews, MarketNews};
 pub use reader::{CatalogReader, StoreReader};
+pub use rendered::ItemForm;
 pub use snapshot::{Snapshot, Spread, SpreadQuery, SpreadSort};

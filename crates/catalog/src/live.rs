@@ -31,6 +31,7 @@ use uuid::Uuid;
 
 use tokio_util::sync::CancellationToken;
 
+use crate::rendered::{ItemForm, RenderedItems};
 use crate::{CatalogReader, Snapshot, Spread, SpreadQuery, StoreReader};
 
 /// How the background task keeps the catalogue in step with the store.
@@ -73,6 +74,8 @@ pub struct LiveCatalog {
 struct Loaded {
     snapshot: Snapshot,
     at: Instant,
+    /// Markets' list items as the API renders them, each kept once rendered.
+    rendered: RenderedItems,
     markets: Cache<Uuid, Arc<StoredMarket>>,
     events: Cache<Uuid, Arc<StoredEvent>>,
 }
@@ -89,6 +92,7 @@ fn weight(text_bytes: usize) -> u32 {
 impl Loaded {
     fn new(snapshot: Snapshot) -> Loaded {
         Loaded {
+            rendered: RenderedItems::new(snapshot.market_count()),
             snapshot,
             at: Instant::now(),
             markets: Cache::builder()
@@ -221,6 +225,39 @@ impl LiveCatalog {
     /// A page of the cross-exchange spreads `query` keeps, and how many it keeps.
     pub async fn spreads(&self, query: &SpreadQuery) -> Result<(Vec<Spread>, u64), StoreError> {
         Ok(self.loaded().await?.snapshot.spreads(query))
+    }
+
+    /// A page of markets, each as `render` writes its list item in `form`: from the snapshot,
+    /// each market rendered once for the snapshot's life (see `rendered`); from the store
+    /// while none is loaded, each rendered now. `render` must give the same bytes for the same
+    /// market and form.
+    pub async fn list_rendered_markets(
+        &self,
+        query: &MarketQuery,
+        form: ItemForm,
+        render: impl Fn(&MarketSummary) -> Vec<u8>,
+    ) -> Result<Page<Arc<[u8]>>, StoreError> {
+        let Some(loaded) = self.snapshot() else {
+            let page = self.store_reader.list_markets(query).await?;
+            return Ok(Page {
+                items: page.items.iter().map(|summary| render(summary).into()).collect(),
+                total: page.total,
+            });
+        };
+        let page = loaded.snapshot.list_market_docs(query);
+        let items = page
+            .items
+            .iter()
+            .map(|doc| {
+                loaded
+                    .rendered
+                    .item(form, *doc, || render(&loaded.snapshot.market_summary(*doc)))
+            })
+            .collect();
+        Ok(Page {
+            items,
+            total: page.total,
+        })
     }
 
     /// The latest time any of `exchange`'s markets was observed (written by a sync or an

@@ -6,7 +6,7 @@ use axum::Json;
 use axum::extract::{RawQuery, State};
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
-use marketlens_catalog::CatalogReader;
+use marketlens_catalog::{CatalogReader, ItemForm};
 use marketlens_domain::billing::Operation;
 use marketlens_domain::matching::{MatchInput, explain};
 use marketlens_domain::{Exchange, market_url};
@@ -19,6 +19,7 @@ use utoipa_axum::routes;
 use crate::billing::{Call, Charged, charged};
 use crate::error::{ApiError, ErrorBody};
 use crate::freshness::{age_seconds, with_data_age};
+use crate::list_page;
 use crate::params::{self, PathId};
 use crate::params::{
     MARKETS_DEFAULT_LIMIT, MARKETS_MAX_LIMIT, MAX_EXPLAIN_QUERY_LEN, MAX_EXTERNAL_ID_LEN, MAX_SEARCH_LEN,
@@ -26,9 +27,7 @@ use crate::params::{
 use crate::schemas::one_of;
 use crate::schemas::parameters::{category, exchange, limit, offset, query, text};
 use crate::state::AppState;
-use crate::views::{
-    BYTES_PER_LIST_ITEM, DataEnvelope, ListEnvelope, MarketDetail, MarketListItem, Pagination, json_response,
-};
+use crate::views::{DataEnvelope, ListEnvelope, MarketDetail, MarketListItem, Pagination};
 use marketlens_catalog::explain::market_by_url;
 use marketlens_storage::MarketSort;
 use serde_json::json;
@@ -51,25 +50,23 @@ pub async fn list(
     RawQuery(query): RawQuery,
 ) -> Result<Charged<Response>, ApiError> {
     let (market_query, include_outcomes) = params::list_markets(query.as_deref())?;
+    let form = if include_outcomes {
+        ItemForm::WithOutcomes
+    } else {
+        ItemForm::Plain
+    };
     charged(&state, &call, Operation::ListMarkets, async {
-        let page = state.catalog.list_markets(&market_query).await?;
+        let page = state
+            .catalog
+            .list_rendered_markets(&market_query, form, |summary| list_page::market_item(summary, form))
+            .await?;
         let exchanges = match market_query.filter.exchange {
             Some(exchange) => vec![exchange],
             None => Exchange::ALL.to_vec(),
         };
         let data_age = state.freshness.data_age(&state.catalog, &exchanges, Utc::now()).await?;
-        let envelope = ListEnvelope {
-            pagination: Pagination::of(&page, market_query.limit, market_query.offset),
-            data: page
-                .items
-                .iter()
-                .map(|summary| MarketListItem::new(summary, include_outcomes))
-                .collect(),
-        };
-        Ok(with_data_age(
-            json_response(&envelope, (envelope.data.len() + 1) * BYTES_PER_LIST_ITEM),
-            data_age,
-        ))
+        let pagination = Pagination::of(&page, market_query.limit, market_query.offset);
+        Ok(with_data_age(list_page::response(&page.items, &pagination), data_age))
     })
     .await
 }

@@ -8,7 +8,7 @@ use marketlens_storage::{EventQuery, EventSummary, Page, SortOrder};
 use roaring::{MultiOps, RoaringBitmap};
 use uuid::Uuid;
 
-use super::markets::page_ranks;
+use super::markets::{page_of_bitmap, page_ranks};
 
 pub struct EventIndex {
     events: Vec<EventSummary>,
@@ -79,10 +79,7 @@ impl EventIndex {
         let (ranks, total) = match filters.as_slice() {
             [] => {
                 let total = self.events.len() as u64;
-                (
-                    page_ranks(total, SortOrder::Desc, query.offset, query.limit, Some),
-                    total,
-                )
+                (page_ranks(total, SortOrder::Desc, query.offset, query.limit), total)
             }
             several => {
                 let ranked = match several {
@@ -92,9 +89,7 @@ impl EventIndex {
                         &intersection
                     }
                 };
-                let ranks = page_ranks(ranked.len(), SortOrder::Desc, query.offset, query.limit, |position| {
-                    ranked.select(position)
-                });
+                let ranks = page_of_bitmap(ranked, SortOrder::Desc, query.offset, query.limit);
                 (ranks, ranked.len())
             }
         };

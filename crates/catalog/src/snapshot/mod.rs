@@ -145,7 +145,22 @@ impl Snapshot {
     }
 
     pub fn list_markets(&self, query: &MarketQuery) -> Page<MarketSummary> {
+        let page = self.markets.list(query);
+        Page {
+            items: page.items.into_iter().map(|doc| self.markets.summary(doc)).collect(),
+            total: page.total,
+        }
+    }
+
+    /// A page of markets as docs (positions in the snapshot, below [`Snapshot::market_count`]),
+    /// for a caller that keeps something per market and snapshot; see [`Snapshot::market_summary`].
+    pub fn list_market_docs(&self, query: &MarketQuery) -> Page<u32> {
         self.markets.list(query)
+    }
+
+    /// The summary of a doc [`Snapshot::list_market_docs`] gave.
+    pub fn market_summary(&self, doc: u32) -> MarketSummary {
+        self.markets.summary(doc)
     }
 
     /// The ids of a page of the events list, and its total.

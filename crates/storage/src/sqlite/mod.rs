@@ -44,6 +44,10 @@ async fn connect_writer(options: &SqliteConnectOptions) -> Result<SqlitePool, St
             let writer = SqlitePoolOptions::new()
                 .max_connections(1)
                 .acquire_timeout(ACQUIRE_TIMEOUT)
+                // A connection to a file does not go away while idle, and sqlx pings it again
+                // as it is released: a ping before each transaction too cost every batch of
+                // charges one more round trip to the driver's worker thread.
+                .test_before_acquire(false)
                 .connect_with(options.clone())
                 .await?;
             sqlx::migrate!("./migrations/sqlite").run(&writer).await?;
