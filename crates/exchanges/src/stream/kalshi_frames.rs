@@ -311,9 +311,18 @@ mod tests {
     #[test]
     fn a_last_price_of_zero_is_no_price() {
         for (frame, last) in [
-            (r#"{"type": "ticker", "sid": 2, "msg": {"market_ticker": "X", "price": 0, "yes_bid": 40, "yes_ask": 44}}"#, None),
-            (r#"{"type": "ticker", "sid": 2, "msg": {"market_ticker": "X", "price_dollars": "0.0000"}}"#, None),
-            (r#"{"type": "ticker", "sid": 2, "msg": {"market_ticker": "X", "price_dollars": "0.4100"}}"#, Some(0.41)),
+            (
+                r#"{"type": "ticker", "sid": 2, "msg": {"market_ticker": "X", "price": 0, "yes_bid": 40, "yes_ask": 44}}"#,
+                None,
+            ),
+            (
+                r#"{"type": "ticker", "sid": 2, "msg": {"market_ticker": "X", "price_dollars": "0.0000"}}"#,
+                None,
+            ),
+            (
+                r#"{"type": "ticker", "sid": 2, "msg": {"market_ticker": "X", "price_dollars": "0.4100"}}"#,
+                Some(0.41),
+            ),
         ] {
             let Message::Ticker(ticker) = read(frame).unwrap().message else {
                 panic!("not a ticker")
