@@ -78,7 +78,7 @@ impl LivePrices {
     }
 
     /// Keeps the latest price of each outcome these updates state, dated when received.
-    pub fn observe(&self, updates: &[MarketUpdate]) {
+    fn observe(&self, updates: &[MarketUpdate]) {
         let mut pending = self.lock();
         for update in updates {
             let MarketChange::Price(tick) = &update.change else {

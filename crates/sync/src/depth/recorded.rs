@@ -79,9 +79,7 @@ impl RecordedDepth {
         }
         Ok(RecordedDepth { books, trades, streams })
     }
-}
 
-impl RecordedDepth {
     /// The recorded streams, by exchange and market.
     pub fn streams(&self) -> Vec<&StreamRecording> {
         let mut streams: Vec<&StreamRecording> = self.streams.values().collect();
@@ -132,7 +130,8 @@ impl StreamMarkets for RecordedDepth {
         let recording = self.streams.get(&key(market)).ok_or(DepthError::NotAvailable)?;
         let (external_id, tokens) = match market.exchange {
             Exchange::Polymarket => (market.external_id.clone(), recording.channels.clone()),
-            Exchange::Kalshi => (recording.channels.concat(), Vec::new()),
+            // One channel, checked when the manifest is read: the ticker.
+            Exchange::Kalshi => (recording.channels[0].clone(), Vec::new()),
         };
         Ok(StreamMarket {
             id: market.id,
