@@ -43,7 +43,7 @@ impl QueryFeatures {
         });
         let timing = dates::extract(&mut tokens, Some(dates::Reference::Today(today)));
         let entities = entities::extract(&mut tokens);
-        let quantities = numbers::extract(&mut tokens);
+        let quantities = numbers::extract(&mut tokens).quantities;
         let words = words(query).filter(|word| !is_stopword(word)).collect();
         QueryFeatures {
             entities,

@@ -561,8 +561,23 @@ fn compare_thresholds(left: &Features, right: &Features) -> (Agreement, bool) {
         }
         Some(one_step)
     };
+    // Labels ("Game 4", "#1 seed") refuse only where both sides number the same kind of thing
+    // differently: one side alone naming the game by its number says nothing against the other.
+    let numbered_alike = |of: &Features, by: &Features| {
+        of.labels.iter().all(|label| {
+            let mut same_noun = by.labels.iter().filter(|other| other.noun == label.noun).peekable();
+            same_noun.peek().is_none() || same_noun.any(|other| other.number == label.number)
+        })
+    };
+    if !numbered_alike(left, right) || !numbered_alike(right, left) {
+        return (Agreement::Conflict, false);
+    }
     match (left.quantities.is_empty(), right.quantities.is_empty()) {
-        (true, true) => (Agreement::NotStated, false),
+        (true, true) => match (left.labels.is_empty(), right.labels.is_empty()) {
+            (true, true) => (Agreement::NotStated, false),
+            (false, false) => (Agreement::Agree, false),
+            _ => (Agreement::Unknown, false),
+        },
         // A threshold decides resolution: stated on one side only, the questions differ.
         (true, false) | (false, true) => (Agreement::Conflict, false),
         (false, false) => match (
@@ -766,7 +781,14 @@ impl Comparison {
         };
         let contests = |features: &Features| list_or_none(features.entities.contexts.clone());
         let thresholds = |features: &Features| {
-            list_or_none(features.quantities.iter().map(|quantity| quantity.describe()).collect())
+            list_or_none(
+                features
+                    .quantities
+                    .iter()
+                    .map(|quantity| quantity.describe())
+                    .chain(features.labels.iter().map(|label| label.describe()))
+                    .collect(),
+            )
         };
         let dates = |features: &Features| {
             let mut description = features.timing.describe();

@@ -536,7 +536,8 @@ fn apply(timing: &mut Timing, cue: Option<&str>, found: &FoundDate) {
     }
 }
 
-fn month(word: &str) -> Option<u32> {
+/// The month a word names ("march", "mar"), if any.
+pub(super) fn month(word: &str) -> Option<u32> {
     Some(match word {
         "january" | "jan" => 1,
         "february" | "feb" => 2,

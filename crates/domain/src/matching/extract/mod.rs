@@ -19,7 +19,7 @@ use chrono::{Datelike, NaiveDate};
 
 use self::dates::Timing;
 use self::entities::{Entities, Entity};
-use self::numbers::Quantity;
+use self::numbers::{Label, Quantity};
 use self::side::Side;
 use crate::text::is_stopword;
 
@@ -28,6 +28,9 @@ use crate::text::is_stopword;
 pub struct Features {
     pub entities: Entities,
     pub quantities: Vec<Quantity>,
+    /// Numbers that say which one ("Game 4", "#1 seed"), compared only where both sides
+    /// number the same kind of thing.
+    pub labels: Vec<Label>,
     pub timing: Timing,
     pub side: Side,
     /// What must happen for Yes (win, qualify, be nominated, ...) and at which stage.
@@ -59,7 +62,7 @@ impl Features {
         let mut form = form::extract(&tokens);
         let timing = dates::extract(&mut tokens, end_date.map(dates::Reference::MarketEnd));
         let mut entities = entities::extract(&mut tokens);
-        let mut quantities = numbers::extract(&mut tokens);
+        let numbers::Numbers { mut quantities, labels } = numbers::extract(&mut tokens);
         let mut side = side::extract(&tokens);
         // A change of 0 bps is no change: "hike rates by 0bps" holds them.
         if let Some(zero) = quantities.iter().position(|quantity| {
@@ -181,6 +184,7 @@ impl Features {
         Features {
             entities,
             quantities,
+            labels,
             timing,
             side,
             form,

@@ -3,6 +3,12 @@
 //! "$150k", "$150,000" and "149999.99" are one threshold; "above 5%" and "below 5%" are two
 //! markets; "$250-500b" is a range whose unit is written once. Written here because the
 //! fragments are too irregular for a general number parser and too few to need one.
+//!
+//! A bare number that names which one rather than how many ("Game 4", "Round 1", "week 10",
+//! "Super Bowl 55", "iPhone 18") is a [`Label`], not a threshold: the exchanges
+//! write it on one side only as often as on both ("Nets vs. Celtics: Game 4" against the
+//! game's date), so it refuses a pair only when both sides label the same kind of thing
+//! differently.
 
 use super::tokens::Token;
 
@@ -44,6 +50,80 @@ pub struct Quantity {
     pub inclusive: Option<bool>,
     /// Digits written after the decimal point: a figure published as "4.6%" moves by 0.1.
     pub decimals: u8,
+}
+
+/// A number that says which one: the thing it numbers (the word before it, lower-cased) and
+/// the number.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Label {
+    pub noun: String,
+    pub number: f64,
+}
+
+impl Label {
+    pub fn describe(&self) -> String {
+        format!("{} {}", self.noun, trim(self.number))
+    }
+}
+
+/// What [`extract`] reads: thresholds, and numbers that are labels.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Numbers {
+    pub quantities: Vec<Quantity>,
+    pub labels: Vec<Label>,
+}
+
+/// Words a number after them labels rather than counts: "Game 4" is the fourth game, not four
+/// games.
+const LABELLED_NOUNS: [&str; 26] = [
+    "game",
+    "round",
+    "week",
+    "season",
+    "episode",
+    "chapter",
+    "part",
+    "phase",
+    "stage",
+    "group",
+    "pool",
+    "day",
+    "leg",
+    "heat",
+    "race",
+    "district",
+    "ward",
+    "proposition",
+    "prop",
+    "article",
+    "section",
+    "title",
+    "amendment",
+    "version",
+    "matchday",
+    "gameweek",
+];
+
+/// What a bare number labels, if it is a label: the word before it when that is one of
+/// [`LABELLED_NOUNS`], or a word with a capital that neither opens the question nor is a
+/// month ("Super Bowl 55", "iPhone 18", "Ethereum 2.0"; not "Will 4 ..." or "December 18").
+/// Only for a number written with no direction or unit, which a threshold always has and a
+/// count can lack. A rank ("#1 album", "a 1 seed") stays a count: it is the condition itself.
+fn label_noun(tokens: &[Token], index: usize) -> Option<String> {
+    let token = &tokens[index];
+    let previous = index.checked_sub(1).map(|previous| &tokens[previous])?;
+    if token.gap_before != " " {
+        return None;
+    }
+    let opens_the_question = index == 1
+        && matches!(
+            previous.lower.as_str(),
+            "will" | "who" | "what" | "when" | "which" | "how" | "is" | "are" | "does" | "do" | "did" | "can" | "has"
+        );
+    let names_something = !opens_the_question
+        && super::dates::month(&previous.lower).is_none()
+        && previous.text.chars().any(|character| character.is_ascii_uppercase());
+    (LABELLED_NOUNS.contains(&previous.lower.as_str()) || names_something).then(|| previous.lower.clone())
 }
 
 /// How two thresholds that agree compare at their boundary.
@@ -177,9 +257,9 @@ const BELOW_WORDS: [&[&str]; 10] = [
     &["dip", "below"],
 ];
 
-/// Reads the quantities among the unused tokens, marking the tokens it used.
-pub fn extract(tokens: &mut [Token]) -> Vec<Quantity> {
-    let mut quantities = Vec::new();
+/// Reads the quantities and labels among the unused tokens, marking the tokens it used.
+pub fn extract(tokens: &mut [Token]) -> Numbers {
+    let mut numbers = Numbers::default();
     let mut index = 0;
     while index < tokens.len() {
         let is_year = tokens[index].year().is_some() && !tokens[index].gap_before.ends_with('$');
@@ -251,13 +331,20 @@ pub fn extract(tokens: &mut [Token]) -> Vec<Quantity> {
         } else {
             (quantity.bound, quantity.inclusive) = bound_around(tokens, index, last);
         }
+        let bare = quantity.unit == Unit::Count && quantity.bound == Bound::Unstated && !first.explicit_scale;
+        match label_noun(tokens, index).filter(|_| bare) {
+            Some(noun) => numbers.labels.push(Label {
+                noun,
+                number: quantity.low,
+            }),
+            None => numbers.quantities.push(quantity),
+        }
         for token in &mut tokens[index..=last] {
             token.used = true;
         }
-        quantities.push(quantity);
         index = last + 1;
     }
-    quantities
+    numbers
 }
 
 struct Parsed {
@@ -423,7 +510,15 @@ mod tests {
     use super::*;
 
     fn quantities(question: &str) -> Vec<Quantity> {
+        extract(&mut tokenize(question)).quantities
+    }
+
+    fn labels(question: &str) -> Vec<String> {
         extract(&mut tokenize(question))
+            .labels
+            .iter()
+            .map(Label::describe)
+            .collect()
     }
 
     fn one(question: &str) -> Quantity {
@@ -582,5 +677,39 @@ mod tests {
     #[test]
     fn skips_ordinals() {
         assert!(quantities("on the 16th").is_empty());
+    }
+
+    #[test]
+    fn a_number_that_says_which_one_is_a_label() {
+        assert_eq!(labels("Who will win Nets vs. Celtics: Game 4?"), ["game 4"]);
+        assert_eq!(
+            labels("Will the Seahawks or the Rams win their week 10 NFL matchup?"),
+            ["week 10"]
+        );
+        assert_eq!(labels("Will Apple Inc. release iPhone 18 in 2027?"), ["iphone 18"]);
+        assert_eq!(
+            labels("What will the final score points spread be for Super Bowl 55?"),
+            ["bowl 55"]
+        );
+        assert!(quantities("Who will win Nets vs. Celtics: Game 4?").is_empty());
+    }
+
+    #[test]
+    fn a_count_or_a_stated_direction_stays_a_threshold() {
+        // A number before what it counts, or with a direction or unit, is how many.
+        assert!(labels("Will 4 Fed rate cuts happen in 2025?").is_empty());
+        assert_eq!(quantities("Will 4 Fed rate cuts happen in 2025?").len(), 1);
+        assert!(labels("Will the U.S. State Department issue a level 3 or lower warning?").is_empty());
+        assert!(labels("Will Bitcoin Top 100k?").is_empty());
+        assert!(labels("Will there be over 56 points scored in Super Bowl 55?").len() == 1);
+        assert_eq!(
+            quantities("Will there be over 56 points scored in Super Bowl 55?").len(),
+            1
+        );
+        assert!(labels("Artturi Lehkonen: 2+ goals").is_empty());
+        // A rank is the condition ("a #1 album" is not any album), and a month's day a date.
+        assert!(labels("Drake has a #1 album in 2025?").is_empty());
+        assert!(labels("Will a #2 seed be the 2026 Men's College Basketball champion?").is_empty());
+        assert!(labels("Will Trump release the Epstein files by December 18?").is_empty());
     }
 }
