@@ -125,6 +125,7 @@ pub fn extract(tokens: &mut [Token], reference: Option<Reference>) -> Timing {
     });
     let mut timing = Timing::default();
     claim_clock_times(tokens, &mut timing);
+    claim_lone_time_zones(tokens);
     claim_seasons(tokens, &mut timing);
     for phrase in UNRESOLVED_PHRASES {
         for at in 0..tokens.len() {
@@ -199,6 +200,20 @@ pub fn extract(tokens: &mut [Token], reference: Option<Reference>) -> Timing {
 const TIME_ZONES: [&str; 12] = [
     "et", "est", "edt", "ct", "cst", "cdt", "pt", "pst", "pdt", "utc", "gmt", "z",
 ];
+
+/// Zones no state or name shares, claimed wherever they stand in capitals ("on January 28,
+/// 2026 (ET)"): a zone says how to read a date, and read as a name it is a subject one side
+/// names and the other does not. ("CT" and "PT" are also Connecticut and Portugal.)
+fn claim_lone_time_zones(tokens: &mut [Token]) {
+    for token in tokens.iter_mut().filter(|token| !token.used) {
+        if matches!(
+            token.text.as_str(),
+            "ET" | "EST" | "EDT" | "CST" | "CDT" | "PST" | "PDT" | "UTC" | "GMT"
+        ) {
+            token.used = true;
+        }
+    }
+}
 
 /// Claims clock times ("11:59 PM ET", "5pm EST", "23:59 UTC"), so that their numbers are not
 /// read as thresholds nor "PM ET" as a name, and keeps the first as the question's time of day:
@@ -452,6 +467,16 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
         if token.lower == "may" && day.is_none() && year.is_none() {
             return None;
         }
+        // A capitalised word straight after a bare month makes a name of both ("March
+        // Madness"), not a date.
+        if day.is_none()
+            && year.is_none()
+            && tokens.get(index + 1).is_some_and(|next| {
+                next.gap_before == " " && next.is_capitalized() && self::month(&next.lower).is_none()
+            })
+        {
+            return None;
+        }
         let length = 1 + usize::from(day.is_some()) + usize::from(year.is_some());
         let year_inferred = year.is_none();
         // A month without a year is the last one on or before the market's end ("in
@@ -489,6 +514,25 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
     // "$2,025" or "2025 people" are not years; a year stands alone.
     if token.gap_before.ends_with('$') {
         return None;
+    }
+    // "after the 2024 May meeting": a year written before its month names the month.
+    if let Some(next) = tokens
+        .get(index + 1)
+        .filter(|next| next.gap_before == " " && next.is_capitalized())
+        && let Some(month) = month(&next.lower)
+        && !tokens
+            .get(index + 2)
+            .is_some_and(|day| day.gap_before == " " && day_of_month(&day.lower).is_some())
+    {
+        let start = NaiveDate::from_ymd_opt(year, month, 1)?;
+        return Some(FoundDate {
+            first: index,
+            length: 2,
+            start,
+            end: start.checked_add_months(Months::new(1))?,
+            single_day: false,
+            year_inferred: false,
+        });
     }
     Some(FoundDate {
         first: index,
@@ -820,6 +864,42 @@ mod tests {
         assert_eq!(
             timing("Will GPT-5 be released by May 31?", Some(2025)).deadline,
             Some(date(2025, 6, 1))
+        );
+    }
+
+    #[test]
+    fn a_year_before_its_month_names_the_month() {
+        let timing = timing_of("No change in Fed interest rates after 2024 May meeting?");
+        assert_eq!(timing.period, Some((date(2024, 5, 1), date(2024, 6, 1))), "{timing:?}");
+        // A year before a day still reads as the year, the day after it as a day.
+        assert_eq!(timing_of("2026 March 3 rally?").period, None);
+    }
+
+    #[test]
+    fn a_month_starting_a_name_is_no_date_and_a_lone_zone_no_name() {
+        let mut tokens = tokenize("Will Illinois win the March Madness?");
+        let timing = extract(&mut tokens, None);
+        assert_eq!(timing.resolution_date(), None, "{timing:?}");
+        assert!(
+            tokens
+                .iter()
+                .filter(|token| token.lower == "march")
+                .all(|token| !token.used)
+        );
+        let mut tokens = tokenize("Will the US next strike Iran on January 28, 2026 (ET)?");
+        let timing = extract(&mut tokens, None);
+        assert_eq!(timing.on_date, Some(date(2026, 1, 28)));
+        assert!(tokens.iter().filter(|token| token.text == "ET").all(|token| token.used));
+        // A month with a day or year, or before a lower-case word, is still a date.
+        assert!(
+            timing_of("Will Bitcoin hit $100k in March?")
+                .resolution_date()
+                .is_some()
+        );
+        assert!(
+            timing_of("Will Bitcoin hit $100k by March 31?")
+                .resolution_date()
+                .is_some()
         );
     }
 }
