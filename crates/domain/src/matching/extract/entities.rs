@@ -741,6 +741,7 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("non farm payrolls", "payrolls", Alias::Subject(EntityKind::Indicator)),
     ("payrolls", "payrolls", Alias::Subject(EntityKind::Indicator)),
     // Institutions.
+    ("federal reserve system", "fed", Alias::Subject(EntityKind::Institution)),
     ("federal reserve", "fed", Alias::Subject(EntityKind::Institution)),
     ("fomc", "fed", Alias::Subject(EntityKind::Institution)),
     ("fed", "fed", Alias::Subject(EntityKind::Institution)),
@@ -756,6 +757,8 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
         Alias::Subject(EntityKind::Institution),
     ),
     ("scotus", "supreme court", Alias::Subject(EntityKind::Institution)),
+    // A place whose second word is no name on its own ("House").
+    ("white house", "white house", Alias::Subject(EntityKind::Name)),
 ];
 
 /// Capitalised words that are not names: question words, sentence glue, months, and
@@ -867,7 +870,25 @@ fn is_capitalised_non_name(word: &str) -> bool {
             | "round"
             | "match"
             | "game"
+            // Stages, which the form reads ("qualify for Final", "reach the Semifinals"), and
+            // the default of a contest's titles ("Men's March Madness", "of the Year").
+            | "final"
+            | "finals"
+            | "semifinal"
+            | "semifinals"
+            | "quarterfinal"
+            | "quarterfinals"
+            | "men"
+            | "year"
     )
+}
+
+/// "First Round", "Second Round": a stage the form reads, not a name.
+fn is_ordinal_of_a_round(tokens: &[Token], at: usize) -> bool {
+    matches!(
+        tokens[at].lower.as_str(),
+        "first" | "second" | "third" | "fourth" | "fifth"
+    ) && tokens.get(at + 1).is_some_and(|next| next.lower == "round")
 }
 
 /// Lower-case words that may sit inside a name between capitalised ones.
@@ -960,7 +981,7 @@ fn claim_names(tokens: &mut [Token], entities: &mut Entities, first: &mut Option
             && tokens
                 .get(at + 1)
                 .is_some_and(|next| starts_name(next) && next.joined_to_previous());
-        if !starts_name(&tokens[at]) && !opens_with_new {
+        if (!starts_name(&tokens[at]) && !opens_with_new) || is_ordinal_of_a_round(tokens, at) {
             at += 1;
             continue;
         }
@@ -1274,5 +1295,25 @@ mod tests {
         assert!(!name(&["boa"]).corresponds_to(&name(&["bank", "of", "canada"])));
         // Two letters are too few to tell a name by.
         assert!(!name(&["ny"]).corresponds_to(&name(&["new", "york"])));
+    }
+
+    #[test]
+    fn stages_and_a_titles_default_words_are_not_names() {
+        assert_eq!(
+            subject_keys("Will North Carolina qualify for Final?"),
+            ["north carolina"]
+        );
+        assert_eq!(subject_keys("Will Kansas qualify for Second Round?"), ["kansas"]);
+        assert_eq!(subject_keys("Will Memphis qualify for Semifinal?"), ["memphis"]);
+        assert_eq!(
+            subject_keys("Will Penei Sewell win the NFL Protector of the Year?"),
+            ["penei sewell", "protector"]
+        );
+        assert_eq!(
+            subject_keys("Will Claudia Sheinbaum visit the White House in 2027?"),
+            ["claudia sheinbaum", "white house"]
+        );
+        // An ordinal names a stage only before "Round"; elsewhere it may open a name.
+        assert_eq!(subject_keys("Will First Solar stock rise?"), ["first solar"]);
     }
 }
