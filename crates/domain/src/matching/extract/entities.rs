@@ -880,6 +880,8 @@ fn is_capitalised_non_name(word: &str) -> bool {
             | "quarterfinals"
             | "men"
             | "year"
+            | "conference"
+            | "series"
     )
 }
 
@@ -981,7 +983,10 @@ fn claim_names(tokens: &mut [Token], entities: &mut Entities, first: &mut Option
             && tokens
                 .get(at + 1)
                 .is_some_and(|next| starts_name(next) && next.joined_to_previous());
-        if (!starts_name(&tokens[at]) && !opens_with_new) || is_ordinal_of_a_round(tokens, at) {
+        // "Super Bowl LX": a numeral after a contest is its edition, which the numbers read.
+        let numbers_a_contest =
+            at > 0 && tokens[at - 1].used && super::numbers::roman_numeral(&tokens[at].text).is_some();
+        if (!starts_name(&tokens[at]) && !opens_with_new) || is_ordinal_of_a_round(tokens, at) || numbers_a_contest {
             at += 1;
             continue;
         }
@@ -1315,5 +1320,9 @@ mod tests {
         );
         // An ordinal names a stage only before "Round"; elsewhere it may open a name.
         assert_eq!(subject_keys("Will First Solar stock rise?"), ["first solar"]);
+        assert_eq!(
+            subject_keys("Will Taylor Swift perform during the Super Bowl LX halftime show?"),
+            ["taylor swift"]
+        );
     }
 }

@@ -126,6 +126,53 @@ fn label_noun(tokens: &[Token], index: usize) -> Option<String> {
     (LABELLED_NOUNS.contains(&previous.lower.as_str()) || names_something).then(|| previous.lower.clone())
 }
 
+/// The value of a Roman numeral of two letters or more written in capitals ("LX", "VIII"),
+/// strictly formed, of I, V, X and L only: editions and sequels stay below 90, and "DC",
+/// "MD" and "CD" are far more often a place or a word.
+pub fn roman_numeral(text: &str) -> Option<u32> {
+    if text.len() < 2 || !text.bytes().all(|byte| b"IVXL".contains(&byte)) {
+        return None;
+    }
+    let value = |byte: u8| match byte {
+        b'I' => 1,
+        b'V' => 5,
+        b'X' => 10,
+        _ => 50,
+    };
+    let bytes = text.as_bytes();
+    let total = bytes.iter().enumerate().fold(0i64, |total, (at, &byte)| {
+        let this = value(byte);
+        if bytes.get(at + 1).is_some_and(|&next| value(next) > this) {
+            total - this
+        } else {
+            total + this
+        }
+    });
+    // Only the canonical spelling counts ("IIII", "VV", "IC" are words or typos, not numerals).
+    let number = u32::try_from(total).ok().filter(|number| (1..90).contains(number))?;
+    (to_roman(number) == text).then_some(number)
+}
+
+fn to_roman(mut number: u32) -> String {
+    const NUMERALS: [(u32, &str); 7] = [
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ];
+    let mut text = String::new();
+    for (value, numeral) in NUMERALS {
+        while number >= value {
+            text.push_str(numeral);
+            number -= value;
+        }
+    }
+    text
+}
+
 /// How two thresholds that agree compare at their boundary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Boundary {
@@ -275,6 +322,19 @@ pub fn extract(tokens: &mut [Token]) -> Numbers {
                     "month" | "months" | "year" | "years" | "week" | "weeks" | "day" | "days" | "hour" | "hours"
                 )
             });
+        // "Super Bowl LX" is "Super Bowl 60".
+        if !tokens[index].used
+            && let Some(number) = roman_numeral(&tokens[index].text)
+            && let Some(noun) = label_noun(tokens, index)
+        {
+            numbers.labels.push(Label {
+                noun,
+                number: f64::from(number),
+            });
+            tokens[index].used = true;
+            index += 1;
+            continue;
+        }
         if tokens[index].used
             || !tokens[index].starts_with_digit()
             || is_year
@@ -692,6 +752,12 @@ mod tests {
             ["bowl 55"]
         );
         assert!(quantities("Who will win Nets vs. Celtics: Game 4?").is_empty());
+        assert_eq!(labels("Will Bad Bunny perform at Super Bowl LX?"), ["bowl 60"]);
+        assert_eq!(roman_numeral("LXXXIX"), Some(89));
+        assert_eq!(roman_numeral("XIV"), Some(14));
+        assert_eq!(roman_numeral("IIII"), None);
+        assert_eq!(roman_numeral("DC"), None);
+        assert_eq!(roman_numeral("I"), None);
     }
 
     #[test]
