@@ -246,10 +246,14 @@ impl Quantity {
         self.one_step_from(other).then_some(Boundary::OneStepApart)
     }
 
-    /// A percentage threshold excluding `v` on one side and including `v` plus one step of
-    /// the published precision on the other (for "above"; minus, for "below").
+    /// A threshold excluding `v` on one side and including `v` plus one step of the published
+    /// precision on the other (for "above"; minus, for "below"): percentages as published,
+    /// counts (which are whole: "more than 5 goals" is "6+ goals") and temperatures (which
+    /// the weather service reports in whole degrees: "above 72°" is "73° or above").
     fn one_step_from(&self, other: &Quantity) -> bool {
-        if self.unit != Unit::Percent || self.bound != other.bound || !matches!(self.bound, Bound::Above | Bound::Below)
+        if !matches!(self.unit, Unit::Percent | Unit::Count | Unit::Degrees)
+            || self.bound != other.bound
+            || !matches!(self.bound, Bound::Above | Bound::Below)
         {
             return false;
         }
@@ -669,6 +673,16 @@ mod tests {
             one("more than 0.4%").boundary_with(&one("0.5% or more")),
             Some(Boundary::OneStepApart)
         );
+        // Counts are whole, and temperatures reported in whole degrees.
+        assert_eq!(
+            one("more than 5 goals").boundary_with(&one("6+ goals")),
+            Some(Boundary::OneStepApart)
+        );
+        assert_eq!(
+            one("above 72°").boundary_with(&one("73° or above")),
+            Some(Boundary::OneStepApart)
+        );
+        assert_eq!(one("more than 5 goals").boundary_with(&one("7+ goals")), None);
         // Dollars are not published in steps: "above $149,999" is not "$150,000 or more".
         assert_eq!(one("above $149,999").boundary_with(&one("$150,000 or more")), None);
         assert_eq!(
