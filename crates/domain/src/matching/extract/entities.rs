@@ -761,6 +761,42 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("white house", "white house", Alias::Subject(EntityKind::Name)),
 ];
 
+/// The name whose contest the one at `at` is, when a possessive name stands before it with
+/// only capitalised words between ("Turning Point USA's 'All-American' Super Bowl Halftime
+/// Show" is not the Super Bowl's halftime show): another's event of the same name is another
+/// contest.
+fn possessive_owner(tokens: &[Token], at: usize) -> Option<String> {
+    let mut index = at;
+    for _ in 0..6 {
+        let before = index.checked_sub(1)?;
+        let token = &tokens[before];
+        if token.lower == "s" && token.gap_before.trim() == "'" {
+            let owner_end = before;
+            let mut owner_start = owner_end;
+            while owner_start > 0
+                && tokens[owner_start - 1].is_capitalized()
+                && !is_capitalised_non_name(&tokens[owner_start - 1].lower)
+                && (owner_start == owner_end || tokens[owner_start].joined_to_previous())
+            {
+                owner_start -= 1;
+            }
+            if owner_start == owner_end {
+                return None;
+            }
+            let words: Vec<&str> = tokens[owner_start..owner_end]
+                .iter()
+                .map(|token| token.lower.as_str())
+                .collect();
+            return Some(words.join(" "));
+        }
+        if !token.is_capitalized() {
+            return None;
+        }
+        index = before;
+    }
+    None
+}
+
 /// Capitalised words that are not names: question words, sentence glue, months, and
 /// acronyms that name a topic rather than who resolves ("ETF", "CEO", "AI").
 fn is_capitalised_non_name(word: &str) -> bool {
@@ -964,7 +1000,10 @@ fn claim_gazetteer(tokens: &mut [Token], entities: &mut Entities, first: &mut Op
                 note_first(first, at, &entity);
                 entities.subjects.push(entity);
             }
-            Alias::Context => entities.contexts.push(canonical.to_owned()),
+            Alias::Context => entities.contexts.push(match possessive_owner(tokens, at) {
+                Some(owner) => format!("{owner}'s {canonical}"),
+                None => canonical.to_owned(),
+            }),
         }
         for token in &mut tokens[at..at + length] {
             token.used = true;
@@ -1323,6 +1362,37 @@ mod tests {
         assert_eq!(
             subject_keys("Will Taylor Swift perform during the Super Bowl LX halftime show?"),
             ["taylor swift"]
+        );
+    }
+
+    #[test]
+    fn anothers_event_of_the_same_name_is_another_contest() {
+        let tpusa = entities(
+            "Will Luke Combs perform as Headliner at Turning Point USA's 'All-American' Super Bowl Halftime Show?",
+        );
+        assert!(
+            !tpusa.contexts.iter().any(|context| context == "halftime show"),
+            "{:?}",
+            tpusa.contexts
+        );
+        assert!(
+            tpusa
+                .contexts
+                .iter()
+                .any(|context| context.ends_with("'s halftime show"))
+        );
+        let nfl = entities("Will Luke Combs perform during the Super Bowl LX halftime show?");
+        assert!(
+            nfl.contexts.iter().any(|context| context == "halftime show"),
+            "{:?}",
+            nfl.contexts
+        );
+        // A possessive before other words is no owner of the contest.
+        let plain = entities("Will Taylor Swift's song be played at the Super Bowl halftime show?");
+        assert!(
+            plain.contexts.iter().any(|context| context == "super bowl"),
+            "{:?}",
+            plain.contexts
         );
     }
 }
