@@ -84,7 +84,7 @@ impl LivePrices {
             let MarketChange::Price(tick) = &update.change else {
                 continue;
             };
-            let Some(price) = tick.price() else {
+            let Some(price) = tick.price else {
                 continue;
             };
             if pending.len() >= MAX_PENDING_MARKETS && !pending.contains_key(&update.market) {
@@ -177,6 +177,7 @@ mod tests {
             received: from_epoch_millis(received),
             change: MarketChange::Price(PriceTick {
                 outcome: outcome.into(),
+                price: Some(last),
                 last: Some(last),
                 best_bid: None,
                 best_ask: None,
