@@ -91,6 +91,8 @@ pub async fn run(
     // trades of the markets `demo-data/depth/recordings.json` names, and their recorded streams.
     let replay = ReplayServer::start(ReplayData::default());
     replay.loop_streams();
+    // Its records of what clients send are for tests; the demo may run for days.
+    replay.stop_recording_clients();
     let stream = recorded_stream(&replay, depth.clone());
     serve::serve(
         store,
