@@ -105,7 +105,9 @@ impl LivePrices {
 
     /// Writes the prices received every [`WRITE_EVERY`] while `leading` tells a sync lease
     /// deadline still to come (the prices of a turn without it are dropped), once more when
-    /// `shutdown` is cancelled, then ends.
+    /// `shutdown` is cancelled, then ends. That last write needs the lease still held: whoever
+    /// holds it gives it up only after this task ended (`marketlens::commands::serve` stops
+    /// the background sync after it).
     pub fn write_in_background(
         &self,
         store: Arc<dyn HistoryStore>,
@@ -167,8 +169,11 @@ async fn write(store: &dyn HistoryStore, observed: &[ObservedPrices]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use marketlens_domain::history::{HistoryBar, Resolution, Retention};
     use marketlens_domain::stream::PriceTick;
     use marketlens_domain::time::from_epoch_millis;
+    use marketlens_storage::history::HistoryKey;
+    use marketlens_storage::{ExpiryReport, Page, StoreError};
 
     fn price(market: u128, outcome: &str, last: f64, received: i64) -> MarketUpdate {
         MarketUpdate {
@@ -203,6 +208,99 @@ mod tests {
             }]
         );
         assert!(prices.take().is_empty(), "taken once");
+    }
+
+    /// A history that keeps what it is asked to record.
+    #[derive(Default)]
+    struct RecordedWrites {
+        writes: Mutex<Vec<Vec<ObservedPrices>>>,
+    }
+
+    impl RecordedWrites {
+        fn writes(&self) -> Vec<Vec<ObservedPrices>> {
+            self.writes.lock().unwrap().clone()
+        }
+    }
+
+    #[async_trait::async_trait]
+    impl HistoryStore for RecordedWrites {
+        async fn history_page(
+            &self,
+            _: Uuid,
+            _: Resolution,
+            _: (i64, i64),
+            _: u32,
+            _: u64,
+        ) -> Result<Page<HistoryBar>, StoreError> {
+            unimplemented!("not read")
+        }
+
+        async fn record_prices(&self, observed: &[ObservedPrices]) -> Result<usize, StoreError> {
+            self.writes.lock().unwrap().push(observed.to_vec());
+            Ok(observed.len())
+        }
+
+        async fn expire_history(&self, _: Timestamp, _: Retention) -> Result<ExpiryReport, StoreError> {
+            unimplemented!("not expired")
+        }
+
+        async fn scan_history(&self, _: Option<HistoryKey>, _: u32) -> Result<Vec<(Uuid, HistoryBar)>, StoreError> {
+            unimplemented!("not scanned")
+        }
+
+        async fn restore_history(&self, _: &[(Uuid, HistoryBar)]) -> Result<(), StoreError> {
+            unimplemented!("not restored")
+        }
+    }
+
+    fn observed(market: u128, yes: f64, received: i64) -> ObservedPrices {
+        ObservedPrices {
+            market: Uuid::from_u128(market),
+            at: from_epoch_millis(received),
+            prices: vec![("Yes".into(), yes)],
+        }
+    }
+
+    /// Waits until the writing task has taken the prices waiting (and written them, if it
+    /// does: a write to [`RecordedWrites`] finishes without yielding).
+    async fn taken(prices: &LivePrices) {
+        for _ in 0..500 {
+            if prices.lock().is_empty() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("the prices were not taken within 5 s");
+    }
+
+    #[tokio::test]
+    async fn prices_are_written_while_the_lease_is_held_and_dropped_while_it_is_not() {
+        let store = Arc::new(RecordedWrites::default());
+        let (lease, leading) = watch::channel(None);
+        let prices = LivePrices::default();
+        let shutdown = CancellationToken::new();
+        let writing = prices.write_in_background(store.clone(), leading, shutdown.clone());
+        prices.observe(&[price(1, "Yes", 0.4, 1_000)]);
+        taken(&prices).await;
+        assert!(store.writes().is_empty(), "written without the lease");
+
+        lease.send_replace(Some(Instant::now() + Duration::from_secs(60)));
+        prices.observe(&[price(1, "Yes", 0.45, 2_000)]);
+        taken(&prices).await;
+        assert_eq!(store.writes(), [vec![observed(1, 0.45, 2_000)]]);
+
+        // A deadline passed without a renewal: this node may no longer hold the lease.
+        lease.send_replace(Some(Instant::now()));
+        prices.observe(&[price(1, "Yes", 0.5, 3_000)]);
+        taken(&prices).await;
+        assert_eq!(store.writes().len(), 1, "written past the lease's deadline");
+
+        // At shutdown, the prices waiting are written once more while the lease is held.
+        lease.send_replace(Some(Instant::now() + Duration::from_secs(60)));
+        prices.observe(&[price(1, "Yes", 0.55, 4_000)]);
+        shutdown.cancel();
+        writing.await.unwrap();
+        assert_eq!(store.writes().last(), Some(&vec![observed(1, 0.55, 4_000)]));
     }
 
     #[test]
