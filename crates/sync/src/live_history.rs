@@ -382,8 +382,8 @@ mod tests {
             prices: vec![("Yes".into(), 0.4), ("No".into(), 0.6)],
             ..observed(1, 0.4, 3_000)
         };
-        assert_eq!(written.changed(vec![no.clone()]), [no.clone()]);
-        written.remember(&[no.clone()]);
+        assert_eq!(written.changed(vec![no.clone()]), std::slice::from_ref(&no));
+        written.remember(std::slice::from_ref(&no));
         assert!(written.changed(vec![no]).is_empty());
         // The same price in the next five-minute bucket makes that bucket's bar; then the
         // markets of the earlier bucket are forgotten.
