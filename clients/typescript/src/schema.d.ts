@@ -1552,6 +1552,14 @@ export interface components {
             outcome: string;
             /**
              * Format: double
+             * @description The outcome's price as its exchange displays it, the one the market calls state and
+             *     the price history records: on Polymarket the middle of the best bid and ask when
+             *     they are at most 0.10 apart, else the last trade; on Kalshi the last trade, else
+             *     the middle of the best bid and ask. `null` while neither gives a price.
+             */
+            price?: number | null;
+            /**
+             * Format: double
              * @description The last traded price, when the exchange sent one.
              */
             last?: number | null;

@@ -109,6 +109,7 @@ impl SyntheticFeed {
                     received: now,
                     change: MarketChange::Price(PriceTick {
                         outcome: "Yes".into(),
+                        price: Some(price),
                         last: Some(price),
                         best_bid: Some(price - 0.01),
                         best_ask: Some(price + 0.01),

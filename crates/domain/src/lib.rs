@@ -7,7 +7,8 @@
 //! random source as a parameter.
 //!
 //! - [`exchange`]: the two source exchanges and their canonical spellings.
-//! - [`market`], [`event`]: the normalized catalogue records every exchange is mapped onto.
+//! - [`market`], [`event`]: the normalized catalogue records every exchange is mapped onto,
+//!   and the price each exchange displays for an outcome.
 //! - [`category`]: the fixed category set and the mapping of exchange labels onto it.
 //! - [`ids`]: deterministic UUIDs, so a market keeps its id on every node and re-import.
 //! - [`text`]: word splitting shared by search, matching and explain.

@@ -6,6 +6,7 @@ use std::str::FromStr;
 use uuid::Uuid;
 
 use crate::category::Category;
+use crate::depth::round_price;
 use crate::exchange::Exchange;
 use crate::ids;
 use crate::market_url;
@@ -73,6 +74,41 @@ pub struct Outcome {
     pub best_bid_price: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best_ask_price: Option<f64>,
+}
+
+/// The widest spread (best ask less best bid) at which Polymarket displays the middle of the
+/// book; over it, the last trade.
+pub const POLYMARKET_MIDPOINT_SPREAD: f64 = 0.10;
+
+/// An outcome's price as `exchange` displays it, from its last trade and its book's best bid
+/// and ask (`None`: no trade yet, or no real order on that side). The catalogue states this
+/// price and a live stream reports it, so that a market's price history moves only when the
+/// exchange's price does.
+///
+/// - Polymarket: the middle of the book when both sides hold an order and the spread is at
+///   most [`POLYMARKET_MIDPOINT_SPREAD`], else the last trade. Gamma's `outcomePrices`, which
+///   the catalogue takes as they are, are this price.
+/// - Kalshi: the last trade, else the middle of the book when both sides hold an order (its
+///   normalizer reads `last_price`, `yes_bid` and `yes_ask` so).
+///
+/// `None` when neither gives a price.
+pub fn displayed_price(
+    exchange: Exchange,
+    last: Option<f64>,
+    best_bid: Option<f64>,
+    best_ask: Option<f64>,
+) -> Option<f64> {
+    let spread_and_middle = match (best_bid, best_ask) {
+        (Some(bid), Some(ask)) => Some((round_price(ask - bid), round_price((bid + ask) / 2.0))),
+        _ => None,
+    };
+    match exchange {
+        Exchange::Polymarket => spread_and_middle
+            .filter(|(spread, _)| *spread <= POLYMARKET_MIDPOINT_SPREAD)
+            .map(|(_, middle)| middle)
+            .or(last),
+        Exchange::Kalshi => last.or(spread_and_middle.map(|(_, middle)| middle)),
+    }
 }
 
 /// The keys a public URL can name a market by. Polymarket URLs carry slugs; Kalshi URLs
@@ -237,5 +273,31 @@ impl Market {
             return Err(InvalidMarket::UnknownWinner(winner.to_owned()));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn polymarket_displays_the_middle_of_a_tight_book_and_else_the_last_trade() {
+        let price = |last, bid, ask| displayed_price(Exchange::Polymarket, last, bid, ask);
+        assert_eq!(price(Some(0.3), Some(0.46), Some(0.47)), Some(0.465));
+        // A spread of exactly 0.10 is still tight, whatever the floating-point difference says.
+        assert_eq!(price(Some(0.3), Some(0.45), Some(0.55)), Some(0.5));
+        assert_eq!(price(Some(0.3), Some(0.45), Some(0.56)), Some(0.3));
+        assert_eq!(price(Some(0.3), None, Some(0.47)), Some(0.3));
+        assert_eq!(price(None, Some(0.2), Some(0.8)), None);
+        assert_eq!(price(None, None, None), None);
+    }
+
+    #[test]
+    fn kalshi_displays_the_last_trade_and_else_the_middle_of_the_book() {
+        let price = |last, bid, ask| displayed_price(Exchange::Kalshi, last, bid, ask);
+        assert_eq!(price(Some(0.41), Some(0.3), Some(0.5)), Some(0.41));
+        assert_eq!(price(None, Some(0.3), Some(0.5)), Some(0.4));
+        assert_eq!(price(None, Some(0.3), None), None);
+        assert_eq!(price(None, None, None), None);
     }
 }

@@ -56,23 +56,14 @@ pub struct LevelChange {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PriceTick {
     pub outcome: String,
+    /// The outcome's price as its exchange displays it, from the three below
+    /// ([`crate::market::displayed_price`]): the price the catalogue states, and the one the
+    /// price history records. `None` while they give none.
+    pub price: Option<f64>,
     /// The last traded price, when the exchange sent one.
     pub last: Option<f64>,
     pub best_bid: Option<f64>,
     pub best_ask: Option<f64>,
-}
-
-impl PriceTick {
-    /// The outcome's price as the catalogue states it (as Kalshi's normalizer does): the last
-    /// trade, else the middle of the book when both sides hold an order; `None` when the
-    /// exchange stated neither.
-    pub fn price(&self) -> Option<f64> {
-        match (self.last, self.best_bid, self.best_ask) {
-            (Some(last), _, _) => Some(last),
-            (None, Some(bid), Some(ask)) => Some(round_price((bid + ask) / 2.0)),
-            _ => None,
-        }
-    }
 }
 
 /// Whether a feed is currently receiving a market's updates.
@@ -285,20 +276,6 @@ mod tests {
     }
 
     #[test]
-    fn a_tick_prices_its_outcome_at_the_last_trade_else_the_middle_of_the_book() {
-        let tick = |last, best_bid, best_ask| PriceTick {
-            outcome: "Yes".into(),
-            last,
-            best_bid,
-            best_ask,
-        };
-        assert_eq!(tick(Some(0.41), Some(0.3), Some(0.5)).price(), Some(0.41));
-        assert_eq!(tick(None, Some(0.3), Some(0.5)).price(), Some(0.4));
-        assert_eq!(tick(None, Some(0.3), None).price(), None);
-        assert_eq!(tick(None, None, None).price(), None);
-    }
-
-    #[test]
     fn every_change_survives_a_round_trip_through_json() {
         // A relay between nodes carries updates as JSON.
         let level = Level {
@@ -322,6 +299,7 @@ mod tests {
             },
             MarketChange::Price(PriceTick {
                 outcome: "Yes".into(),
+                price: Some(0.41),
                 last: Some(0.41),
                 best_bid: None,
                 best_ask: Some(0.43),

@@ -167,6 +167,12 @@ pub(crate) fn real_ask(ask: Option<f64>) -> Option<f64> {
     ask.filter(|ask| *ask > 0.0 && *ask < 1.0)
 }
 
+/// A last trade price, kept only when there was a trade: a market never traded states a last
+/// price of 0 (Kalshi's `last_price`, its stream's `ticker`).
+pub(crate) fn traded(last: Option<f64>) -> Option<f64> {
+    last.filter(|last| *last > 0.0)
+}
+
 /// A short, one-line, quoted rendering of untrusted text for reasons and errors.
 pub(crate) fn preview_text(text: &str) -> String {
     const LIMIT: usize = 60;

@@ -7,6 +7,7 @@ use axum::response::{IntoResponse, Response};
 use marketlens_domain::Exchange;
 use serde_json::Value;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::oneshot;
 
@@ -43,6 +44,9 @@ pub struct ReplayServer {
 pub(crate) struct Shared {
     catalog: Mutex<Catalog>,
     faults: Mutex<FaultQueue>,
+    /// Whether what clients send is kept for the test to read ([`Shared::record`]); turned
+    /// off for a server that runs for days ([`ReplayServer::stop_recording_clients`]).
+    recording: AtomicBool,
     /// Every request so far: its path and raw query.
     requests: Mutex<Vec<(String, String)>>,
     /// The recorded order books and trades (fixed for the server's life).
@@ -54,6 +58,14 @@ pub(crate) struct Shared {
 impl Shared {
     pub(crate) fn catalog(&self) -> MutexGuard<'_, Catalog> {
         lock(&self.catalog)
+    }
+
+    /// Appends `entry` to `log`, one of the records of what clients sent, unless the server
+    /// keeps none.
+    pub(crate) fn record<T>(&self, log: &Mutex<Vec<T>>, entry: T) {
+        if self.recording.load(Ordering::Relaxed) {
+            lock(log).push(entry);
+        }
     }
 }
 
@@ -85,6 +97,7 @@ impl ReplayServer {
             depth,
             catalog: Mutex::new(Catalog::new(data)),
             faults: Mutex::new(FaultQueue::default()),
+            recording: AtomicBool::new(true),
             requests: Mutex::new(Vec::new()),
             stream: StreamState::default(),
         });
@@ -177,6 +190,15 @@ impl ReplayServer {
     pub fn requests(&self) -> Vec<(String, String)> {
         lock(&self.shared.requests).clone()
     }
+
+    /// From now on, keeps no record of what clients send: [`ReplayServer::requests`],
+    /// [`ReplayServer::stream_messages`], [`ReplayServer::kalshi_handshakes`] and
+    /// [`ReplayServer::stream_connections`] tell only what came before. For a server that
+    /// runs for days (the demo's), whose records tests never read and would only grow: a
+    /// Polymarket client alone sends a `PING` every ten seconds.
+    pub fn stop_recording_clients(&self) {
+        self.shared.recording.store(false, Ordering::Relaxed);
+    }
 }
 
 impl Drop for ReplayServer {
@@ -200,11 +222,11 @@ fn router(shared: Arc<Shared>) -> Router {
         .with_state(shared)
 }
 
-/// Logs every request, then answers it with the fault queued for it, if any.
+/// Logs every request (while the server records its clients), then answers it with the fault queued for it, if any.
 async fn record_and_misbehave(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
     let path = request.uri().path().to_owned();
     let query = request.uri().query().unwrap_or_default().to_owned();
-    lock(&shared.requests).push((path.clone(), query));
+    shared.record(&shared.requests, (path.clone(), query));
     let fault = lock(&shared.faults).take_for(&path);
     match fault {
         Some(fault) => {

@@ -10,7 +10,11 @@
 //!
 //! Only the latest price of each outcome of each market is kept until the next write, once a
 //! second ([`LivePrices::write_in_background`]): a market priced ten times a second costs one
-//! observation a second, and at most [`MAX_PENDING_MARKETS`] markets wait at once. Each write
+//! observation a second, and at most [`MAX_PENDING_MARKETS`] markets wait at once. A market
+//! whose prices are those it last wrote, in the same five-minute bucket, is not written again:
+//! it would change nothing in its bars. In a new bucket it is, so that a price that stays
+//! still makes the new five-minute bar (hours and days start on five-minute boundaries, so
+//! their bars too). Each write
 //! is one transaction of [`HistoryStore::record_prices`], the upsert's bar merging, so that
 //! what a stream observes and what a sync observes are merged alike. The tap never waits for
 //! the store: a failed or slow write holds up only the next write, and a failed one is logged,
@@ -20,7 +24,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use marketlens_domain::history::ObservedPrices;
+use marketlens_domain::history::{ObservedPrices, Resolution, bucket_start};
 use marketlens_domain::stream::{MarketChange, MarketUpdate};
 use marketlens_domain::time::Timestamp;
 use marketlens_storage::HistoryStore;
@@ -84,7 +88,7 @@ impl LivePrices {
             let MarketChange::Price(tick) = &update.change else {
                 continue;
             };
-            let Some(price) = tick.price() else {
+            let Some(price) = tick.price else {
                 continue;
             };
             if pending.len() >= MAX_PENDING_MARKETS && !pending.contains_key(&update.market) {
@@ -105,7 +109,9 @@ impl LivePrices {
 
     /// Writes the prices received every [`WRITE_EVERY`] while `leading` tells a sync lease
     /// deadline still to come (the prices of a turn without it are dropped), once more when
-    /// `shutdown` is cancelled, then ends.
+    /// `shutdown` is cancelled, then ends. That last write needs the lease still held: whoever
+    /// holds it gives it up only after this task ended (`marketlens::commands::serve` stops
+    /// the background sync after it).
     pub fn write_in_background(
         &self,
         store: Arc<dyn HistoryStore>,
@@ -116,6 +122,7 @@ impl LivePrices {
         tokio::spawn(async move {
             let mut every = tokio::time::interval(WRITE_EVERY);
             every.set_missed_tick_behavior(MissedTickBehavior::Delay);
+            let mut written = Written::default();
             loop {
                 let stopping = tokio::select! {
                     _ = every.tick() => false,
@@ -123,8 +130,15 @@ impl LivePrices {
                 };
                 let holding = leading.borrow().is_some_and(|deadline| deadline > Instant::now());
                 let observed = prices.take();
-                if holding && !observed.is_empty() {
-                    write(store.as_ref(), &observed).await;
+                if holding {
+                    let observed = written.changed(observed);
+                    if !observed.is_empty() && write(store.as_ref(), &observed).await {
+                        written.remember(&observed);
+                    }
+                } else {
+                    // Another node may write meanwhile: what this one wrote tells nothing of
+                    // the bars any more.
+                    written = Written::default();
                 }
                 if stopping {
                     return;
@@ -151,24 +165,81 @@ impl LivePrices {
     }
 }
 
-/// One write; a failure is logged and counted, never raised.
-async fn write(store: &dyn HistoryStore, observed: &[ObservedPrices]) {
+/// One write; a failure is logged and counted, never raised. Returns whether it was written.
+async fn write(store: &dyn HistoryStore, observed: &[ObservedPrices]) -> bool {
     match store.record_prices(observed).await {
         Ok(recorded) => {
             metrics::counter!("marketlens_history_live_prices_written_total").increment(recorded as u64);
+            true
         }
         Err(error) => {
             metrics::counter!("marketlens_history_live_price_write_failures_total").increment(1);
             tracing::warn!(%error, markets = observed.len(), "live prices could not be written to the price history; they are dropped");
+            false
         }
     }
+}
+
+/// What this node's writes last wrote of each market, in the five-minute bucket of that
+/// write: observed again at the same prices in the same bucket, a market would change
+/// nothing in its bars (only their last observation's time).
+#[derive(Debug, Default)]
+struct Written {
+    /// By market: the bucket's start (seconds) and each outcome's price written in it.
+    markets: HashMap<Uuid, (i64, Vec<(String, f64)>)>,
+}
+
+impl Written {
+    /// `observed` without the markets whose every price is as last written in its bucket.
+    fn changed(&self, mut observed: Vec<ObservedPrices>) -> Vec<ObservedPrices> {
+        observed.retain(|prices| {
+            let unchanged = self.markets.get(&prices.market).is_some_and(|(bucket, written)| {
+                *bucket == five_minute_bucket(prices.at) && prices.prices.iter().all(|price| written.contains(price))
+            });
+            !unchanged
+        });
+        observed
+    }
+
+    /// Remembers what a write wrote. Markets last written in an earlier bucket are forgotten:
+    /// their next observation starts a new bar whatever its prices, so that only the
+    /// markets of the current bucket are kept.
+    fn remember(&mut self, observed: &[ObservedPrices]) {
+        let Some(latest) = observed.iter().map(|prices| five_minute_bucket(prices.at)).max() else {
+            return;
+        };
+        self.markets.retain(|_, (bucket, _)| *bucket >= latest);
+        for prices in observed {
+            let bucket = five_minute_bucket(prices.at);
+            let (written_bucket, written) = self.markets.entry(prices.market).or_default();
+            if *written_bucket != bucket {
+                *written_bucket = bucket;
+                written.clear();
+            }
+            for (outcome, price) in &prices.prices {
+                match written.iter_mut().find(|(name, _)| name == outcome) {
+                    Some((_, kept)) => *kept = *price,
+                    None => written.push((outcome.clone(), *price)),
+                }
+            }
+        }
+    }
+}
+
+/// The start of the five-minute bucket holding `at`: the finest bars', on whose boundaries
+/// every hourly and daily bar starts too.
+fn five_minute_bucket(at: Timestamp) -> i64 {
+    bucket_start(at.timestamp(), Resolution::FiveMinutes.seconds())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use marketlens_domain::history::{HistoryBar, Retention};
     use marketlens_domain::stream::PriceTick;
     use marketlens_domain::time::from_epoch_millis;
+    use marketlens_storage::history::HistoryKey;
+    use marketlens_storage::{ExpiryReport, Page, StoreError};
 
     fn price(market: u128, outcome: &str, last: f64, received: i64) -> MarketUpdate {
         MarketUpdate {
@@ -177,6 +248,7 @@ mod tests {
             received: from_epoch_millis(received),
             change: MarketChange::Price(PriceTick {
                 outcome: outcome.into(),
+                price: Some(last),
                 last: Some(last),
                 best_bid: None,
                 best_ask: None,
@@ -202,6 +274,126 @@ mod tests {
             }]
         );
         assert!(prices.take().is_empty(), "taken once");
+    }
+
+    /// A history that keeps what it is asked to record.
+    #[derive(Default)]
+    struct RecordedWrites {
+        writes: Mutex<Vec<Vec<ObservedPrices>>>,
+    }
+
+    impl RecordedWrites {
+        fn writes(&self) -> Vec<Vec<ObservedPrices>> {
+            self.writes.lock().unwrap().clone()
+        }
+    }
+
+    #[async_trait::async_trait]
+    impl HistoryStore for RecordedWrites {
+        async fn history_page(
+            &self,
+            _: Uuid,
+            _: Resolution,
+            _: (i64, i64),
+            _: u32,
+            _: u64,
+        ) -> Result<Page<HistoryBar>, StoreError> {
+            unimplemented!("not read")
+        }
+
+        async fn record_prices(&self, observed: &[ObservedPrices]) -> Result<usize, StoreError> {
+            self.writes.lock().unwrap().push(observed.to_vec());
+            Ok(observed.len())
+        }
+
+        async fn expire_history(&self, _: Timestamp, _: Retention) -> Result<ExpiryReport, StoreError> {
+            unimplemented!("not expired")
+        }
+
+        async fn scan_history(&self, _: Option<HistoryKey>, _: u32) -> Result<Vec<(Uuid, HistoryBar)>, StoreError> {
+            unimplemented!("not scanned")
+        }
+
+        async fn restore_history(&self, _: &[(Uuid, HistoryBar)]) -> Result<(), StoreError> {
+            unimplemented!("not restored")
+        }
+    }
+
+    fn observed(market: u128, yes: f64, received: i64) -> ObservedPrices {
+        ObservedPrices {
+            market: Uuid::from_u128(market),
+            at: from_epoch_millis(received),
+            prices: vec![("Yes".into(), yes)],
+        }
+    }
+
+    /// Waits until the writing task has taken the prices waiting (and written them, if it
+    /// does: a write to [`RecordedWrites`] finishes without yielding).
+    async fn taken(prices: &LivePrices) {
+        for _ in 0..500 {
+            if prices.lock().is_empty() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("the prices were not taken within 5 s");
+    }
+
+    #[tokio::test]
+    async fn prices_are_written_while_the_lease_is_held_and_dropped_while_it_is_not() {
+        let store = Arc::new(RecordedWrites::default());
+        let (lease, leading) = watch::channel(None);
+        let prices = LivePrices::default();
+        let shutdown = CancellationToken::new();
+        let writing = prices.write_in_background(store.clone(), leading, shutdown.clone());
+        prices.observe(&[price(1, "Yes", 0.4, 1_000)]);
+        taken(&prices).await;
+        assert!(store.writes().is_empty(), "written without the lease");
+
+        lease.send_replace(Some(Instant::now() + Duration::from_secs(60)));
+        prices.observe(&[price(1, "Yes", 0.45, 2_000)]);
+        taken(&prices).await;
+        assert_eq!(store.writes(), [vec![observed(1, 0.45, 2_000)]]);
+
+        // A deadline passed without a renewal: this node may no longer hold the lease.
+        lease.send_replace(Some(Instant::now()));
+        prices.observe(&[price(1, "Yes", 0.5, 3_000)]);
+        taken(&prices).await;
+        assert_eq!(store.writes().len(), 1, "written past the lease's deadline");
+
+        // At shutdown, the prices waiting are written once more while the lease is held.
+        lease.send_replace(Some(Instant::now() + Duration::from_secs(60)));
+        prices.observe(&[price(1, "Yes", 0.55, 4_000)]);
+        shutdown.cancel();
+        writing.await.unwrap();
+        assert_eq!(store.writes().last(), Some(&vec![observed(1, 0.55, 4_000)]));
+    }
+
+    #[test]
+    fn a_market_is_written_again_when_its_prices_change_or_a_new_bar_starts() {
+        let mut written = Written::default();
+        written.remember(&[observed(1, 0.4, 1_000), observed(2, 0.6, 1_000)]);
+        assert_eq!(
+            written.changed(vec![observed(1, 0.4, 2_000), observed(2, 0.61, 2_000)]),
+            [observed(2, 0.61, 2_000)]
+        );
+        // Another outcome's price, not written yet, is a change.
+        let no = ObservedPrices {
+            prices: vec![("Yes".into(), 0.4), ("No".into(), 0.6)],
+            ..observed(1, 0.4, 3_000)
+        };
+        assert_eq!(written.changed(vec![no.clone()]), std::slice::from_ref(&no));
+        written.remember(std::slice::from_ref(&no));
+        assert!(written.changed(vec![no]).is_empty());
+        // The same price in the next five-minute bucket makes that bucket's bar; then the
+        // markets of the earlier bucket are forgotten.
+        assert_eq!(
+            written.changed(vec![observed(1, 0.4, 300_000)]),
+            [observed(1, 0.4, 300_000)]
+        );
+        written.remember(&[observed(1, 0.4, 300_000)]);
+        assert_eq!(written.markets.len(), 1);
+        assert!(written.changed(vec![observed(1, 0.4, 301_000)]).is_empty());
     }
 
     #[test]

@@ -60,6 +60,11 @@ pub enum MarketMessage<'a> {
         market: Uuid,
         time: Iso8601,
         outcome: &'a str,
+        /// The outcome's price as its exchange displays it, the one the market calls state and
+        /// the price history records: on Polymarket the middle of the best bid and ask when
+        /// they are at most 0.10 apart, else the last trade; on Kalshi the last trade, else
+        /// the middle of the best bid and ask. `null` while neither gives a price.
+        price: Option<f64>,
         /// The last traded price, when the exchange sent one.
         last: Option<f64>,
         #[serde(rename = "bestBid")]
@@ -198,6 +203,7 @@ pub fn market_message(update: &MarketUpdate) -> Unsequenced {
             market,
             time,
             outcome: &tick.outcome,
+            price: tick.price,
             last: tick.last,
             best_bid: tick.best_bid,
             best_ask: tick.best_ask,
@@ -299,13 +305,18 @@ mod tests {
         );
         let price = text(MarketChange::Price(PriceTick {
             outcome: "Yes".into(),
+            price: Some(0.41),
             last: None,
             best_bid: Some(0.4),
             best_ask: Some(0.42),
         }));
         assert_eq!(
-            (price["type"].as_str(), price["bestAsk"].as_f64()),
-            (Some("price"), Some(0.42))
+            (
+                price["type"].as_str(),
+                price["price"].as_f64(),
+                price["bestAsk"].as_f64()
+            ),
+            (Some("price"), Some(0.41), Some(0.42))
         );
         let state = text(MarketChange::State {
             state: FeedState::Interrupted,

@@ -206,6 +206,7 @@ fn book(bid: f64, ask: f64) -> MarketChange {
 fn price(last: f64) -> MarketChange {
     MarketChange::Price(PriceTick {
         outcome: "Yes".into(),
+        price: Some(last),
         last: Some(last),
         best_bid: None,
         best_ask: None,

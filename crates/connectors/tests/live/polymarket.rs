@@ -205,7 +205,8 @@ async fn a_dropped_connection_is_made_again_and_both_tokens_subscribed_again() {
     server.inject_stream(Exchange::Polymarket, 1, StreamFault::DropConnection);
     connector.follow(&up_down());
     let seen = until(&mut updates, is_state(FeedState::Interrupted)).await;
-    assert_eq!(kinds(&seen), ["live", "book", "interrupted"]);
+    // The book's best prices price both outcomes.
+    assert_eq!(kinds(&seen), ["live", "book", "price", "price", "interrupted"]);
     let again = until(&mut updates, is_book).await;
     assert_eq!(kinds(&again), ["live", "book"]);
     assert_eq!(server.stream_connections(Exchange::Polymarket), 2);

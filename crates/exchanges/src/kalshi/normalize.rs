@@ -7,14 +7,14 @@
 
 use std::collections::HashMap;
 
-use marketlens_domain::market::{Resolution, Rules, UrlKeys};
+use marketlens_domain::market::{Resolution, Rules, UrlKeys, displayed_price};
 use marketlens_domain::market_url::kalshi_market_url;
 use marketlens_domain::{Category, Event, Exchange, Market, MarketStatus, Outcome};
 use serde_json::Value;
 
 use super::wire;
 use crate::Normalized;
-use crate::lenient::{Finite, amount, non_empty, real_ask, real_bid, round_price, timestamp};
+use crate::lenient::{Finite, amount, non_empty, real_ask, real_bid, round_price, timestamp, traded};
 use crate::payload::{PayloadKind, Records};
 use crate::record::{Collector, Label, nested_list, raw_id, read};
 
@@ -260,26 +260,19 @@ fn resolution(outcomes: &[Outcome], result: &str, settlement_ts: Option<&str>) -
     })
 }
 
-/// The Yes price: the settlement once settled with a result; else the last trade; else the
-/// middle of the book when both sides hold an order; else 0.
+/// The Yes price: the settlement once settled with a result; else the price Kalshi displays
+/// (`marketlens_domain::market::displayed_price`: the last trade, else the middle of the book
+/// when both sides hold a real order, as an empty book, bid 0 and ask 1, has no middle and
+/// 0.5 would be invented); else 0.
 fn yes_price(market_wire: &wire::Market, settled: bool, result: &str) -> f64 {
     if settled && (result == "yes" || result == "no") {
         let settlement = dollars(market_wire.settlement_value_dollars, market_wire.settlement_value);
         return settlement.unwrap_or(if result == "yes" { 1.0 } else { 0.0 });
     }
-    if let Some(last_price) = dollars(market_wire.last_price_dollars, market_wire.last_price)
-        && last_price > 0.0
-    {
-        return last_price;
-    }
-    // The middle of the book only when both sides hold a real order: an empty book (bid 0,
-    // ask 1) has no middle, and 0.5 would be invented.
+    let last_price = traded(dollars(market_wire.last_price_dollars, market_wire.last_price));
     let yes_bid = real_bid(dollars(market_wire.yes_bid_dollars, market_wire.yes_bid));
     let yes_ask = real_ask(dollars(market_wire.yes_ask_dollars, market_wire.yes_ask));
-    match (yes_bid, yes_ask) {
-        (Some(bid), Some(ask)) => round_price((bid + ask) / 2.0),
-        _ => 0.0,
-    }
+    displayed_price(Exchange::Kalshi, last_price, yes_bid, yes_ask).unwrap_or(0.0)
 }
 
 /// A price from the `*_dollars` string, else from the integer cents beside it.

@@ -463,26 +463,6 @@ impl KalshiSession {
         });
     }
 
-    /// Reports what a frame states of the first outcome's (YES) price, and so of the second.
-    fn state_prices(
-        &mut self,
-        market: &StreamMarket,
-        first: Stated,
-        time: Timestamp,
-        received: Timestamp,
-    ) -> Vec<MarketUpdate> {
-        self.prices
-            .state(market, 0, first)
-            .into_iter()
-            .map(|change| MarketUpdate {
-                market: market.id,
-                time,
-                received,
-                change,
-            })
-            .collect()
-    }
-
     fn ticker(&mut self, ticker: Ticker, received: Timestamp, reaction: &mut Reaction) {
         let Some(market) = self.market_of(&ticker.ticker) else {
             return;
@@ -493,9 +473,10 @@ impl KalshiSession {
             best_ask: ticker.yes_ask,
         };
         let time = ticker.time.unwrap_or(received);
+        // What a frame states of the first outcome's (YES) price, and so of the second.
         reaction
             .updates
-            .extend(self.state_prices(&market, stated, time, received));
+            .extend(self.prices.updates(&market, 0, stated, time, received));
     }
 
     fn trade(&mut self, ticker: &str, trade: TradeReading, received: Timestamp, reaction: &mut Reaction) {
@@ -529,7 +510,7 @@ impl KalshiSession {
         };
         reaction
             .updates
-            .extend(self.state_prices(&market, stated, trade.time, received));
+            .extend(self.prices.updates(&market, 0, stated, trade.time, received));
     }
 }
 

@@ -239,8 +239,8 @@ pub(crate) fn read(text: &str) -> Result<Frame, DepthPayloadError> {
             // catalogue's normalizer reads `last_price`).
             let last = dollars_or_cents(ticker.price_dollars, ticker.price)
                 .map(|last| DepthPayloadError::fraction(FRAME, last))
-                .transpose()?
-                .filter(|last| *last > 0.0);
+                .transpose()?;
+            let last = lenient::traded(last);
             Message::Ticker(Ticker {
                 last,
                 yes_bid: dollars_or_cents(ticker.yes_bid_dollars, ticker.yes_bid)

@@ -55,6 +55,16 @@ impl LevelMap {
         (size >= 0.0).then(|| self.set(price, size))
     }
 
+    /// The highest price held: a side of bids' best.
+    pub(crate) fn highest(&self) -> Option<f64> {
+        self.sizes.last_key_value().map(|(&key, _)| key as f64 / 1e6)
+    }
+
+    /// The lowest price held: a side of asks' best.
+    pub(crate) fn lowest(&self) -> Option<f64> {
+        self.sizes.first_key_value().map(|(&key, _)| key as f64 / 1e6)
+    }
+
     /// The levels by rising price.
     pub(crate) fn levels(&self) -> impl Iterator<Item = Level> + '_ {
         self.sizes.iter().map(|(&key, &size)| Level {
@@ -75,7 +85,11 @@ mod tests {
         assert_eq!(side.add(0.37, -3.5 + 1e-12), Some(0.0));
         assert_eq!(side.add(0.37, -0.01), None);
         assert_eq!(side.levels().count(), 0);
+        assert_eq!((side.highest(), side.lowest()), (None, None));
         assert_eq!(side.set(0.5, 4.0), 4.0);
+        side.set(0.25, 1.0);
+        assert_eq!((side.highest(), side.lowest()), (Some(0.5), Some(0.25)));
+        side.set(0.25, 0.0);
         assert_eq!(side.levels().collect::<Vec<_>>(), vec![Level { price: 0.5, size: 4.0 }]);
     }
 }

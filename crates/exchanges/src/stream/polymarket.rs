@@ -6,7 +6,11 @@
 //! `price_change` of the first token changes a level of each outcome: a bid at `p` of the
 //! first is an ask at `1 - p` of the second. The second token's own `book`, level changes and
 //! best prices state the same liquidity again and are not used; its trades are its outcome's,
-//! and set both outcomes' last price (`ticks`: the second's is the first's complement).
+//! and set both outcomes' last price (`ticks`: the second's is the first's complement). The
+//! best bid and ask of each outcome's price are those of the first token's book as kept (a
+//! `price_change`'s own `best_bid`/`best_ask` until that book comes), so that the price sent
+//! is the one Polymarket displays: the middle of a book whose spread is at most 0.10, else
+//! the last trade (`marketlens_domain::market::displayed_price`).
 //!
 //! Subscribing: the first message of a connection is `{"assets_ids": [...], "type":
 //! "market"}`; later ones add or remove tokens with `"operation": "subscribe"` or
@@ -55,6 +59,15 @@ struct TokenBook {
 impl TokenBook {
     fn ladder(&self) -> Ladder {
         Ladder::new(self.bids.levels(), self.asks.levels())
+    }
+
+    /// What the book states of its token's price: its best bid and ask.
+    fn best_prices(&self) -> Stated {
+        Stated {
+            last: None,
+            best_bid: Some(self.bids.highest()),
+            best_ask: Some(self.asks.lowest()),
+        }
     }
 }
 
@@ -153,7 +166,10 @@ impl PolymarketSession {
                         outcomes: binary_books(&followed.outcomes, token_book.ladder()),
                     },
                 });
+                let best_prices = token_book.best_prices();
                 self.books.insert(market, token_book);
+                let prices = self.prices.updates(&followed, 0, best_prices, time, received);
+                reaction.updates.extend(prices);
             }
             Event::PriceChange { time, changes } => {
                 let time = time.unwrap_or(received);
@@ -168,6 +184,11 @@ impl PolymarketSession {
                         received,
                         change: MarketChange::Levels { changes },
                     });
+                    // The best prices of the book as the frame left it.
+                    if let (Some(followed), Some(book)) = (self.following.get(market), self.books.get(&market)) {
+                        let prices = self.prices.updates(followed, 0, book.best_prices(), time, received);
+                        reaction.updates.extend(prices);
+                    }
                 }
             }
             Event::LastTrade(trade) => self.last_trade(trade, received, reaction),
@@ -189,21 +210,19 @@ impl PolymarketSession {
         let Some(followed) = self.following.get(market).cloned() else {
             return;
         };
-        // In a binary market the second token's best prices state the first's again.
-        let stated = Stated {
-            last: None,
-            best_bid: change.best_bid,
-            best_ask: change.best_ask,
-        };
-        if index == 0 || followed.outcomes.len() != 2 {
-            for price in self.prices.state(&followed, index, stated) {
-                reaction.updates.push(MarketUpdate {
-                    market,
-                    time,
-                    received,
-                    change: price,
-                });
-            }
+        // The first token's best prices are its kept book's, stated once the frame's changes
+        // are applied; until its book comes, and for a token of a market of more than two
+        // outcomes, they are the frame's. In a binary market the second token's best prices
+        // state the first's again.
+        let book_kept = index == 0 && self.books.contains_key(&market);
+        if !book_kept && (index == 0 || followed.outcomes.len() != 2) {
+            let stated = Stated {
+                last: None,
+                best_bid: change.best_bid,
+                best_ask: change.best_ask,
+            };
+            let prices = self.prices.updates(&followed, index, stated, time, received);
+            reaction.updates.extend(prices);
         }
         // Levels are kept from the first token's book, once it has arrived.
         let (0, Some(book), Some(first_outcome)) = (index, self.books.get_mut(&market), followed.outcomes.first())
@@ -263,14 +282,8 @@ impl PolymarketSession {
             last: Some(price),
             ..Stated::default()
         };
-        for change in self.prices.state(&followed, index, stated) {
-            reaction.updates.push(MarketUpdate {
-                market,
-                time: trade.time,
-                received,
-                change,
-            });
-        }
+        let prices = self.prices.updates(&followed, index, stated, trade.time, received);
+        reaction.updates.extend(prices);
     }
 }
 

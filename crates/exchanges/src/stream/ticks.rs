@@ -1,17 +1,22 @@
 //! Each outcome's price as the exchange last stated it: the last trade, the best bid, the best
-//! ask. A frame usually states one or two of them; the [`PriceTick`] sent carries all three as
-//! last stated, and only when one of them moved.
+//! ask, and from them the price the exchange displays
+//! (`marketlens_domain::market::displayed_price`, the catalogue's rule for that exchange). A
+//! frame usually states one or two of them; the [`PriceTick`] sent carries all of them as last
+//! stated, and only when one of them moved.
 //!
 //! One rule for both exchanges, the catalogue's and the REST books' (`crate::kalshi::normalize`,
 //! `crate::polymarket::normalize`, `marketlens_domain::depth::binary_books`): in a binary
 //! market the second outcome's price is the complement of the first's. A trade at `p` of
 //! either outcome is a last price of `p` for it and `1 - p` for the other; a best bid of one
-//! is a best ask at `1 - p` of the other.
+//! is a best ask at `1 - p` of the other; so the second's displayed price, from those, is the
+//! first's complement.
 
 use std::collections::HashMap;
 
 use marketlens_domain::depth::round_price;
-use marketlens_domain::stream::{MarketChange, PriceTick, StreamMarket};
+use marketlens_domain::market::displayed_price;
+use marketlens_domain::stream::{MarketChange, MarketUpdate, PriceTick, StreamMarket};
+use marketlens_domain::time::Timestamp;
 use uuid::Uuid;
 
 /// What one frame states of an outcome's price; `None` leaves a field as it was.
@@ -44,7 +49,7 @@ pub(crate) struct PriceBoard {
 impl PriceBoard {
     /// Records what is stated of outcome `index` of `market`, and in a binary market its
     /// complement of the other outcome: the ticks to send, of the outcomes whose price moved.
-    pub(crate) fn state(&mut self, market: &StreamMarket, index: usize, stated: Stated) -> Vec<MarketChange> {
+    fn state(&mut self, market: &StreamMarket, index: usize, stated: Stated) -> Vec<MarketChange> {
         let mut ticks: Vec<MarketChange> = self.state_one(market, index, stated).into_iter().collect();
         if market.outcomes.len() == 2 && index < 2 {
             ticks.extend(self.state_one(market, 1 - index, stated.complement()));
@@ -52,10 +57,31 @@ impl PriceBoard {
         ticks
     }
 
+    /// [`PriceBoard::state`]'s ticks as updates of `market` at `time`, received at `received`.
+    pub(crate) fn updates(
+        &mut self,
+        market: &StreamMarket,
+        index: usize,
+        stated: Stated,
+        time: Timestamp,
+        received: Timestamp,
+    ) -> Vec<MarketUpdate> {
+        self.state(market, index, stated)
+            .into_iter()
+            .map(|change| MarketUpdate {
+                market: market.id,
+                time,
+                received,
+                change,
+            })
+            .collect()
+    }
+
     fn state_one(&mut self, market: &StreamMarket, index: usize, stated: Stated) -> Option<MarketChange> {
         let outcome = market.outcomes.get(index)?;
         let tick = self.ticks.entry((market.id, index)).or_insert_with(|| PriceTick {
             outcome: outcome.clone(),
+            price: None,
             last: None,
             best_bid: None,
             best_ask: None,
@@ -70,6 +96,7 @@ impl PriceBoard {
         if let Some(ask) = stated.best_ask {
             tick.best_ask = ask.map(round_price);
         }
+        tick.price = displayed_price(market.exchange, tick.last, tick.best_bid, tick.best_ask);
         (*tick != before).then(|| MarketChange::Price(tick.clone()))
     }
 

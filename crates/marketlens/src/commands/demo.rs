@@ -91,7 +91,9 @@ pub async fn run(
     // trades of the markets `demo-data/depth/recordings.json` names, and their recorded streams.
     let replay = ReplayServer::start(ReplayData::default());
     replay.loop_streams();
-    let stream = recorded_stream(&replay, depth.clone());
+    // Its records of what clients send are for tests; the demo may run for days.
+    replay.stop_recording_clients();
+    let stream = recorded_stream(&replay, depth.clone()).await?;
     serve::serve(
         store,
         config,
@@ -111,23 +113,26 @@ pub async fn run(
 /// key made for the occasion signs the Kalshi handshakes: the replay wants them signed, as
 /// Kalshi does, but checks no key. The prices played are not written to the history: they
 /// are a recording, not the markets' own.
-fn recorded_stream(replay: &ReplayServer, depth: Arc<RecordedDepth>) -> LiveStream {
+async fn recorded_stream(replay: &ReplayServer, depth: Arc<RecordedDepth>) -> anyhow::Result<LiveStream> {
+    // Making an RSA key takes long enough to hold up a runtime thread: not on one.
+    let credentials = tokio::task::spawn_blocking(|| KalshiCredentials::throwaway("marketlens-demo"))
+        .await
+        .context("making the demo's Kalshi key")?;
     let (updates, received) = mpsc::channel(config::STREAM_UPDATES_CAPACITY);
-    let credentials = KalshiCredentials::throwaway("marketlens-demo");
     let feed = config::exchange_feeds(
         &replay.polymarket_ws_url(),
         &replay.kalshi_ws_url(),
         Some(credentials),
         updates,
     );
-    LiveStream {
+    Ok(LiveStream {
         feed,
         origin: FeedOrigin::Recording,
         updates: received,
         markets: depth,
         lease: watch::channel(None).0,
         prices: None,
-    }
+    })
 }
 
 /// The calls the banner suggests, each with what it shows on the demo data: one market of

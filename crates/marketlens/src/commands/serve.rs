@@ -47,7 +47,7 @@ pub async fn listen(bind: SocketAddr) -> anyhow::Result<TcpListener> {
 /// and stopped by one signal (SIGTERM or Ctrl-C, which cancels `shutdown`): the catalogue and
 /// the news kept in step with the store, and the background sync when `sync` is given. The
 /// server first finishes the requests in flight; then each task ends at its next pause, the
-/// sync releasing its lease. Order books and trades come from `depth`, live ones from
+/// stream's prices written one last time, and then the sync stops, releasing its lease. Order books and trades come from `depth`, live ones from
 /// `stream`; without them they are answered 503 `DEPTH_UNAVAILABLE`.
 pub async fn serve(
     store: Arc<dyn Store>,
@@ -80,8 +80,16 @@ pub async fn serve(
         let history: Arc<dyn HistoryStore> = store.clone();
         prices.write_in_background(history, lease.subscribe(), shutdown.clone())
     });
+    // The background sync stops (and gives the lease up) only once the tasks above have, so
+    // that the stream's last prices are written while this node still holds the lease.
+    let sync_shutdown = CancellationToken::new();
     let background_sync = match sync {
-        Some(schedule) => Some(BackgroundSync::start(store.clone(), schedule, lease, shutdown.clone())),
+        Some(schedule) => Some(BackgroundSync::start(
+            store.clone(),
+            schedule,
+            lease,
+            sync_shutdown.clone(),
+        )),
         None => {
             tracing::info!("background sync is off");
             None
@@ -119,6 +127,7 @@ pub async fn serve(
             tracing::warn!(%error, "a background task did not stop cleanly");
         }
     }
+    sync_shutdown.cancel();
     if let Some(background_sync) = background_sync {
         background_sync.stopped().await;
     }

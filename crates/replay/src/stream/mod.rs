@@ -13,7 +13,8 @@
 //!   `passes`: playing them again and again, restamped, for the demo.
 //!
 //! The server records every message a client sends and every Kalshi handshake's headers, so
-//! a test can check what a connector asked for and verify its signature.
+//! a test can check what a connector asked for and verify its signature, unless told to keep
+//! no record (`ReplayServer::stop_recording_clients`, for the demo, which runs for days).
 
 mod fault;
 mod kalshi;
@@ -83,10 +84,6 @@ impl StreamState {
         lock(&self.faults).next_frame(exchange)
     }
 
-    pub(crate) fn record_message(&self, exchange: Exchange, text: &str) {
-        lock(&self.messages).push((exchange, text.to_owned()));
-    }
-
     pub(crate) fn speed(&self) -> f64 {
         *lock(&self.speed)
     }
@@ -104,7 +101,7 @@ pub(crate) fn router() -> Router<Arc<Shared>> {
 }
 
 async fn polymarket_upgrade(State(shared): State<Arc<Shared>>, upgrade: WebSocketUpgrade) -> Response {
-    lock(&shared.stream.connections).push(Exchange::Polymarket);
+    shared.record(&shared.stream.connections, Exchange::Polymarket);
     upgrade.on_upgrade(move |socket| polymarket::serve(socket, shared))
 }
 
@@ -121,8 +118,8 @@ async fn kalshi_upgrade(State(shared): State<Arc<Shared>>, headers: HeaderMap, u
             axum::Json(serde_json::json!({"error": {"code": "unauthorized", "message": "authentication required"}}));
         return (StatusCode::UNAUTHORIZED, body).into_response();
     }
-    lock(&shared.stream.handshakes).push(signed);
-    lock(&shared.stream.connections).push(Exchange::Kalshi);
+    shared.record(&shared.stream.handshakes, signed);
+    shared.record(&shared.stream.connections, Exchange::Kalshi);
     let heartbeat = *lock(&shared.stream.kalshi_heartbeat);
     upgrade.on_upgrade(move |socket| kalshi::serve(socket, shared, heartbeat))
 }

@@ -81,8 +81,8 @@ impl Client {
         (client, Link { sender, stalled })
     }
 
-    /// The client's next text message, recorded for the test; `None` once the connection is
-    /// over.
+    /// The client's next text message, recorded for the test (while the server records its
+    /// clients); `None` once the connection is over.
     pub(crate) async fn next_text(&mut self) -> Option<String> {
         loop {
             let message = tokio::select! {
@@ -91,7 +91,9 @@ impl Client {
             };
             match message {
                 Some(Ok(Message::Text(text))) => {
-                    self.shared.stream.record_message(self.exchange, text.as_str());
+                    let stream = &self.shared.stream;
+                    self.shared
+                        .record(&stream.messages, (self.exchange, text.as_str().to_owned()));
                     return Some(text.as_str().to_owned());
                 }
                 Some(Ok(_)) => continue,

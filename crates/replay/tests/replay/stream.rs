@@ -125,3 +125,23 @@ async fn polymarket_answers_a_subscription_with_a_book_per_token_and_ping_with_p
     assert_eq!(replies[0]["event_type"], "price_change");
     assert_eq!(replies[1], "PONG");
 }
+
+#[tokio::test]
+async fn a_server_told_to_stop_recording_keeps_no_record_of_its_clients() {
+    let server = ReplayServer::start(ReplayData::default());
+    let unknown = |id: u64| Message::text(json!({"id": id, "cmd": "list_everything"}).to_string());
+    let mut recorded = kalshi(&server).await;
+    recorded.send(unknown(1)).await.unwrap();
+    assert_eq!(next(&mut recorded).await["type"], "error");
+    server.stop_recording_clients();
+    recorded.send(unknown(2)).await.unwrap();
+    assert_eq!(next(&mut recorded).await["type"], "error");
+    let mut unrecorded = kalshi(&server).await;
+    unrecorded.send(unknown(1)).await.unwrap();
+    assert_eq!(next(&mut unrecorded).await["type"], "error");
+    // Only what came before: one handshake (its upgrade request, its connection), one message.
+    assert_eq!(server.stream_messages(Exchange::Kalshi).len(), 1);
+    assert_eq!(server.kalshi_handshakes().len(), 1);
+    assert_eq!(server.stream_connections(Exchange::Kalshi), 1);
+    assert_eq!(server.requests().len(), 1);
+}

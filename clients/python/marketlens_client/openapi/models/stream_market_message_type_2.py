@@ -33,6 +33,11 @@ class StreamMarketMessageType2:
             time (datetime.datetime): A time in ISO 8601, in UTC with milliseconds.
             outcome (str):
             type_ (StreamMarketMessageType2Type):
+            price (float | None | Unset): The outcome's price as its exchange displays it, the one the market calls state
+                and
+                the price history records: on Polymarket the middle of the best bid and ask when
+                they are at most 0.10 apart, else the last trade; on Kalshi the last trade, else
+                the middle of the best bid and ask. `null` while neither gives a price.
             last (float | None | Unset): The last traded price, when the exchange sent one.
             best_bid (float | None | Unset):
             best_ask (float | None | Unset):
@@ -43,6 +48,7 @@ class StreamMarketMessageType2:
     time: datetime.datetime
     outcome: str
     type_: StreamMarketMessageType2Type
+    price: float | None | Unset = UNSET
     last: float | None | Unset = UNSET
     best_bid: float | None | Unset = UNSET
     best_ask: float | None | Unset = UNSET
@@ -62,6 +68,12 @@ class StreamMarketMessageType2:
         outcome = self.outcome
 
         type_ = self.type_.value
+
+        price: float | None | Unset
+        if isinstance(self.price, Unset):
+            price = UNSET
+        else:
+            price = self.price
 
         last: float | None | Unset
         if isinstance(self.last, Unset):
@@ -91,6 +103,8 @@ class StreamMarketMessageType2:
             "outcome": outcome,
             "type": type_,
         })
+        if price is not UNSET:
+            field_dict["price"] = price
         if last is not UNSET:
             field_dict["last"] = last
         if best_bid is not UNSET:
@@ -122,6 +136,16 @@ class StreamMarketMessageType2:
         type_ = StreamMarketMessageType2Type(d.pop("type"))
 
 
+
+
+        def _parse_price(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        price = _parse_price(d.pop("price", UNSET))
 
 
         def _parse_last(data: object) -> float | None | Unset:
@@ -160,6 +184,7 @@ class StreamMarketMessageType2:
             time=time,
             outcome=outcome,
             type_=type_,
+            price=price,
             last=last,
             best_bid=best_bid,
             best_ask=best_ask,

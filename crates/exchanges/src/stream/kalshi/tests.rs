@@ -386,6 +386,8 @@ fn a_ticker_changes_only_the_prices_it_states() {
     let price = |outcome: &str, last, best_bid, best_ask| {
         MarketChange::Price(PriceTick {
             outcome: outcome.to_owned(),
+            // Kalshi displays the last trade.
+            price: Some(last),
             last: Some(last),
             best_bid: Some(best_bid),
             best_ask: Some(best_ask),
@@ -588,4 +590,39 @@ fn a_resync_interrupts_even_an_interrupted_market_and_asks_for_its_book() {
             json!(["orderbook_delta"])
         );
     }
+}
+
+#[test]
+fn recorded_tickers_price_yes_at_the_last_trade_else_the_middle_of_the_book() {
+    // demo-data/depth/kalshi/ws-ticker-1.jsonl, a copy of the shared fixture.
+    let path = format!(
+        "{}/../../demo-data/depth/kalshi/ws-ticker-1.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let frames: Vec<Value> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let mut session = KalshiSession::default();
+    for (n, frame) in frames.iter().enumerate() {
+        session.follow(&kalshi_market(
+            n as u128,
+            frame["msg"]["market_ticker"].as_str().unwrap(),
+        ));
+    }
+    session.connected(now());
+    let mut yes_price = |frame: &Value| {
+        let reaction = session.frame(&frame.to_string(), now()).unwrap();
+        changes(&reaction).into_iter().find_map(|change| match change {
+            MarketChange::Price(tick) if tick.outcome == "Yes" => Some(tick.price),
+            _ => None,
+        })
+    };
+    // Line 1: last 0.14, bid 0.04, ask 0.95: Kalshi shows the last trade.
+    assert_eq!(yes_price(&frames[0]), Some(Some(0.14)));
+    // Line 10: never traded (last 0), bid 0.02, ask 0.07: the middle of the book.
+    assert_eq!(yes_price(&frames[9]), Some(Some(0.045)));
+    // Line 3: never traded, bid 0.97 and no ask (1.0000): no price to show.
+    assert_eq!(yes_price(&frames[2]), Some(None));
 }

@@ -88,49 +88,50 @@ fn the_first_tokens_book_is_both_outcomes_books_and_the_second_tokens_is_not_use
 }
 
 #[test]
-fn a_price_change_of_the_first_token_changes_both_outcomes() {
+fn a_price_change_of_the_first_token_changes_both_outcomes_and_their_prices() {
     let mut session = followed();
     session.frame(&book("111"), now()).unwrap();
     let change = json!({"event_type": "price_change", "market": "0x14", "timestamp": "1770921571400",
     "price_changes": [
-        {"asset_id": "111", "price": "0.45", "size": "0", "side": "BUY", "hash": "a", "best_bid": "0.44", "best_ask": "0.47"},
-        {"asset_id": "222", "price": "0.55", "size": "0", "side": "SELL", "hash": "b", "best_bid": "0.53", "best_ask": "0.56"}
+        {"asset_id": "111", "price": "0.45", "size": "0", "side": "BUY", "hash": "a", "best_bid": "0.01", "best_ask": "0.47"},
+        {"asset_id": "111", "price": "0.44", "size": "15", "side": "BUY", "hash": "b", "best_bid": "0.44", "best_ask": "0.47"},
+        {"asset_id": "222", "price": "0.55", "size": "0", "side": "SELL", "hash": "c", "best_bid": "0.53", "best_ask": "0.56"}
     ]});
     let reaction = session.frame(&change.to_string(), now()).unwrap();
     let kinds: Vec<&MarketChange> = reaction.updates.iter().map(|update| &update.change).collect();
     assert_eq!(kinds.len(), 3, "{kinds:?}");
-    let MarketChange::Price(up) = kinds[0] else {
-        panic!("not a price")
+    let change = |outcome: &str, side, price, size| LevelChange {
+        outcome: outcome.into(),
+        side,
+        price,
+        size,
     };
     assert_eq!(
-        (up.outcome.as_str(), up.best_bid, up.best_ask),
-        ("Up", Some(0.44), Some(0.47))
-    );
-    let MarketChange::Price(down) = kinds[1] else {
-        panic!("not a price")
-    };
-    assert_eq!(
-        (down.outcome.as_str(), down.best_bid, down.best_ask),
-        ("Down", Some(0.53), Some(0.56))
-    );
-    assert_eq!(
-        kinds[2],
+        kinds[0],
         &MarketChange::Levels {
             changes: vec![
-                LevelChange {
-                    outcome: "Up".into(),
-                    side: BookSide::Bid,
-                    price: 0.45,
-                    size: 0.0
-                },
-                LevelChange {
-                    outcome: "Down".into(),
-                    side: BookSide::Ask,
-                    price: 0.55,
-                    size: 0.0
-                },
+                change("Up", BookSide::Bid, 0.45, 0.0),
+                change("Down", BookSide::Ask, 0.55, 0.0),
+                change("Up", BookSide::Bid, 0.44, 15.0),
+                change("Down", BookSide::Ask, 0.56, 15.0),
             ]
         }
+    );
+    // Then the book's best prices as the frame left them, each outcome's displayed price the
+    // middle of its book (spread 0.03).
+    let MarketChange::Price(up) = kinds[1] else {
+        panic!("not a price")
+    };
+    assert_eq!(
+        (up.outcome.as_str(), up.best_bid, up.best_ask, up.price),
+        ("Up", Some(0.44), Some(0.47), Some(0.455))
+    );
+    let MarketChange::Price(down) = kinds[2] else {
+        panic!("not a price")
+    };
+    assert_eq!(
+        (down.outcome.as_str(), down.best_bid, down.best_ask, down.price),
+        ("Down", Some(0.53), Some(0.56), Some(0.545))
     );
 }
 
@@ -250,4 +251,105 @@ fn a_token_without_a_book_in_time_is_interrupted_and_subscribed_again() {
         }
     );
     assert_eq!(resync.messages.len(), 2);
+}
+
+/// The frames of a recording of `demo-data/depth/polymarket/` (copies of the shared fixtures,
+/// `demo-data/depth/SOURCES.md`), one a line.
+fn recorded(file: &str) -> Vec<Value> {
+    let path = format!("{}/../../demo-data/depth/polymarket/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
+    text.lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+}
+
+/// Each price tick of `reaction`: its outcome, displayed price and last trade.
+fn prices(reaction: &Reaction) -> Vec<(String, Option<f64>, Option<f64>)> {
+    reaction
+        .updates
+        .iter()
+        .filter_map(|update| match &update.change {
+            MarketChange::Price(tick) => Some((tick.outcome.clone(), tick.price, tick.last)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn priced(outcome: &str, price: Option<f64>, last: Option<f64>) -> (String, Option<f64>, Option<f64>) {
+    (outcome.to_owned(), price, last)
+}
+
+#[test]
+fn a_recorded_tight_book_prices_its_outcomes_at_the_middle_whatever_the_trades() {
+    // Line 4 of ws-book-2.jsonl: market 0x14002070, best bid 0.46 and ask 0.47 of its first
+    // token, whose tokens trade in ws-last-trade-price-1.jsonl.
+    let recorded_book = &recorded("ws-book-2.jsonl")[3];
+    let first_token = recorded_book["asset_id"].as_str().unwrap();
+    let trades: Vec<Value> = recorded("ws-last-trade-price-1.jsonl")
+        .into_iter()
+        .filter(|trade| trade["market"] == recorded_book["market"])
+        .collect();
+    let second_token = trades
+        .iter()
+        .map(|trade| trade["asset_id"].as_str().unwrap())
+        .find(|token| *token != first_token)
+        .unwrap();
+    let up_down = StreamMarket {
+        tokens: vec![first_token.to_owned(), second_token.to_owned()],
+        ..market()
+    };
+    let mut session = PolymarketSession::default();
+    session.follow(&up_down);
+    session.connected(now());
+    let reaction = session.frame(&recorded_book.to_string(), now()).unwrap();
+    assert_eq!(
+        prices(&reaction),
+        [priced("Up", Some(0.465), None), priced("Down", Some(0.535), None)]
+    );
+    // The first trade is at 0.46 of the first token: the last price moves, the displayed one
+    // stays the middle of the book, as Polymarket shows it with a spread of 0.01.
+    let reaction = session.frame(&trades[0].to_string(), now()).unwrap();
+    assert_eq!(
+        prices(&reaction),
+        [
+            priced("Up", Some(0.465), Some(0.46)),
+            priced("Down", Some(0.535), Some(0.54))
+        ]
+    );
+    for trade in &trades[1..] {
+        let reaction = session.frame(&trade.to_string(), now()).unwrap();
+        for (outcome, price, _) in prices(&reaction) {
+            let middle = if outcome == "Up" { 0.465 } else { 0.535 };
+            assert_eq!(price, Some(middle), "{outcome} after {trade}");
+        }
+    }
+}
+
+#[test]
+fn a_recorded_one_sided_book_prices_its_outcomes_at_the_last_trade() {
+    // Line 2 of ws-book-2.jsonl: 26 bids up to 0.999 and no ask, so no middle to show.
+    let recorded_book = &recorded("ws-book-2.jsonl")[1];
+    let first_token = recorded_book["asset_id"].as_str().unwrap();
+    let market = StreamMarket {
+        tokens: vec![first_token.to_owned(), "second".into()],
+        ..market()
+    };
+    let mut session = PolymarketSession::default();
+    session.follow(&market);
+    session.connected(now());
+    let reaction = session.frame(&recorded_book.to_string(), now()).unwrap();
+    assert_eq!(
+        prices(&reaction),
+        [priced("Up", None, None), priced("Down", None, None)]
+    );
+    // The recording has no trade of this market: one at its best bid, in the recorded form.
+    let trade = json!({"asset_id": first_token, "event_type": "last_trade_price", "fee_rate_bps": "0",
+        "market": recorded_book["market"], "price": "0.999", "side": "SELL", "size": "10",
+        "timestamp": "1770921600000", "transaction_hash": "0x01"});
+    let reaction = session.frame(&trade.to_string(), now()).unwrap();
+    assert_eq!(
+        prices(&reaction),
+        [
+            priced("Up", Some(0.999), Some(0.999)),
+            priced("Down", Some(0.001), Some(0.001))
+        ]
+    );
 }

@@ -7,7 +7,6 @@ use marketlens_domain::Exchange;
 use marketlens_domain::api_key::ApiKey;
 use marketlens_domain::ids::market_id;
 use marketlens_replay::ReplayServer;
-use serde_json::Value;
 use std::time::Duration;
 use uuid::Uuid;
 
@@ -58,7 +57,7 @@ pub(super) async fn assert_last_price_in_history(node: &Node, key: &ApiKey, mark
         .iter()
         .rev()
         .filter(|message| message["type"] == "price" && message["outcome"] == OUTCOME)
-        .find_map(stated_price)
+        .find_map(|message| message["price"].as_f64())
         .expect("a price of the outcome");
     let mut close = None;
     for _ in 0..50 {
@@ -69,20 +68,6 @@ pub(super) async fn assert_last_price_in_history(node: &Node, key: &ApiKey, mark
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     panic!("the history's latest close of {OUTCOME} is {close:?}, not the stream's {expected}");
-}
-
-/// What a `price` message says the outcome's price is, as the history takes it: the last
-/// trade, else the middle of the book.
-fn stated_price(message: &Value) -> Option<f64> {
-    match (
-        message["last"].as_f64(),
-        message["bestBid"].as_f64(),
-        message["bestAsk"].as_f64(),
-    ) {
-        (Some(last), _, _) => Some(last),
-        (None, Some(bid), Some(ask)) => Some(((bid + ask) / 2.0 * 1e6).round() / 1e6),
-        _ => None,
-    }
 }
 
 /// The close of the latest five-minute candle of [`OUTCOME`], if any.
