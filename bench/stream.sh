@@ -9,6 +9,9 @@
 # Usage: bench/stream.sh [CLIENTS] [UPDATES] [MARKETS_PER_CLIENT] [SECONDS]
 #        (defaults: 1000 clients, 1000 updates/s, 1 market each, 20 s)
 # MARKETLENS_BENCH_PROFILE (default release) is the cargo profile both halves are built with.
+# MARKETLENS_BENCH_PERF=FILE samples the server with perf (call graphs) while the clients
+# measure, into FILE (`perf report -i FILE --no-children`); the profiler costs the server time,
+# so compare delays from runs without it.
 #
 # Both halves run on this machine and share its cores (crates/api/examples/stream_load.rs), so
 # every delay is a ceiling for the server alone. Each update reaches every client of its
@@ -39,4 +42,15 @@ for _ in $(seq 300); do grep -q '^ready' "$workdir/serve.out" 2>/dev/null && bre
 read -r _ key markets < "$workdir/serve.out"
 echo "stream: $clients clients, $markets_per_client market(s) each, $updates updates/s, ${duration} s, $profile build" >&2
 # shellcheck disable=SC2086 # the market ids are separate arguments
-"$bin" clients "http://127.0.0.1:$port" "$key" "$server" "$clients" "$markets_per_client" "$duration" $markets
+"$bin" clients "http://127.0.0.1:$port" "$key" "$server" "$clients" "$markets_per_client" "$duration" $markets > "$workdir/clients.out" &
+load=$!
+if [ -n "${MARKETLENS_BENCH_PERF:-}" ]; then
+  until grep -q '^measuring' "$workdir/clients.out" 2>/dev/null; do
+    kill -0 "$load" 2>/dev/null || break
+    sleep 0.1
+  done
+  perf record -q -F 199 --call-graph dwarf,16384 -p "$server" -o "$MARKETLENS_BENCH_PERF" -- sleep "$duration" 2> "$workdir/perf.log" ||
+    { echo "stream: perf failed:" >&2; cat "$workdir/perf.log" >&2; }
+fi
+wait "$load"
+grep -v '^measuring' "$workdir/clients.out"

@@ -10,8 +10,11 @@
 //! opens CLIENTS WebSocket clients, subscribes each to MARKETS_PER_CLIENT of the markets (in
 //! turn), lets them receive for SECONDS, and reports the delay from each price's stamp to its
 //! receipt by the client (p50, p99, max), the messages received, sequence gaps, clients
-//! closed, and the server's resident memory per connection (its VmRSS before the clients
-//! connect and once all are subscribed, over CLIENTS).
+//! closed, the server's resident memory per connection (its VmRSS before the clients
+//! connect and once all are subscribed, over CLIENTS), and the CPU the server, this load
+//! client and the whole machine used meanwhile (the two halves share the machine's cores, so
+//! a busy client delays the receipts it measures). It prints `measuring` once every client
+//! is subscribed, for `bench/stream.sh` to start its profiler at.
 
 #[path = "../tests/http/seed.rs"]
 mod seed;
@@ -261,10 +264,14 @@ async fn clients(load: Load) {
     // Every client subscribed: from now on the load is whole, and counted.
     measuring.store(true, Ordering::Relaxed);
     let rss_subscribed = resident_kib(load.server_pid);
+    println!("measuring");
     let started = tokio::time::Instant::now();
-    let cpu_before = cpu_seconds(load.server_pid);
+    let (server_before, client_before, machine_before) =
+        (cpu_seconds(load.server_pid), own_cpu_seconds(), machine_busy_seconds());
     tokio::time::sleep(Duration::from_secs(load.seconds)).await;
-    let server_cpu = cpu_seconds(load.server_pid) - cpu_before;
+    let server_cpu = cpu_seconds(load.server_pid) - server_before;
+    let client_cpu = own_cpu_seconds() - client_before;
+    let machine_cpu = machine_busy_seconds() - machine_before;
     stop.cancel();
     let elapsed = started.elapsed().as_secs_f64();
     let mut delays = Vec::new();
@@ -295,10 +302,41 @@ async fn clients(load: Load) {
         percentile(1.0)
     );
     println!(
-        "server rss KiB: before {rss_before} subscribed {rss_subscribed} per connection {:.1}; server cpu {:.0}% of a core",
+        "server rss KiB: before {rss_before} subscribed {rss_subscribed} per connection {:.1}",
         (rss_subscribed - rss_before) as f64 / load.clients as f64,
-        server_cpu / elapsed * 100.0
     );
+    let cores = std::thread::available_parallelism().map_or(1, |cores| cores.get());
+    println!(
+        "cpu, % of a core: server {:.0} load client {:.0} machine {:.0} of {}",
+        server_cpu / elapsed * 100.0,
+        client_cpu / elapsed * 100.0,
+        machine_cpu / elapsed * 100.0,
+        cores * 100,
+    );
+}
+
+/// The CPU time this process has used, user and system, in seconds.
+fn own_cpu_seconds() -> f64 {
+    cpu_seconds(u64::from(std::process::id()))
+}
+
+/// The CPU time the whole machine has spent busy (user, nice, system, irq, softirq, steal),
+/// in seconds, from `/proc/stat`'s `cpu` line (clock ticks, 100 a second on Linux).
+fn machine_busy_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    let ticks: Vec<f64> = stat
+        .lines()
+        .find_map(|line| line.strip_prefix("cpu "))
+        .unwrap_or("")
+        .split_whitespace()
+        .filter_map(|field| field.parse().ok())
+        .collect();
+    // user nice system idle iowait irq softirq steal: all but idle and iowait.
+    [0, 1, 2, 5, 6, 7]
+        .iter()
+        .filter_map(|index| ticks.get(*index))
+        .sum::<f64>()
+        / 100.0
 }
 
 /// The CPU time a process has used, user and system, in seconds.
