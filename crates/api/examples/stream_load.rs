@@ -234,6 +234,11 @@ async fn clients(load: Load) {
                 };
                 let Some(Ok(Message::Text(text))) = message else {
                     tally.closed = true;
+                    // Closed (too slow, at a loaded moment) before its subscriptions were
+                    // confirmed: counted closed, rather than holding the run up for ever.
+                    if confirmed < expected {
+                        let _ = subscribed.send(()).await;
+                    }
                     break;
                 };
                 let now = chrono::Utc::now();
