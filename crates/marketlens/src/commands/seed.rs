@@ -27,8 +27,8 @@ use crate::fixtures::demo;
 /// transactions write each B-tree page they change once for more markets (WAL frames and
 /// checkpoints were a third of a million-market seed's time at 5,000). At 100,000 the end of
 /// a million-market load (the history's sorted insert, the index builds, the full-text
-/// rebuild) took 40 s where at 25,000 it took 300-370 s, for reasons not yet understood (the
-/// load itself took about as long); it costs memory: 3.4 GiB peak RSS against 1.2 GiB.
+/// rebuild) took 40 s where at 25,000 it took 330-370 s, for reasons not yet understood (the
+/// load itself took about as long; one run each on a shared machine, see the README).
 const BATCH_MARKETS: usize = 100_000;
 
 pub async fn run(store: &dyn Store, markets: u64, seed: u64) -> anyhow::Result<()> {
