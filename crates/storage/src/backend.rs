@@ -46,12 +46,6 @@ pub(crate) trait Backend {
     /// What follows `SELECT ... FOR UPDATE` would, on the backend that locks rows it reads.
     const FOR_UPDATE: &'static str;
 
-    /// The column a whole table of markets or events is read in, page by page, for a copy:
-    /// the order its rows lie in on disk where the backend keeps one (SQLite's `rowid`), else
-    /// the id. Read by id, a SQLite store's rows come in no order of its file, one page read
-    /// per row.
-    const SCAN_KEY: &'static str;
-
     /// The rest of a `SELECT` of markets (alias `m`) after its columns: those holding any of
     /// the words bound as `$1` ([`Backend::any_words`]), best first, at most `$2`.
     const ANY_WORDS: &'static str;
@@ -101,11 +95,6 @@ pub(crate) trait Backend {
     /// Drops what a bulk load builds after it, recording how to build it back, in the
     /// transaction of `connection`.
     async fn defer_indexes(connection: &mut <Self::Db as Database>::Connection) -> Result<(), StoreError>;
-
-    /// Sets, outside any transaction, what the writer does differently while a bulk load
-    /// into an empty store runs (`true`) and after it (`false`): nothing that a load cut
-    /// short by a killed process could leave half-done.
-    async fn bulk_load_settings(&self, bulk: bool) -> Result<(), StoreError>;
 
     /// Builds back what [`Backend::defer_indexes`] dropped, if anything, in the transaction of
     /// `connection`.

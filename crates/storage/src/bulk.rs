@@ -24,13 +24,6 @@
 //!   are moved in before the load reads any bar (a market it writes twice), in the same
 //!   transaction as the building of the indexes, and by the same opening of the store that
 //!   builds them after a killed load.
-//! - On SQLite the writer does not wait for the disk while the load runs (`synchronous = OFF`,
-//!   set back when it ends and by every opening of the store): the WAL restarts it runs after
-//!   a load's transactions then copy without an `fsync`, and only a power loss, not a killed
-//!   process, could damage a store mid-load. It builds the deferred indexes reading the file
-//!   through a memory mapping, not copied page by page by the kernel: each build scans the
-//!   whole markets table (about 3 KB a row, in overflow pages past the long descriptions and
-//!   rules). Neither was shown to shorten a load on its own (measured on a shared machine).
 //!
 //! While a load runs, the store's own list and search queries (which answer only
 //! while a server's in-memory catalogue loads) are slower, and on SQLite search and the

@@ -435,36 +435,6 @@ macro_rules! catalog_store_sql {
                 .await?)
             }
 
-            /// Up to `limit` rows of `table` (`"markets m"` or `"events e"`), each with `columns`,
-            /// that come after the row of id `after` (from the first when `None`) in the
-            /// backend's scan order ([`Backend::SCAN_KEY`](crate::backend::Backend)): how a copy
-            /// reads its source. Should `after` be gone, nothing comes after it: the scan ends
-            /// short, and the copy's check of its counts says so.
-            async fn rows_in_scan_order(
-                &self,
-                columns: &str,
-                table: &'static str,
-                after: Option<uuid::Uuid>,
-                limit: u32,
-            ) -> Result<Vec<<<$store as $crate::backend::Backend>::Db as sqlx::Database>::Row>, $crate::StoreError>
-            {
-                let key = <$store as $crate::backend::Backend>::SCAN_KEY;
-                let (name, alias) = table.split_once(' ').unwrap_or((table, table));
-                let after_condition = match after {
-                    Some(_) => format!(" WHERE {alias}.{key} > (SELECT {key} FROM {name} WHERE id = $2)"),
-                    None => String::new(),
-                };
-                let query = sqlx::query(sqlx::AssertSqlSafe(format!(
-                    "SELECT {columns} FROM {table}{after_condition} ORDER BY {alias}.{key} LIMIT $1"
-                )))
-                .bind(i64::from(limit));
-                let query = match after {
-                    Some(after) => query.bind(Self::id(after)),
-                    None => query,
-                };
-                Ok(query.fetch_all(self.reader()).await?)
-            }
-
             fn markets_from(
                 rows: Vec<<<$store as $crate::backend::Backend>::Db as sqlx::Database>::Row>,
             ) -> Result<Vec<$crate::StoredMarket>, $crate::StoreError> {
@@ -541,7 +511,6 @@ macro_rules! catalog_store_sql {
                 <$store as $crate::backend::Backend>::defer_indexes(&mut transaction).await?;
                 transaction.commit().await?;
                 *self.bulk_state().lock().expect("bulk load state") = Some($crate::bulk::BulkLoad::new(revision));
-                self.bulk_load_settings(true).await?;
                 Ok(true)
             }
 
@@ -550,7 +519,6 @@ macro_rules! catalog_store_sql {
                 let mut transaction = self.begin_catalog_write().await?;
                 <$store as $crate::backend::Backend>::build_deferred(&mut transaction).await?;
                 transaction.commit().await?;
-                self.bulk_load_settings(false).await?;
                 self.after_catalog_write().await;
                 Ok(())
             }

@@ -21,11 +21,10 @@ pub struct ExportedKey {
 
 #[async_trait]
 pub trait TransferStore: Send + Sync {
-    /// Up to `limit` markets that come after the market `after` (from the first when `None`)
-    /// in the store's scan order: its file's on SQLite, the ids' on PostgreSQL.
+    /// Up to `limit` markets whose ids come after `after` (from the first when `None`), by id.
     async fn scan_markets(&self, after: Option<Uuid>, limit: u32) -> Result<Vec<StoredMarket>, StoreError>;
 
-    /// Up to `limit` events that come after the event `after`, in the store's scan order.
+    /// Up to `limit` events whose ids come after `after`, by id.
     async fn scan_events(&self, after: Option<Uuid>, limit: u32) -> Result<Vec<StoredEvent>, StoreError>;
 
     /// Every stored match, both directions of each pair.
@@ -198,7 +197,7 @@ async fn verify(from: &dyn crate::Store, to: &dyn crate::Store) -> Result<(), St
 }
 
 /// [`TransferStore`] for a [`Backend`](crate::backend::Backend) store (its pages read through
-/// `rows_in_scan_order`, which [`crate::catalog`]'s macro defines for the same store).
+/// `rows_after`, which [`crate::catalog`]'s macro defines for the same store).
 macro_rules! transfer_store_sql {
     ($store:ty) => {
         #[async_trait::async_trait]
@@ -209,7 +208,7 @@ macro_rules! transfer_store_sql {
                 limit: u32,
             ) -> Result<Vec<$crate::StoredMarket>, $crate::StoreError> {
                 let rows = self
-                    .rows_in_scan_order($crate::records::MARKET_COLUMNS, "markets m", after, limit)
+                    .rows_after($crate::records::MARKET_COLUMNS, "markets m", after, limit)
                     .await?;
                 rows.iter().map($crate::records::stored_market).collect()
             }
@@ -220,7 +219,7 @@ macro_rules! transfer_store_sql {
                 limit: u32,
             ) -> Result<Vec<$crate::StoredEvent>, $crate::StoreError> {
                 let rows = self
-                    .rows_in_scan_order($crate::records::EVENT_COLUMNS, "events e", after, limit)
+                    .rows_after($crate::records::EVENT_COLUMNS, "events e", after, limit)
                     .await?;
                 rows.iter().map($crate::records::stored_event).collect()
             }

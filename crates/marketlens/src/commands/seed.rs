@@ -25,20 +25,16 @@ use crate::fixtures::demo;
 
 /// Markets written per upsert (one transaction each). Into an empty store, larger
 /// transactions write each B-tree page they change once for more markets (WAL frames and
-/// checkpoints were a third of a million-market seed's time at 5,000). At 100,000 the end of
-/// a million-market load (the history's sorted insert, the index builds, the full-text
-/// rebuild) took 40 s where at 25,000 it took 330-370 s, for reasons not yet understood (the
-/// load itself took about as long; one run each on a shared machine, see the README).
-const BATCH_MARKETS: usize = 100_000;
+/// checkpoints were a third of a million-market seed's time at 5,000).
+const BATCH_MARKETS: usize = 25_000;
 
 pub async fn run(store: &dyn Store, markets: u64, seed: u64) -> anyhow::Result<()> {
     if markets == 0 {
         bail!("--synthetic must be at least 1");
     }
     let templates = templates()?;
-    // Batches are generated on a thread of their own while the store writes the previous one
-    // (one waiting at most: each is large).
-    let (batches, mut generated) = tokio::sync::mpsc::channel::<(Vec<Market>, Vec<Event>)>(1);
+    // Batches are generated on a thread of their own while the store writes the previous one.
+    let (batches, mut generated) = tokio::sync::mpsc::channel::<(Vec<Market>, Vec<Event>)>(2);
     let generating = tokio::task::spawn_blocking(move || {
         let mut generator = Generator::new(&templates, seed);
         let mut planned = 0u64;

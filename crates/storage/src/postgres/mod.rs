@@ -110,7 +110,6 @@ impl Backend for PgStore {
     );
 
     const FOR_UPDATE: &'static str = " FOR UPDATE";
-    const SCAN_KEY: &'static str = "id";
 
     fn id(id: Uuid) -> Uuid {
         id
@@ -167,10 +166,6 @@ impl Backend for PgStore {
     }
 
     async fn after_catalog_write(&self) {}
-
-    async fn bulk_load_settings(&self, _bulk: bool) -> Result<(), StoreError> {
-        Ok(())
-    }
 
     fn bulk_state(&self) -> &crate::bulk::BulkState {
         &self.bulk_state

@@ -273,7 +273,6 @@ impl Backend for SqliteStore {
     const STAGED_HISTORY: Option<&'static str> = Some("price_history_staged");
     const CONTINUE_LEDGER_IDS: Option<&'static str> = None;
     const FOR_UPDATE: &'static str = "";
-    const SCAN_KEY: &'static str = "rowid";
 
     fn id(id: Uuid) -> String {
         id.to_string()
@@ -339,21 +338,6 @@ impl Backend for SqliteStore {
         self.restart_wal_if_wanted().await;
     }
 
-    /// During a bulk load the writer does not wait for the disk (`synchronous = OFF`) when it
-    /// restarts the WAL after a transaction, which it does after nearly every one of a load's
-    /// (see `checkpoint_in_background`): at a million markets those restarts' `fsync`s of
-    /// hundreds of megabytes held the load up for seconds each. A killed process loses
-    /// nothing by it (the operating system still holds every write); only a power loss during
-    /// the load could leave the new store damaged, to be loaded again. Every opening of the
-    /// store sets `NORMAL` again.
-    async fn bulk_load_settings(&self, bulk: bool) -> Result<(), StoreError> {
-        let synchronous = if bulk { "OFF" } else { "NORMAL" };
-        sqlx::query(sqlx::AssertSqlSafe(format!("PRAGMA synchronous = {synchronous}")))
-            .execute(&self.writer)
-            .await?;
-        Ok(())
-    }
-
     fn bulk_state(&self) -> &crate::bulk::BulkState {
         &self.bulk_state
     }
@@ -374,51 +358,35 @@ impl Backend for SqliteStore {
     }
 
     async fn build_deferred(connection: &mut sqlx::SqliteConnection) -> Result<(), StoreError> {
-        // Each build scans the whole markets table (or the history): read through a mapping of
-        // the file rather than copied page by page into the cache by the kernel.
-        set_mmap(connection, BUILD_MMAP_BYTES).await?;
-        let built = build_deferred_mapped(connection).await;
-        set_mmap(connection, 0).await?;
-        built?;
+        // The staged history first, even when another opening of the store built the indexes
+        // while the load went on staging (into the history's key alone: its age index is
+        // deferred too).
+        crate::history::HistoryWriter::unstage_bars(&mut Statements(connection)).await?;
+        // Indexes, then the full-text index from the markets as they are, then the triggers
+        // that keep it in step from now on.
+        let deferred: Vec<(String, String)> =
+            sqlx::query_as("SELECT type, sql FROM deferred_schema ORDER BY type = 'trigger', name")
+                .fetch_all(&mut *connection)
+                .await?;
+        if deferred.is_empty() {
+            // Another opening of the store built them already: the cache goes back all the same.
+            return set_cache(connection, WRITER_CACHE_KIB).await;
+        }
+        let mut rebuilt = false;
+        for (kind, sql) in deferred {
+            if kind == "trigger" && !rebuilt {
+                sqlx::query("INSERT INTO markets_fts (markets_fts) VALUES ('rebuild')")
+                    .execute(&mut *connection)
+                    .await?;
+                rebuilt = true;
+            }
+            sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&mut *connection).await?;
+        }
+        sqlx::query("DELETE FROM deferred_schema")
+            .execute(&mut *connection)
+            .await?;
         set_cache(connection, WRITER_CACHE_KIB).await
     }
-}
-
-/// [`Backend::build_deferred`]'s work, with the file mapped.
-async fn build_deferred_mapped(connection: &mut sqlx::SqliteConnection) -> Result<(), StoreError> {
-    // The staged history first, even when another opening of the store built the indexes
-    // while the load went on staging (into the history's key alone: its age index is
-    // deferred too).
-    let started = std::time::Instant::now();
-    crate::history::HistoryWriter::unstage_bars(&mut Statements(connection)).await?;
-    tracing::info!(seconds = started.elapsed().as_secs_f64(), "staged history moved in");
-    // Indexes, then the full-text index from the markets as they are, then the triggers
-    // that keep it in step from now on.
-    let deferred: Vec<(String, String, String)> =
-        sqlx::query_as("SELECT name, type, sql FROM deferred_schema ORDER BY type = 'trigger', name")
-            .fetch_all(&mut *connection)
-            .await?;
-    if deferred.is_empty() {
-        // Another opening of the store built them already.
-        return Ok(());
-    }
-    let mut rebuilt = false;
-    for (name, kind, sql) in deferred {
-        let started = std::time::Instant::now();
-        if kind == "trigger" && !rebuilt {
-            sqlx::query("INSERT INTO markets_fts (markets_fts) VALUES ('rebuild')")
-                .execute(&mut *connection)
-                .await?;
-            tracing::info!(seconds = started.elapsed().as_secs_f64(), "full-text index built");
-            rebuilt = true;
-        }
-        sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&mut *connection).await?;
-        tracing::info!(name, seconds = started.elapsed().as_secs_f64(), "deferred {kind} built");
-    }
-    sqlx::query("DELETE FROM deferred_schema")
-        .execute(&mut *connection)
-        .await?;
-    Ok(())
 }
 
 crate::backend::store_impls!(SqliteStore);
@@ -426,19 +394,6 @@ crate::backend::store_impls!(SqliteStore);
 /// Helper threads for the writer's sorts: one per core beyond the first, at most 4.
 fn sort_threads() -> usize {
     std::thread::available_parallelism().map_or(0, |cores| (cores.get() - 1).min(4))
-}
-
-/// How much of the file the writer maps while it builds a bulk load's indexes: as much as
-/// SQLite allows by default (just under 2 GiB).
-const BUILD_MMAP_BYTES: i64 = 0x7fff_0000;
-
-/// Sets how much of the file `connection` reads through a memory mapping (0: none, the
-/// default, so that a read never faults on a file another process truncated).
-async fn set_mmap(connection: &mut sqlx::SqliteConnection, bytes: i64) -> Result<(), StoreError> {
-    sqlx::query(sqlx::AssertSqlSafe(format!("PRAGMA mmap_size = {bytes}")))
-        .execute(connection)
-        .await?;
-    Ok(())
 }
 
 /// Sets the page cache of the writer's `connection` to `kib` ([`WRITER_CACHE_KIB`]).

@@ -104,11 +104,8 @@ async fn fill(store: &Arc<dyn Store>) -> ApiKey {
 
 /// Everything a store holds, in a comparable form.
 async fn everything(store: &Arc<dyn Store>) -> String {
-    // Each store reads in its own scan order (a SQLite file's, PostgreSQL's ids).
-    let mut markets = store.scan_markets(None, 1_000).await.unwrap();
-    markets.sort_by_key(|market| market.id);
-    let mut events = store.scan_events(None, 1_000).await.unwrap();
-    events.sort_by_key(|event| event.id);
+    let markets = store.scan_markets(None, 1_000).await.unwrap();
+    let events = store.scan_events(None, 1_000).await.unwrap();
     let accounts = store.list_accounts().await.unwrap();
     let mut ledgers = Vec::new();
     for account in &accounts {
@@ -335,51 +332,4 @@ async fn a_failed_copy_leaves_a_destination_that_is_refused_and_indexed() {
         matches!(&refused, Err(marketlens_storage::StoreError::Invalid(message)) if message.contains("not empty")),
         "{refused:?}"
     );
-}
-
-/// A copy reads its source in pages in the store's scan order (a SQLite file's, not the ids'):
-/// pages of any size give every market and event once, whatever order they were written in.
-#[tokio::test]
-async fn scanning_in_pages_gives_every_record_once() {
-    for database in TestDatabase::all().await {
-        let store = database.open().await;
-        let name = database.backend;
-        let markets: Vec<_> = (0..23)
-            .map(|index| {
-                let mut market = market(Kalshi, &format!("K-{index}"), &format!("Will it rain on day {index}?"));
-                market.event_external_id = Some(format!("E-{}", index % 7));
-                market
-            })
-            .collect();
-        let events: Vec<_> = (0..7)
-            .map(|index| event(Kalshi, &format!("E-{index}"), &format!("Rain {index}")))
-            .collect();
-        // Two writes, so that the file's order is neither the ids' nor one batch's.
-        store.upsert(&markets[12..], &events[3..], at(10)).await.unwrap();
-        store.upsert(&markets[..12], &events[..3], at(20)).await.unwrap();
-        for page in [1, 5, 23, 100] {
-            let (mut scanned_markets, mut after) = (Vec::new(), None);
-            loop {
-                let scanned = store.scan_markets(after, page).await.unwrap();
-                let Some(last) = scanned.last() else { break };
-                after = Some(last.id);
-                scanned_markets.extend(scanned.into_iter().map(|stored| stored.id));
-            }
-            let (mut scanned_events, mut after) = (Vec::new(), None);
-            loop {
-                let scanned = store.scan_events(after, page).await.unwrap();
-                let Some(last) = scanned.last() else { break };
-                after = Some(last.id);
-                scanned_events.extend(scanned.into_iter().map(|stored| stored.id));
-            }
-            scanned_markets.sort();
-            scanned_events.sort();
-            let mut expected_markets: Vec<_> = markets.iter().map(|market| market.id()).collect();
-            expected_markets.sort();
-            let mut expected_events: Vec<_> = events.iter().map(|event| event.id()).collect();
-            expected_events.sort();
-            assert_eq!(scanned_markets, expected_markets, "{name}, pages of {page}");
-            assert_eq!(scanned_events, expected_events, "{name}, pages of {page}");
-        }
-    }
 }
