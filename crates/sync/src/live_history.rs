@@ -108,9 +108,9 @@ impl LivePrices {
 
     /// Writes the prices received every [`WRITE_EVERY`] while `leading` tells a sync lease
     /// deadline still to come (the prices of a turn without it are dropped), once more when
-    /// `shutdown` is cancelled, then ends. That last write needs the lease still held: whoever
-    /// holds it gives it up only after this task ended (`marketlens::commands::serve` stops
-    /// the background sync after it).
+    /// `shutdown` is cancelled, then ends. That last write needs the lease still held: the
+    /// background sync is given this task and releases the lease only after it ended (or
+    /// after a renewal period, aborting it: `crate::schedule::BackgroundSync::start`).
     pub fn write_in_background(
         &self,
         store: Arc<dyn HistoryStore>,
