@@ -98,8 +98,9 @@ pub fn displayed_price(
     best_bid: Option<f64>,
     best_ask: Option<f64>,
 ) -> Option<f64> {
+    // A crossed book (bid over ask) has no middle.
     let spread_and_middle = match (best_bid, best_ask) {
-        (Some(bid), Some(ask)) => Some((round_price(ask - bid), round_price((bid + ask) / 2.0))),
+        (Some(bid), Some(ask)) if bid <= ask => Some((round_price(ask - bid), round_price((bid + ask) / 2.0))),
         _ => None,
     };
     match exchange {
@@ -290,6 +291,8 @@ mod tests {
         assert_eq!(price(Some(0.3), None, Some(0.47)), Some(0.3));
         assert_eq!(price(None, Some(0.2), Some(0.8)), None);
         assert_eq!(price(None, None, None), None);
+        // A crossed book has no middle.
+        assert_eq!(price(Some(0.3), Some(0.5), Some(0.49)), Some(0.3));
     }
 
     #[test]
