@@ -197,6 +197,22 @@ fn a_drop_interrupts_every_market_once_and_a_market_without_tokens_at_once() {
 }
 
 #[test]
+fn before_the_first_book_a_frame_states_each_tokens_best_prices_as_its_last_entry_left_them() {
+    let mut session = PolymarketSession::default();
+    session.follow(&market());
+    session.connected(now());
+    let change = json!({"event_type": "price_change", "market": "0x14", "price_changes": [
+        {"asset_id": "111", "price": "0.40", "size": "5", "side": "BUY", "best_bid": "0.40", "best_ask": "0.60"},
+        {"asset_id": "111", "price": "0.41", "size": "5", "side": "BUY", "best_bid": "0.41", "best_ask": "0.43"}
+    ]});
+    let reaction = session.frame(&change.to_string(), now()).unwrap();
+    assert_eq!(
+        prices(&reaction),
+        [priced("Up", Some(0.42), None), priced("Down", Some(0.58), None)]
+    );
+}
+
+#[test]
 fn a_market_without_outcomes_changes_nothing_and_does_not_panic() {
     let nameless = StreamMarket {
         outcomes: Vec::new(),
