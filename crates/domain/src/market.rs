@@ -85,9 +85,10 @@ pub const POLYMARKET_MIDPOINT_SPREAD: f64 = 0.10;
 /// price and a live stream reports it, so that a market's price history moves only when the
 /// exchange's price does.
 ///
-/// - Polymarket: the middle of the book when both sides hold an order and the spread is at
-///   most [`POLYMARKET_MIDPOINT_SPREAD`], else the last trade. Gamma's `outcomePrices`, which
-///   the catalogue takes as they are, are this price.
+/// - Polymarket: the middle of the book when both sides are known and the spread is at most
+///   [`POLYMARKET_MIDPOINT_SPREAD`], else the last trade. A side the book states empty counts
+///   as a bid of 0 or an ask of 1 ([`polymarket_best_prices`]). Gamma's `outcomePrices`,
+///   which the catalogue takes as they are, are this price.
 /// - Kalshi: the last trade, else the middle of the book when both sides hold an order (its
 ///   normalizer reads `last_price`, `yes_bid` and `yes_ask` so).
 ///
@@ -98,8 +99,9 @@ pub fn displayed_price(
     best_bid: Option<f64>,
     best_ask: Option<f64>,
 ) -> Option<f64> {
+    // A crossed book (bid over ask) has no middle.
     let spread_and_middle = match (best_bid, best_ask) {
-        (Some(bid), Some(ask)) => Some((round_price(ask - bid), round_price((bid + ask) / 2.0))),
+        (Some(bid), Some(ask)) if bid <= ask => Some((round_price(ask - bid), round_price((bid + ask) / 2.0))),
         _ => None,
     };
     match exchange {
@@ -109,6 +111,20 @@ pub fn displayed_price(
             .or(last),
         Exchange::Kalshi => last.or(spread_and_middle.map(|(_, middle)| middle)),
     }
+}
+
+/// The best bid and ask [`displayed_price`] takes for Polymarket, from a book's: each
+/// `Some(None)` when the book states that side empty, which Polymarket counts as a bid of 0
+/// or an ask of 1 (its `/midpoint` of a book without bids is half its best ask), and `None`
+/// while the side is not known (no book yet), which gives no middle.
+pub fn polymarket_best_prices(
+    best_bid: Option<Option<f64>>,
+    best_ask: Option<Option<f64>>,
+) -> (Option<f64>, Option<f64>) {
+    (
+        best_bid.map(|bid| bid.unwrap_or(0.0)),
+        best_ask.map(|ask| ask.unwrap_or(1.0)),
+    )
 }
 
 /// The keys a public URL can name a market by. Polymarket URLs carry slugs; Kalshi URLs
@@ -290,6 +306,17 @@ mod tests {
         assert_eq!(price(Some(0.3), None, Some(0.47)), Some(0.3));
         assert_eq!(price(None, Some(0.2), Some(0.8)), None);
         assert_eq!(price(None, None, None), None);
+        // A crossed book has no middle.
+        assert_eq!(price(Some(0.3), Some(0.5), Some(0.49)), Some(0.3));
+        // A side stated empty counts as a bid of 0 or an ask of 1: the recorded book without
+        // bids and a best ask of 0.001 has Polymarket's recorded midpoint, 0.0005.
+        let (bid, ask) = polymarket_best_prices(Some(None), Some(Some(0.001)));
+        assert_eq!(price(Some(0.999), bid, ask), Some(0.0005));
+        let (bid, ask) = polymarket_best_prices(Some(Some(0.999)), Some(None));
+        assert_eq!(price(Some(0.5), bid, ask), Some(0.9995));
+        // A side not known yet gives no middle.
+        let (bid, ask) = polymarket_best_prices(None, Some(Some(0.001)));
+        assert_eq!(price(Some(0.999), bid, ask), Some(0.999));
     }
 
     #[test]

@@ -78,8 +78,9 @@ pub trait HistoryStore: Send + Sync {
 
     /// Merges each market's observed prices into its bars, as an observation at their time of
     /// the market as stored with those prices (its volume and liquidity the stored ones), in
-    /// one transaction that waits for the catalogue's writers, as an upsert does. Markets the
-    /// store does not hold are skipped; returns how many were recorded.
+    /// one transaction that waits for the catalogue's writers, as an upsert does. A bar that
+    /// would change only in its last observation's time is left as stored. Markets the store
+    /// does not hold are skipped; returns how many were recorded.
     async fn record_prices(&self, observed: &[ObservedPrices]) -> Result<usize, StoreError>;
 
     /// Deletes every fine bar past its retention at `now`.
@@ -152,7 +153,8 @@ pub(crate) struct Observation<'a> {
     pub(crate) existed: bool,
 }
 
-/// Merges each observation into its market's bar of every resolution. During a bulk load
+/// Merges each observation into its market's bar of every resolution, writing only the bars
+/// it changes ([`changes_a_candle`]). During a bulk load
 /// (`bulk`), a new market's bars are staged ([`HistoryWriter::stage_bars`]). Staged bars are
 /// moved into the history before any bar is read, by any writer (another process may write
 /// while a load runs): moving none costs two statements on an empty table.
@@ -196,8 +198,12 @@ pub(crate) async fn record_observations(
         }
         let (mut staged, mut written) = (Vec::new(), Vec::new());
         for (id, mut bar, existed) in observed {
-            if let Some(mut merged) = stored.remove(&(id, bar.bucket_start)) {
+            if let Some(before) = stored.remove(&(id, bar.bucket_start)) {
+                let mut merged = before.clone();
                 merged.merge(&bar);
+                if !changes_a_candle(&before, &merged) {
+                    continue;
+                }
                 bar = merged;
             }
             if bulk && !existed {
@@ -210,6 +216,18 @@ pub(crate) async fn record_observations(
         writer.write_bars(&written).await?;
     }
     Ok(())
+}
+
+/// Whether `merged` differs from the stored bar `before` in more than the time of its last
+/// observation, which no candle shows: a market observed again as it was (a still price
+/// received again) is not written, so that only what it changes costs a write. It is
+/// compared with the bar as stored, whoever wrote it last (a sync or a stream).
+fn changes_a_candle(before: &HistoryBar, merged: &HistoryBar) -> bool {
+    let merged = HistoryBar {
+        last_at: before.last_at,
+        ..merged.clone()
+    };
+    merged != *before
 }
 
 /// [`HistoryStore::record_prices`]' work in its transaction: each market the store holds, as

@@ -11,20 +11,19 @@
 //! Only the latest price of each outcome of each market is kept until the next write, once a
 //! second ([`LivePrices::write_in_background`]): a market priced ten times a second costs one
 //! observation a second, and at most [`MAX_PENDING_MARKETS`] markets wait at once. A market
-//! whose prices are those it last wrote, in the same five-minute bucket, is not written again:
-//! it would change nothing in its bars. In a new bucket it is, so that a price that stays
-//! still makes the new five-minute bar (hours and days start on five-minute boundaries, so
-//! their bars too). Each write
-//! is one transaction of [`HistoryStore::record_prices`], the upsert's bar merging, so that
-//! what a stream observes and what a sync observes are merged alike. The tap never waits for
-//! the store: a failed or slow write holds up only the next write, and a failed one is logged,
-//! counted and its prices dropped.
+//! with no update since the last write is not written: a price that stays still makes a new
+//! five-minute bar only when an update of it arrives in that bar. Each write is one
+//! transaction of [`HistoryStore::record_prices`], the upsert's bar merging, so that what a
+//! stream observes and what a sync observes are merged alike; a bar the write would not
+//! change (the same price again) is left as stored, as the store compares it with the bar it
+//! holds, whoever wrote it last. The tap never waits for the store: a failed or slow write
+//! holds up only the next write, and a failed one is logged, counted and its prices dropped.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use marketlens_domain::history::{ObservedPrices, Resolution, bucket_start};
+use marketlens_domain::history::ObservedPrices;
 use marketlens_domain::stream::{MarketChange, MarketUpdate};
 use marketlens_domain::time::Timestamp;
 use marketlens_storage::HistoryStore;
@@ -109,9 +108,9 @@ impl LivePrices {
 
     /// Writes the prices received every [`WRITE_EVERY`] while `leading` tells a sync lease
     /// deadline still to come (the prices of a turn without it are dropped), once more when
-    /// `shutdown` is cancelled, then ends. That last write needs the lease still held: whoever
-    /// holds it gives it up only after this task ended (`marketlens::commands::serve` stops
-    /// the background sync after it).
+    /// `shutdown` is cancelled, then ends. That last write needs the lease still held: the
+    /// background sync is given this task and releases the lease only after it ended (or
+    /// after a renewal period, aborting it: `crate::schedule::BackgroundSync::start`).
     pub fn write_in_background(
         &self,
         store: Arc<dyn HistoryStore>,
@@ -122,7 +121,6 @@ impl LivePrices {
         tokio::spawn(async move {
             let mut every = tokio::time::interval(WRITE_EVERY);
             every.set_missed_tick_behavior(MissedTickBehavior::Delay);
-            let mut written = Written::default();
             loop {
                 let stopping = tokio::select! {
                     _ = every.tick() => false,
@@ -130,15 +128,8 @@ impl LivePrices {
                 };
                 let holding = leading.borrow().is_some_and(|deadline| deadline > Instant::now());
                 let observed = prices.take();
-                if holding {
-                    let observed = written.changed(observed);
-                    if !observed.is_empty() && write(store.as_ref(), &observed).await {
-                        written.remember(&observed);
-                    }
-                } else {
-                    // Another node may write meanwhile: what this one wrote tells nothing of
-                    // the bars any more.
-                    written = Written::default();
+                if holding && !observed.is_empty() {
+                    write(store.as_ref(), &observed).await;
                 }
                 if stopping {
                     return;
@@ -165,77 +156,23 @@ impl LivePrices {
     }
 }
 
-/// One write; a failure is logged and counted, never raised. Returns whether it was written.
-async fn write(store: &dyn HistoryStore, observed: &[ObservedPrices]) -> bool {
+/// One write; a failure is logged and counted, never raised.
+async fn write(store: &dyn HistoryStore, observed: &[ObservedPrices]) {
     match store.record_prices(observed).await {
         Ok(recorded) => {
             metrics::counter!("marketlens_history_live_prices_written_total").increment(recorded as u64);
-            true
         }
         Err(error) => {
             metrics::counter!("marketlens_history_live_price_write_failures_total").increment(1);
             tracing::warn!(%error, markets = observed.len(), "live prices could not be written to the price history; they are dropped");
-            false
         }
     }
-}
-
-/// What this node's writes last wrote of each market, in the five-minute bucket of that
-/// write: observed again at the same prices in the same bucket, a market would change
-/// nothing in its bars (only their last observation's time).
-#[derive(Debug, Default)]
-struct Written {
-    /// By market: the bucket's start (seconds) and each outcome's price written in it.
-    markets: HashMap<Uuid, (i64, Vec<(String, f64)>)>,
-}
-
-impl Written {
-    /// `observed` without the markets whose every price is as last written in its bucket.
-    fn changed(&self, mut observed: Vec<ObservedPrices>) -> Vec<ObservedPrices> {
-        observed.retain(|prices| {
-            let unchanged = self.markets.get(&prices.market).is_some_and(|(bucket, written)| {
-                *bucket == five_minute_bucket(prices.at) && prices.prices.iter().all(|price| written.contains(price))
-            });
-            !unchanged
-        });
-        observed
-    }
-
-    /// Remembers what a write wrote. Markets last written in an earlier bucket are forgotten:
-    /// their next observation starts a new bar whatever its prices, so that only the
-    /// markets of the current bucket are kept.
-    fn remember(&mut self, observed: &[ObservedPrices]) {
-        let Some(latest) = observed.iter().map(|prices| five_minute_bucket(prices.at)).max() else {
-            return;
-        };
-        self.markets.retain(|_, (bucket, _)| *bucket >= latest);
-        for prices in observed {
-            let bucket = five_minute_bucket(prices.at);
-            let (written_bucket, written) = self.markets.entry(prices.market).or_default();
-            if *written_bucket != bucket {
-                *written_bucket = bucket;
-                written.clear();
-            }
-            for (outcome, price) in &prices.prices {
-                match written.iter_mut().find(|(name, _)| name == outcome) {
-                    Some((_, kept)) => *kept = *price,
-                    None => written.push((outcome.clone(), *price)),
-                }
-            }
-        }
-    }
-}
-
-/// The start of the five-minute bucket holding `at`: the finest bars', on whose boundaries
-/// every hourly and daily bar starts too.
-fn five_minute_bucket(at: Timestamp) -> i64 {
-    bucket_start(at.timestamp(), Resolution::FiveMinutes.seconds())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use marketlens_domain::history::{HistoryBar, Retention};
+    use marketlens_domain::history::{HistoryBar, Resolution, Retention};
     use marketlens_domain::stream::PriceTick;
     use marketlens_domain::time::from_epoch_millis;
     use marketlens_storage::history::HistoryKey;
@@ -369,31 +306,25 @@ mod tests {
         assert_eq!(store.writes().last(), Some(&vec![observed(1, 0.55, 4_000)]));
     }
 
-    #[test]
-    fn a_market_is_written_again_when_its_prices_change_or_a_new_bar_starts() {
-        let mut written = Written::default();
-        written.remember(&[observed(1, 0.4, 1_000), observed(2, 0.6, 1_000)]);
+    /// A price already written is written again: another writer (a sync) may have changed
+    /// the bar since, and only the store can tell (it leaves a bar the price would not change).
+    #[tokio::test]
+    async fn a_price_already_written_is_written_again_for_the_store_to_compare() {
+        let store = Arc::new(RecordedWrites::default());
+        let (_lease, leading) = watch::channel(Some(Instant::now() + Duration::from_secs(60)));
+        let prices = LivePrices::default();
+        let shutdown = CancellationToken::new();
+        let writing = prices.write_in_background(store.clone(), leading, shutdown.clone());
+        prices.observe(&[price(1, "Yes", 0.4, 1_000)]);
+        taken(&prices).await;
+        prices.observe(&[price(1, "Yes", 0.4, 2_000)]);
+        taken(&prices).await;
+        shutdown.cancel();
+        writing.await.unwrap();
         assert_eq!(
-            written.changed(vec![observed(1, 0.4, 2_000), observed(2, 0.61, 2_000)]),
-            [observed(2, 0.61, 2_000)]
+            store.writes(),
+            [vec![observed(1, 0.4, 1_000)], vec![observed(1, 0.4, 2_000)]]
         );
-        // Another outcome's price, not written yet, is a change.
-        let no = ObservedPrices {
-            prices: vec![("Yes".into(), 0.4), ("No".into(), 0.6)],
-            ..observed(1, 0.4, 3_000)
-        };
-        assert_eq!(written.changed(vec![no.clone()]), std::slice::from_ref(&no));
-        written.remember(std::slice::from_ref(&no));
-        assert!(written.changed(vec![no]).is_empty());
-        // The same price in the next five-minute bucket makes that bucket's bar; then the
-        // markets of the earlier bucket are forgotten.
-        assert_eq!(
-            written.changed(vec![observed(1, 0.4, 300_000)]),
-            [observed(1, 0.4, 300_000)]
-        );
-        written.remember(&[observed(1, 0.4, 300_000)]);
-        assert_eq!(written.markets.len(), 1);
-        assert!(written.changed(vec![observed(1, 0.4, 301_000)]).is_empty());
     }
 
     #[test]

@@ -29,7 +29,7 @@ use marketlens_storage::{Store, SyncKind};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Mutex, watch};
-use tokio::task::JoinSet;
+use tokio::task::{JoinHandle, JoinSet};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -67,17 +67,21 @@ impl BackgroundSync {
     /// Starts competing for the lease, and syncing while this node holds it, until `shutdown`
     /// is cancelled; `holding` is set to the lease's deadline while the loops run (moved on by
     /// each renewal: past it, this node must act as if it no longer held the lease), `None`
-    /// when they stop.
+    /// when they stop. On `shutdown` the loops stop at once, but the lease is told held and
+    /// kept until `last_writes` (a task that ends on `shutdown` too, after writing what only
+    /// the holder may: the stream's prices) has ended, for one renewal period at most (then
+    /// it is aborted), and only then released.
     pub fn start(
         store: Arc<dyn Store>,
         schedule: SyncSchedule,
         holding: watch::Sender<Option<Instant>>,
         shutdown: CancellationToken,
+        last_writes: Option<JoinHandle<()>>,
     ) -> BackgroundSync {
         // Unique per process start, and readable in the store: pid and a random suffix.
         let holder = format!("pid {} ({})", std::process::id(), uuid::Uuid::new_v4().simple());
         let lease = Lease { holder, holding };
-        let task = tokio::spawn(hold_lease(store, Arc::new(schedule), lease, shutdown));
+        let task = tokio::spawn(hold_lease(store, Arc::new(schedule), lease, shutdown, last_writes));
         BackgroundSync { task }
     }
 
@@ -121,7 +125,13 @@ impl Held {
     }
 }
 
-async fn hold_lease(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>, lease: Lease, shutdown: CancellationToken) {
+async fn hold_lease(
+    store: Arc<dyn Store>,
+    schedule: Arc<SyncSchedule>,
+    lease: Lease,
+    shutdown: CancellationToken,
+    last_writes: Option<JoinHandle<()>>,
+) {
     let Lease { holder, holding } = lease;
     let lease_duration = TimeDelta::from_std(schedule.lease).unwrap_or(TimeDelta::MAX);
     let renew_every = schedule.lease / 3;
@@ -184,11 +194,29 @@ async fn hold_lease(store: Arc<dyn Store>, schedule: Arc<SyncSchedule>, lease: L
             Err(error) => tracing::warn!(%error, "cannot take or renew the sync lease"),
         }
     }
-    if held.stop()
+    if stop(&mut held, last_writes, renew_every).await
         && let Err(error) = store.release_lease(LEASE, &holder).await
     {
         tracing::warn!(%error, "could not release the sync lease; it expires by itself");
     }
+}
+
+/// Stops at shutdown: the loops at once; then waits for `last_writes` to end, the lease still
+/// told held, for `within` at most (then aborts it, its write rolled back); then tells the
+/// lease no longer held. Returns whether the loops ran (so the lease is to be released).
+async fn stop(held: &mut Held, last_writes: Option<JoinHandle<()>>, within: Duration) -> bool {
+    let syncing = held.loops.take().is_some();
+    if let Some(mut last_writes) = last_writes
+        && tokio::time::timeout(within, &mut last_writes).await.is_err()
+    {
+        last_writes.abort();
+        tracing::warn!(
+            milliseconds = within.as_millis() as u64,
+            "the stream's last prices were not written in time; the sync lease is released without them"
+        );
+    }
+    held.stop();
+    syncing
 }
 
 /// Waits for `deadline`; forever without one.
@@ -357,5 +385,60 @@ async fn next_kind(store: &dyn Store, exchange: Exchange, schedule: &SyncSchedul
             tracing::warn!(%exchange, %error, "cannot read the sync status; running an incremental sync");
             SyncKind::Incremental
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Held loops: one task that runs until it is aborted, which closes `aborted`.
+    fn held_loops(
+        deadline: Instant,
+    ) -> (
+        Held,
+        watch::Receiver<Option<Instant>>,
+        tokio::sync::oneshot::Receiver<()>,
+    ) {
+        let (holding, told) = watch::channel(Some(deadline));
+        let (running, aborted) = tokio::sync::oneshot::channel::<()>();
+        let mut loops = JoinSet::new();
+        loops.spawn(async move {
+            let _running = running;
+            std::future::pending::<()>().await;
+        });
+        let held = Held {
+            loops: Some(loops),
+            holding,
+        };
+        (held, told, aborted)
+    }
+
+    #[tokio::test]
+    async fn at_shutdown_the_loops_stop_first_and_the_lease_is_given_up_after_the_last_writes() {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let (mut held, told, aborted) = held_loops(deadline);
+        // The last writes see the loops stopped and the lease still held.
+        let last_writes = tokio::spawn(async move {
+            assert!(aborted.await.is_err(), "the loops were not stopped");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            assert_eq!(*told.borrow(), Some(deadline), "the lease was not told held");
+        });
+        let ran = stop(&mut held, Some(last_writes), Duration::from_secs(10)).await;
+        assert!(ran);
+        assert!(held.holding.borrow().is_none(), "the lease is told given up after");
+    }
+
+    #[tokio::test]
+    async fn a_last_write_that_hangs_keeps_the_lease_for_the_bound_only() {
+        let (mut held, _told, _aborted) = held_loops(Instant::now() + Duration::from_secs(60));
+        let hung = tokio::spawn(std::future::pending::<()>());
+        let abort = hung.abort_handle();
+        let started = Instant::now();
+        assert!(stop(&mut held, Some(hung), Duration::from_millis(100)).await);
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert!(held.holding.borrow().is_none());
+        tokio::task::yield_now().await;
+        assert!(abort.is_finished(), "the hung write was not aborted");
     }
 }

@@ -54,7 +54,7 @@ pub enum MarketMessage<'a> {
         time: Iso8601,
         changes: Vec<LevelView<'a>>,
     },
-    /// An outcome's price as the exchange reported it.
+    /// An outcome's price, and the last trade and best bid and ask it comes from.
     Price {
         seq: u64,
         market: Uuid,

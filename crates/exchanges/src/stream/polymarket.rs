@@ -174,8 +174,16 @@ impl PolymarketSession {
             Event::PriceChange { time, changes } => {
                 let time = time.unwrap_or(received);
                 let mut levels: HashMap<Uuid, Vec<LevelChange>> = HashMap::new();
+                let mut stated: Vec<((Uuid, usize), Stated)> = Vec::new();
                 for change in changes {
-                    self.price_change(change, time, received, &mut levels, reaction);
+                    self.price_change(change, &mut stated, &mut levels);
+                }
+                // The frame's best prices of each token as its last entry left them.
+                for ((market, index), stated) in stated {
+                    if let Some(followed) = self.following.get(market) {
+                        let prices = self.prices.updates(followed, index, stated, time, received);
+                        reaction.updates.extend(prices);
+                    }
                 }
                 for (market, changes) in levels {
                     reaction.updates.push(MarketUpdate {
@@ -196,13 +204,14 @@ impl PolymarketSession {
         }
     }
 
+    /// Applies one entry of a `price_change` frame: its level to the kept book, or, where the
+    /// book's best prices are not the ones stated, its best prices to `stated` (the token's
+    /// latest, stated once the frame is read).
     fn price_change(
         &mut self,
         change: PriceChange,
-        time: Timestamp,
-        received: Timestamp,
+        stated: &mut Vec<((Uuid, usize), Stated)>,
         levels: &mut HashMap<Uuid, Vec<LevelChange>>,
-        reaction: &mut Reaction,
     ) {
         let Some((market, index)) = self.tokens.get(&change.asset_id).copied() else {
             return;
@@ -216,13 +225,15 @@ impl PolymarketSession {
         // state the first's again.
         let book_kept = index == 0 && self.books.contains_key(&market);
         if !book_kept && (index == 0 || followed.outcomes.len() != 2) {
-            let stated = Stated {
+            let best = Stated {
                 last: None,
                 best_bid: change.best_bid,
                 best_ask: change.best_ask,
             };
-            let prices = self.prices.updates(&followed, index, stated, time, received);
-            reaction.updates.extend(prices);
+            match stated.iter_mut().find(|(token, _)| *token == (market, index)) {
+                Some((_, latest)) => *latest = best,
+                None => stated.push(((market, index), best)),
+            }
         }
         // Levels are kept from the first token's book, once it has arrived.
         let (0, Some(book), Some(first_outcome)) = (index, self.books.get_mut(&market), followed.outcomes.first())

@@ -13,8 +13,9 @@
 
 use std::collections::HashMap;
 
+use marketlens_domain::Exchange;
 use marketlens_domain::depth::round_price;
-use marketlens_domain::market::displayed_price;
+use marketlens_domain::market::{displayed_price, polymarket_best_prices};
 use marketlens_domain::stream::{MarketChange, MarketUpdate, PriceTick, StreamMarket};
 use marketlens_domain::time::Timestamp;
 use uuid::Uuid;
@@ -43,7 +44,16 @@ impl Stated {
 
 #[derive(Debug, Default)]
 pub(crate) struct PriceBoard {
-    ticks: HashMap<(Uuid, usize), PriceTick>,
+    ticks: HashMap<(Uuid, usize), Board>,
+}
+
+/// An outcome's tick as last sent, and its best prices as last stated (`None`: never stated;
+/// `Some(None)`: stated empty), which the tick's alone cannot tell apart.
+#[derive(Debug)]
+struct Board {
+    tick: PriceTick,
+    best_bid: Option<Option<f64>>,
+    best_ask: Option<Option<f64>>,
 }
 
 impl PriceBoard {
@@ -79,24 +89,34 @@ impl PriceBoard {
 
     fn state_one(&mut self, market: &StreamMarket, index: usize, stated: Stated) -> Option<MarketChange> {
         let outcome = market.outcomes.get(index)?;
-        let tick = self.ticks.entry((market.id, index)).or_insert_with(|| PriceTick {
-            outcome: outcome.clone(),
-            price: None,
-            last: None,
+        let board = self.ticks.entry((market.id, index)).or_insert_with(|| Board {
+            tick: PriceTick {
+                outcome: outcome.clone(),
+                price: None,
+                last: None,
+                best_bid: None,
+                best_ask: None,
+            },
             best_bid: None,
             best_ask: None,
         });
-        let before = tick.clone();
+        let before = board.tick.clone();
         if let Some(last) = stated.last {
-            tick.last = Some(round_price(last));
+            board.tick.last = Some(round_price(last));
         }
         if let Some(bid) = stated.best_bid {
-            tick.best_bid = bid.map(round_price);
+            board.best_bid = Some(bid.map(round_price));
         }
         if let Some(ask) = stated.best_ask {
-            tick.best_ask = ask.map(round_price);
+            board.best_ask = Some(ask.map(round_price));
         }
-        tick.price = displayed_price(market.exchange, tick.last, tick.best_bid, tick.best_ask);
+        let tick = &mut board.tick;
+        (tick.best_bid, tick.best_ask) = (board.best_bid.flatten(), board.best_ask.flatten());
+        let (bid, ask) = match market.exchange {
+            Exchange::Polymarket => polymarket_best_prices(board.best_bid, board.best_ask),
+            Exchange::Kalshi => (tick.best_bid, tick.best_ask),
+        };
+        tick.price = displayed_price(market.exchange, tick.last, bid, ask);
         (*tick != before).then(|| MarketChange::Price(tick.clone()))
     }
 

@@ -46,9 +46,10 @@ pub async fn listen(bind: SocketAddr) -> anyhow::Result<TcpListener> {
 /// Serves the API on `listener` with every background task of a serving node, started here
 /// and stopped by one signal (SIGTERM or Ctrl-C, which cancels `shutdown`): the catalogue and
 /// the news kept in step with the store, and the background sync when `sync` is given. The
-/// server first finishes the requests in flight; then each task ends at its next pause, the
-/// stream's prices written one last time, and then the sync stops, releasing its lease. Order books and trades come from `depth`, live ones from
-/// `stream`; without them they are answered 503 `DEPTH_UNAVAILABLE`.
+/// server finishes the requests in flight while each task ends at its next pause: the sync
+/// loops at once, the stream's prices written one last time, and then the lease released.
+/// Order books and trades come from `depth`, live ones from `stream`; without them they are
+/// answered 503 `DEPTH_UNAVAILABLE`.
 pub async fn serve(
     store: Arc<dyn Store>,
     config: ServerConfig,
@@ -80,19 +81,17 @@ pub async fn serve(
         let history: Arc<dyn HistoryStore> = store.clone();
         prices.write_in_background(history, lease.subscribe(), shutdown.clone())
     });
-    // The background sync stops (and gives the lease up) only once the tasks above have, so
-    // that the stream's last prices are written while this node still holds the lease.
-    let sync_shutdown = CancellationToken::new();
-    let background_sync = match sync {
-        Some(schedule) => Some(BackgroundSync::start(
-            store.clone(),
-            schedule,
-            lease,
-            sync_shutdown.clone(),
-        )),
+    // On shutdown the sync loops stop at once, but the lease is given up only after the
+    // stream's last prices are written (bounded by a renewal period): the background sync
+    // waits for the writing task, while this node still holds the lease.
+    let (background_sync, history_task) = match sync {
+        Some(schedule) => {
+            let background_sync = BackgroundSync::start(store.clone(), schedule, lease, shutdown.clone(), history_task);
+            (Some(background_sync), None)
+        }
         None => {
             tracing::info!("background sync is off");
-            None
+            (None, history_task)
         }
     };
     let mut state = AppState::with_rate_limiter(store, config.api, rate_limiter);
@@ -127,7 +126,6 @@ pub async fn serve(
             tracing::warn!(%error, "a background task did not stop cleanly");
         }
     }
-    sync_shutdown.cancel();
     if let Some(background_sync) = background_sync {
         background_sync.stopped().await;
     }

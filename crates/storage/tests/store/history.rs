@@ -145,6 +145,42 @@ async fn live_prices_are_observations_of_the_stored_market_merged_into_its_bars(
     }
 }
 
+/// The store, not the stream's writer, tells whether a price changes a bar: a sync may have
+/// written its (lagging) price into the bar since the stream's last write of the same price.
+#[tokio::test]
+async fn a_price_is_written_only_where_it_changes_the_stored_bar_whoever_wrote_it() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let mut bitcoin = market(Polymarket, "1", "Will Bitcoin reach $100k?");
+        let bitcoin_id = bitcoin.id();
+        store.upsert(std::slice::from_ref(&bitcoin), &[], at(0)).await.unwrap();
+        let observed = |seconds, yes: f64| ObservedPrices {
+            market: bitcoin_id,
+            at: at(seconds),
+            prices: vec![("Yes".into(), yes)],
+        };
+        let latest = async || {
+            let fine = store
+                .history(bitcoin_id, Resolution::FiveMinutes, i64::MIN, i64::MAX)
+                .await
+                .unwrap();
+            assert_eq!(fine.len(), 1, "{}", backend.name);
+            (fine[0].outcomes[0].close, fine[0].last_at)
+        };
+        store.record_prices(&[observed(10, 0.7)]).await.unwrap();
+        // The same price again changes no candle: the bar is left as it was.
+        store.record_prices(&[observed(20, 0.7)]).await.unwrap();
+        assert_eq!(latest().await, (0.7, at(10)), "{}", backend.name);
+        // A sync observes the catalogue's price, which lags the stream's...
+        bitcoin.outcomes[0].price = 0.45;
+        store.upsert(std::slice::from_ref(&bitcoin), &[], at(30)).await.unwrap();
+        assert_eq!(latest().await, (0.45, at(30)), "{}", backend.name);
+        // ...and the stream's unchanged price closes the bar again.
+        store.record_prices(&[observed(40, 0.7)]).await.unwrap();
+        assert_eq!(latest().await, (0.7, at(40)), "{}", backend.name);
+    }
+}
+
 #[tokio::test]
 async fn expiry_deletes_only_fine_bars_past_their_retention() {
     for backend in backends().await {

@@ -25,7 +25,7 @@ T = TypeVar("T", bound="StreamMarketMessageType2")
 
 @_attrs_define
 class StreamMarketMessageType2:
-    """ An outcome's price as the exchange reported it.
+    """ An outcome's price, and the last trade and best bid and ask it comes from.
 
         Attributes:
             seq (int):

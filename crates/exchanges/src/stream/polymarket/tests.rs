@@ -197,6 +197,22 @@ fn a_drop_interrupts_every_market_once_and_a_market_without_tokens_at_once() {
 }
 
 #[test]
+fn before_the_first_book_a_frame_states_each_tokens_best_prices_as_its_last_entry_left_them() {
+    let mut session = PolymarketSession::default();
+    session.follow(&market());
+    session.connected(now());
+    let change = json!({"event_type": "price_change", "market": "0x14", "price_changes": [
+        {"asset_id": "111", "price": "0.40", "size": "5", "side": "BUY", "best_bid": "0.40", "best_ask": "0.60"},
+        {"asset_id": "111", "price": "0.41", "size": "5", "side": "BUY", "best_bid": "0.41", "best_ask": "0.43"}
+    ]});
+    let reaction = session.frame(&change.to_string(), now()).unwrap();
+    assert_eq!(
+        prices(&reaction),
+        [priced("Up", Some(0.42), None), priced("Down", Some(0.58), None)]
+    );
+}
+
+#[test]
 fn a_market_without_outcomes_changes_nothing_and_does_not_panic() {
     let nameless = StreamMarket {
         outcomes: Vec::new(),
@@ -324,8 +340,10 @@ fn a_recorded_tight_book_prices_its_outcomes_at_the_middle_whatever_the_trades()
 }
 
 #[test]
-fn a_recorded_one_sided_book_prices_its_outcomes_at_the_last_trade() {
-    // Line 2 of ws-book-2.jsonl: 26 bids up to 0.999 and no ask, so no middle to show.
+fn a_recorded_one_sided_book_counts_its_empty_side_as_an_ask_of_one() {
+    // Line 2 of ws-book-2.jsonl: 26 bids up to 0.999 and no ask. Polymarket counts the empty
+    // side as an ask of 1 (a recorded `/midpoint` of a book without bids is half its best
+    // ask): a spread of 0.001, so the middle of the book.
     let recorded_book = &recorded("ws-book-2.jsonl")[1];
     let first_token = recorded_book["asset_id"].as_str().unwrap();
     let market = StreamMarket {
@@ -338,9 +356,10 @@ fn a_recorded_one_sided_book_prices_its_outcomes_at_the_last_trade() {
     let reaction = session.frame(&recorded_book.to_string(), now()).unwrap();
     assert_eq!(
         prices(&reaction),
-        [priced("Up", None, None), priced("Down", None, None)]
+        [priced("Up", Some(0.9995), None), priced("Down", Some(0.0005), None)]
     );
-    // The recording has no trade of this market: one at its best bid, in the recorded form.
+    // The recording has no trade of this market: one at its best bid, in the recorded form,
+    // changes the last trade, not the price.
     let trade = json!({"asset_id": first_token, "event_type": "last_trade_price", "fee_rate_bps": "0",
         "market": recorded_book["market"], "price": "0.999", "side": "SELL", "size": "10",
         "timestamp": "1770921600000", "transaction_hash": "0x01"});
@@ -348,8 +367,8 @@ fn a_recorded_one_sided_book_prices_its_outcomes_at_the_last_trade() {
     assert_eq!(
         prices(&reaction),
         [
-            priced("Up", Some(0.999), Some(0.999)),
-            priced("Down", Some(0.001), Some(0.001))
+            priced("Up", Some(0.9995), Some(0.999)),
+            priced("Down", Some(0.0005), Some(0.001))
         ]
     );
 }
