@@ -198,12 +198,11 @@ pub(crate) async fn record_observations(
         }
         let (mut staged, mut written) = (Vec::new(), Vec::new());
         for (id, mut bar, existed) in observed {
-            if let Some(before) = stored.remove(&(id, bar.bucket_start)) {
-                let mut merged = before.clone();
+            // Written even when only the time of its last observation moves: the close goes to
+            // the latest observation, so a bar left with an older time would let an earlier-dated
+            // observation committed later (a sync's lagging price) take it.
+            if let Some(mut merged) = stored.remove(&(id, bar.bucket_start)) {
                 merged.merge(&bar);
-                if !changes_a_candle(&before, &merged) {
-                    continue;
-                }
                 bar = merged;
             }
             if bulk && !existed {
@@ -216,18 +215,6 @@ pub(crate) async fn record_observations(
         writer.write_bars(&written).await?;
     }
     Ok(())
-}
-
-/// Whether `merged` differs from the stored bar `before` in more than the time of its last
-/// observation, which no candle shows: a market observed again as it was (a still price
-/// received again) is not written, so that only what it changes costs a write. It is
-/// compared with the bar as stored, whoever wrote it last (a sync or a stream).
-fn changes_a_candle(before: &HistoryBar, merged: &HistoryBar) -> bool {
-    let merged = HistoryBar {
-        last_at: before.last_at,
-        ..merged.clone()
-    };
-    merged != *before
 }
 
 /// [`HistoryStore::record_prices`]' work in its transaction: each market the store holds, as

@@ -69,8 +69,8 @@ impl BackgroundSync {
     /// each renewal: past it, this node must act as if it no longer held the lease), `None`
     /// when they stop. On `shutdown` the loops stop at once, but the lease is told held and
     /// kept until `last_writes` (a task that ends on `shutdown` too, after writing what only
-    /// the holder may: the stream's prices) has ended, for one renewal period at most (then
-    /// it is aborted), and only then released.
+    /// the holder may: the stream's prices) has ended, for one renewal period at most and
+    /// never past the lease's deadline (then it is aborted), and only then released.
     pub fn start(
         store: Arc<dyn Store>,
         schedule: SyncSchedule,
@@ -158,17 +158,20 @@ async fn hold_lease(
             store.acquire_lease(LEASE, &holder, Utc::now(), lease_duration),
         );
         tokio::pin!(acquiring);
-        // The deadline may come while the attempt is under way.
+        // The deadline, or shutdown, may come while the attempt is under way (a renewal dropped
+        // half-way is harmless: the lease is released or expires).
         let acquired = loop {
             tokio::select! {
                 biased;
-                acquired = &mut acquiring => break acquired,
+                () = shutdown.cancelled() => break None,
+                acquired = &mut acquiring => break Some(acquired),
                 () = lapse(deadline) => {
                     deadline = None;
                     lapsed(&mut held);
                 }
             }
         };
+        let Some(acquired) = acquired else { break };
         let acquired = match acquired {
             Ok(acquired) => acquired.map_err(|error| error.to_string()),
             Err(_) => Err(format!("no answer within {} ms", renew_every.as_millis())),
@@ -194,26 +197,34 @@ async fn hold_lease(
             Err(error) => tracing::warn!(%error, "cannot take or renew the sync lease"),
         }
     }
-    if stop(&mut held, last_writes, renew_every).await
-        && let Err(error) = store.release_lease(LEASE, &holder).await
-    {
-        tracing::warn!(%error, "could not release the sync lease; it expires by itself");
+    let until = Instant::now() + renew_every;
+    // The last writes may not outlast the time the lease is surely this node's.
+    let until = deadline.map_or(until, |deadline| until.min(deadline));
+    if stop(&mut held, last_writes, until).await {
+        match tokio::time::timeout(renew_every, store.release_lease(LEASE, &holder)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => tracing::warn!(%error, "could not release the sync lease; it expires by itself"),
+            Err(_) => tracing::warn!("releasing the sync lease took too long; it expires by itself"),
+        }
     }
 }
 
 /// Stops at shutdown: the loops at once; then waits for `last_writes` to end, the lease still
-/// told held, for `within` at most (then aborts it, its write rolled back); then tells the
+/// told held, until `until` at most (then aborts it, its write rolled back); then tells the
 /// lease no longer held. Returns whether the loops ran (so the lease is to be released).
-async fn stop(held: &mut Held, last_writes: Option<JoinHandle<()>>, within: Duration) -> bool {
+async fn stop(held: &mut Held, last_writes: Option<JoinHandle<()>>, until: Instant) -> bool {
     let syncing = held.loops.take().is_some();
-    if let Some(mut last_writes) = last_writes
-        && tokio::time::timeout(within, &mut last_writes).await.is_err()
-    {
-        last_writes.abort();
-        tracing::warn!(
-            milliseconds = within.as_millis() as u64,
-            "the stream's last prices were not written in time; the sync lease is released without them"
-        );
+    if let Some(mut last_writes) = last_writes {
+        match tokio::time::timeout_at(until, &mut last_writes).await {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => tracing::warn!(%error, "the stream's price writer failed at shutdown"),
+            Err(_) => {
+                last_writes.abort();
+                tracing::warn!(
+                    "the stream's last prices were not written in time; the sync lease is released without them"
+                );
+            }
+        }
     }
     held.stop();
     syncing
@@ -418,25 +429,49 @@ mod tests {
     async fn at_shutdown_the_loops_stop_first_and_the_lease_is_given_up_after_the_last_writes() {
         let deadline = Instant::now() + Duration::from_secs(60);
         let (mut held, told, aborted) = held_loops(deadline);
-        // The last writes see the loops stopped and the lease still held.
+        // What the last writes see, sent back to be checked here (a panic in the task would
+        // not fail the test): the loops stopped, and the lease still held.
+        let (seen, sight) = tokio::sync::oneshot::channel();
         let last_writes = tokio::spawn(async move {
-            assert!(aborted.await.is_err(), "the loops were not stopped");
+            let loops_stopped = aborted.await.is_err();
             tokio::time::sleep(Duration::from_millis(50)).await;
-            assert_eq!(*told.borrow(), Some(deadline), "the lease was not told held");
+            let _ = seen.send((loops_stopped, *told.borrow()));
         });
-        let ran = stop(&mut held, Some(last_writes), Duration::from_secs(10)).await;
+        let ran = stop(&mut held, Some(last_writes), Instant::now() + Duration::from_secs(10)).await;
         assert!(ran);
         assert!(held.holding.borrow().is_none(), "the lease is told given up after");
+        let (loops_stopped, lease) = sight.await.expect("the last writes ran");
+        assert!(loops_stopped, "the loops were not stopped first");
+        assert_eq!(
+            lease,
+            Some(deadline),
+            "the lease was not told held during the last writes"
+        );
     }
 
     #[tokio::test]
     async fn a_last_write_that_hangs_keeps_the_lease_for_the_bound_only() {
-        let (mut held, _told, _aborted) = held_loops(Instant::now() + Duration::from_secs(60));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let (mut held, told, _aborted) = held_loops(deadline);
         let hung = tokio::spawn(std::future::pending::<()>());
         let abort = hung.abort_handle();
         let started = Instant::now();
-        assert!(stop(&mut held, Some(hung), Duration::from_millis(100)).await);
-        assert!(started.elapsed() < Duration::from_secs(5));
+        let watching = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            *told.borrow()
+        });
+        assert!(stop(&mut held, Some(hung), started + Duration::from_millis(200)).await);
+        let elapsed = started.elapsed();
+        assert!(elapsed >= Duration::from_millis(200), "it did not wait: {elapsed:?}");
+        assert!(
+            elapsed < Duration::from_secs(5),
+            "it waited past the bound: {elapsed:?}"
+        );
+        assert_eq!(
+            watching.await.unwrap(),
+            Some(deadline),
+            "the lease was not held while waiting"
+        );
         assert!(held.holding.borrow().is_none());
         tokio::task::yield_now().await;
         assert!(abort.is_finished(), "the hung write was not aborted");

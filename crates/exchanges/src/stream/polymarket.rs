@@ -230,8 +230,13 @@ impl PolymarketSession {
                 best_bid: change.best_bid,
                 best_ask: change.best_ask,
             };
+            // A later entry overlays what it states on the earlier ones' (an entry stating no
+            // best bid leaves the one stated before).
             match stated.iter_mut().find(|(token, _)| *token == (market, index)) {
-                Some((_, latest)) => *latest = best,
+                Some((_, latest)) => {
+                    latest.best_bid = best.best_bid.or(latest.best_bid);
+                    latest.best_ask = best.best_ask.or(latest.best_ask);
+                }
                 None => stated.push(((market, index), best)),
             }
         }

@@ -145,10 +145,11 @@ async fn live_prices_are_observations_of_the_stored_market_merged_into_its_bars(
     }
 }
 
-/// The store, not the stream's writer, tells whether a price changes a bar: a sync may have
-/// written its (lagging) price into the bar since the stream's last write of the same price.
+/// Every stream price is written, even one that changes no candle but the time of the bar's
+/// last observation: the close goes to the latest observation, so a sync's lagging price dated
+/// between two writes of the same stream price must not take it, and one dated after does.
 #[tokio::test]
-async fn a_price_is_written_only_where_it_changes_the_stored_bar_whoever_wrote_it() {
+async fn the_latest_observation_closes_the_bar_whoever_wrote_it() {
     for backend in backends().await {
         let store = &backend.store;
         let mut bitcoin = market(Polymarket, "1", "Will Bitcoin reach $100k?");
@@ -168,14 +169,17 @@ async fn a_price_is_written_only_where_it_changes_the_stored_bar_whoever_wrote_i
             (fine[0].outcomes[0].close, fine[0].last_at)
         };
         store.record_prices(&[observed(10, 0.7)]).await.unwrap();
-        // The same price again changes no candle: the bar is left as it was.
         store.record_prices(&[observed(20, 0.7)]).await.unwrap();
-        assert_eq!(latest().await, (0.7, at(10)), "{}", backend.name);
-        // A sync observes the catalogue's price, which lags the stream's...
+        assert_eq!(latest().await, (0.7, at(20)), "{}", backend.name);
+        // A sync's lagging price observed before the stream's last price, committed after it...
         bitcoin.outcomes[0].price = 0.45;
+        store.upsert(std::slice::from_ref(&bitcoin), &[], at(15)).await.unwrap();
+        assert_eq!(latest().await, (0.7, at(20)), "{}", backend.name);
+        // ...one observed after it (the market changed again) closes the bar, until the
+        // stream's next price.
+        bitcoin.outcomes[0].price = 0.46;
         store.upsert(std::slice::from_ref(&bitcoin), &[], at(30)).await.unwrap();
-        assert_eq!(latest().await, (0.45, at(30)), "{}", backend.name);
-        // ...and the stream's unchanged price closes the bar again.
+        assert_eq!(latest().await, (0.46, at(30)), "{}", backend.name);
         store.record_prices(&[observed(40, 0.7)]).await.unwrap();
         assert_eq!(latest().await, (0.7, at(40)), "{}", backend.name);
     }
