@@ -14,9 +14,9 @@
 //! with no update since the last write is not written: a price that stays still makes a new
 //! five-minute bar only when an update of it arrives in that bar. Each write is one
 //! transaction of [`HistoryStore::record_prices`], the upsert's bar merging, so that what a
-//! stream observes and what a sync observes are merged alike; a bar the write would not
-//! change (the same price again) is left as stored, as the store compares it with the bar it
-//! holds, whoever wrote it last. The tap never waits for the store: a failed or slow write
+//! stream observes and what a sync observes are merged alike, the latest observation closing
+//! the bar whoever wrote it (the same price again is written too, so that a sync's lagging
+//! price observed before it cannot take the close). The tap never waits for the store: a failed or slow write
 //! holds up only the next write, and a failed one is logged, counted and its prices dropped.
 
 use std::collections::HashMap;
@@ -307,9 +307,9 @@ mod tests {
     }
 
     /// A price already written is written again: another writer (a sync) may have changed
-    /// the bar since, and only the store can tell (it leaves a bar the price would not change).
+    /// the bar since, and the latest observation must close it.
     #[tokio::test]
-    async fn a_price_already_written_is_written_again_for_the_store_to_compare() {
+    async fn a_price_already_written_is_written_again() {
         let store = Arc::new(RecordedWrites::default());
         let (_lease, leading) = watch::channel(Some(Instant::now() + Duration::from_secs(60)));
         let prices = LivePrices::default();
