@@ -78,9 +78,8 @@ pub trait HistoryStore: Send + Sync {
 
     /// Merges each market's observed prices into its bars, as an observation at their time of
     /// the market as stored with those prices (its volume and liquidity the stored ones), in
-    /// one transaction that waits for the catalogue's writers, as an upsert does. A bar that
-    /// would change only in its last observation's time is left as stored. Markets the store
-    /// does not hold are skipped; returns how many were recorded.
+    /// one transaction that waits for the catalogue's writers, as an upsert does. Markets the
+    /// store does not hold are skipped; returns how many were recorded.
     async fn record_prices(&self, observed: &[ObservedPrices]) -> Result<usize, StoreError>;
 
     /// Deletes every fine bar past its retention at `now`.
