@@ -396,7 +396,7 @@ pub fn extract(tokens: &mut [Token]) -> Numbers {
             (quantity.bound, quantity.inclusive) = bound_around(tokens, index, last);
         }
         let bare = quantity.unit == Unit::Count && quantity.bound == Bound::Unstated && !first.explicit_scale;
-        match label_noun(tokens, index).filter(|_| bare) {
+        match bare.then(|| label_noun(tokens, index)).flatten() {
             Some(noun) => numbers.labels.push(Label {
                 noun,
                 number: quantity.low,
