@@ -91,7 +91,7 @@ parts = [
     ("  of which the catalogue", r"marketlens_catalog::"),
     ("key check (cached)", r"\] marketlens_api::key_cache::KeyCache::lookup"),
     ("rate limit and its headers", r"\] marketlens_api::(rate_limit::|auth::add_rate_limit_headers)"),
-    ("charging: the request's wait for its charge", r"\] marketlens_api::billing::charger::Charger::charge"),
+    ("charging: the request waiting for its charge", r"\] marketlens_api::billing::charger::Charger::charge"),
     ("charging: the batch writer task (charges and ledger lines)", r"marketlens_api::billing::charger::write_batches"),
     ("the store: sqlx SQLite worker threads (mostly those writes)", r"sqlx_sqlite::connection::worker"),
     ("HTTP/1 connection handling (hyper)", r"hyper::proto::h1::dispatch::Dispatcher<D,Bs,I,T>::poll_catch"),
