@@ -101,6 +101,15 @@ pub fn history_key(market_id: Uuid, bar: &HistoryBar) -> HistoryKey {
     (market_id, bar.resolution, bar.bucket_start)
 }
 
+/// How many rows a query has in all, when a page of it shows it: a page shorter than its limit
+/// is the last one (unless it is empty past the first, where the rows may end anywhere before
+/// `offset`). `None` when only a count can tell (counting a market's year of hourly bars reads
+/// every one of them).
+pub(crate) fn total_shown_by(returned: usize, limit: u32, offset: u64) -> Option<u64> {
+    let returned = returned as u64;
+    (returned < u64::from(limit) && (returned > 0 || offset == 0)).then(|| offset.saturating_add(returned))
+}
+
 /// A backend's statements for history, run inside a transaction.
 pub(crate) trait HistoryWriter {
     /// The stored markets of these ids (those the store holds).
@@ -404,19 +413,11 @@ macro_rules! history_store_sql {
                 limit: u32,
                 offset: u64,
             ) -> Result<$crate::Page<marketlens_domain::history::HistoryBar>, $crate::StoreError> {
-                let total: i64 = sqlx::query_scalar(
-                    "SELECT COUNT(*) FROM price_history WHERE market_id = $1 AND resolution = $2 \
-                     AND bucket_start >= $3 AND bucket_start < $4",
-                )
-                .bind(market_id)
-                .bind(resolution.seconds())
-                .bind(from)
-                .bind(to)
-                .fetch_one(self.reader())
-                .await?;
+                // The LIMIT is an expression, not a bare parameter: SQLite plans a bare one
+                // with its value, and so prepares the statement again at every call.
                 let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
                     "SELECT {} FROM price_history WHERE market_id = $1 AND resolution = $2 \
-                     AND bucket_start >= $3 AND bucket_start < $4 ORDER BY bucket_start LIMIT $5 OFFSET $6",
+                     AND bucket_start >= $3 AND bucket_start < $4 ORDER BY bucket_start LIMIT ($5 + 0) OFFSET $6",
                     $crate::records::HISTORY_COLUMNS
                 )))
                 .bind(market_id)
@@ -427,9 +428,25 @@ macro_rules! history_store_sql {
                 .bind($crate::records::to_i64(offset))
                 .fetch_all(self.reader())
                 .await?;
+                let total = match $crate::history::total_shown_by(rows.len(), limit, offset) {
+                    Some(total) => total,
+                    None => {
+                        let counted: i64 = sqlx::query_scalar(
+                            "SELECT COUNT(*) FROM price_history WHERE market_id = $1 AND resolution = $2 \
+                             AND bucket_start >= $3 AND bucket_start < $4",
+                        )
+                        .bind(market_id)
+                        .bind(resolution.seconds())
+                        .bind(from)
+                        .bind(to)
+                        .fetch_one(self.reader())
+                        .await?;
+                        counted.max(0) as u64
+                    }
+                };
                 Ok($crate::Page {
                     items: Self::bars_from(rows)?.into_iter().map(|(_, bar)| bar).collect(),
-                    total: total.max(0) as u64,
+                    total,
                 })
             }
 
@@ -507,3 +524,29 @@ macro_rules! history_store_sql {
     };
 }
 pub(crate) use history_store_sql;
+
+#[cfg(test)]
+mod tests {
+    use super::total_shown_by;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever the rows, the page's limit and offset: a total read off a page is the true one.
+        #[test]
+        fn a_total_read_off_a_page_is_the_count(rows in 0u64..3_000, limit in 1u32..1_001, offset in 0u64..4_000) {
+            let returned = rows.saturating_sub(offset).min(u64::from(limit));
+            if let Some(total) = total_shown_by(returned as usize, limit, offset) {
+                prop_assert_eq!(total, rows);
+            }
+        }
+    }
+
+    #[test]
+    fn only_a_full_page_or_an_empty_one_past_the_first_needs_a_count() {
+        assert_eq!(total_shown_by(40, 100, 0), Some(40));
+        assert_eq!(total_shown_by(0, 100, 0), Some(0));
+        assert_eq!(total_shown_by(40, 100, 200), Some(240));
+        assert_eq!(total_shown_by(100, 100, 0), None);
+        assert_eq!(total_shown_by(0, 100, 200), None);
+    }
+}

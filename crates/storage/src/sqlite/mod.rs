@@ -28,6 +28,11 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a call waits for a free connection before the store reports itself unavailable.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
 const READ_CONNECTIONS: u32 = 8;
+/// Rows a reader's worker thread may hand over ahead of the task reading them: more than a
+/// page of history holds (1,000 bars). sqlx's default of 50 made a longer read a relay, the
+/// worker blocked on the full channel and woken for each row the reader took, a thread switch
+/// per row that cost the history call most of its time (bench/profile.sh, 2026-11-28).
+const READER_ROW_BUFFER: usize = 1024;
 
 /// How often opening a new store is retried after losing a race to another process.
 const OPEN_ATTEMPTS: u32 = 8;
@@ -234,7 +239,7 @@ impl SqliteStore {
         let reader = SqlitePoolOptions::new()
             .max_connections(READ_CONNECTIONS)
             .acquire_timeout(ACQUIRE_TIMEOUT)
-            .connect_with(options.clone().read_only(true))
+            .connect_with(options.clone().read_only(true).row_buffer_size(READER_ROW_BUFFER))
             .await?;
         let prober = SqlitePoolOptions::new()
             .max_connections(1)
