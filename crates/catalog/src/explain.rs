@@ -33,7 +33,6 @@ use marketlens_domain::{Exchange, MarketStatus};
 use marketlens_storage::{
     MarketFilter, MarketQuery, MarketSort, MarketSummary, SearchWords, SortOrder, Store, StoreError, StoredMarket,
 };
-use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::sync::Arc;
 use uuid::Uuid;
@@ -322,11 +321,13 @@ async fn word_weights(catalog: &dyn CatalogReader, terms: &[String]) -> Result<V
 
 /// For each of the query's words, whether it begins some word of the question.
 fn covered(query_words: &[String], question: &str) -> Vec<bool> {
-    let question_words: Vec<Cow<str>> = word_slices(question).collect();
-    query_words
-        .iter()
-        .map(|query_word| question_words.iter().any(|word| word.starts_with(query_word.as_str())))
-        .collect()
+    let mut held = vec![false; query_words.len()];
+    for word in word_slices(question) {
+        for (held, query_word) in held.iter_mut().zip(query_words) {
+            *held |= word.starts_with(query_word.as_str());
+        }
+    }
+    held
 }
 
 /// Open before closed, then higher volume, then external id: a total order, so the pick is
