@@ -14,17 +14,21 @@
 //! which the matcher's reading of the query (`marketlens_domain::matching::query`) compares,
 //! so that "bitcoin 150k" finds the $150,000 market and not the $100,000 one beside it.
 //! Among the markets that pass, the matcher's score ranks first, then coverage, then open
-//! before closed, then volume.
+//! before closed, then volume. The search's hundred candidates are ranked by coverage on what
+//! it returns of them ([`SearchHit`]: the question, status, volume), their words borrowed from
+//! the question where they can be; only the twenty best are read in full for the matcher,
+//! which needs their outcomes and end dates. That keeps explain to a fraction of a
+//! millisecond of CPU (issue 23).
 //!
 //! Key factors come from the news the service has gathered ([`crate::LiveNews`]);
 //! the summary says how many articles from the market's own time were found.
 
-use crate::CatalogReader;
+use crate::{CatalogReader, SearchHit};
 use chrono::NaiveDate;
 use marketlens_domain::ids::market_id;
 use marketlens_domain::market_url::{self, MarketUrl, UrlKey};
 use marketlens_domain::matching::query::QueryFeatures;
-use marketlens_domain::text::{is_stopword, words};
+use marketlens_domain::text::{is_stopword, word_slices, words};
 use marketlens_domain::{Exchange, MarketStatus};
 use marketlens_storage::{
     MarketFilter, MarketQuery, MarketSort, MarketSummary, SearchWords, SortOrder, Store, StoreError, StoredMarket,
@@ -156,19 +160,19 @@ pub async fn find_market(
     let Some(search) = SearchWords::parse(&searched) else {
         return Ok(Pick::NoMatch(Vec::new()));
     };
-    let mut candidates: Vec<(f64, MarketSummary)> = catalog
+    let mut candidates: Vec<(f64, SearchHit)> = catalog
         .search_any_words(&search, CANDIDATES)
         .await?
         .into_iter()
-        .map(|summary| {
-            let held = covered(&terms.words, &summary.question);
+        .map(|hit| {
+            let held = covered(&terms.words, &hit.question);
             let weight: f64 = held
                 .iter()
                 .zip(&weights)
                 .filter(|(held, _)| **held)
                 .map(|(_, weight)| weight)
                 .sum();
-            (weight / total_weight, summary)
+            (weight / total_weight, hit)
         })
         .filter(|(coverage, _)| *coverage > 0.0)
         .collect();
@@ -182,12 +186,18 @@ pub async fn find_market(
         })
     });
     candidates.truncate(SCORED);
+    // Only the kept candidates are read in full, in their order (a market gone from the
+    // catalogue since the search is left out).
+    let ids: Vec<Uuid> = candidates.iter().map(|(_, hit)| hit.id).collect();
     let features = QueryFeatures::parse(query, today);
-    let mut ranked: Vec<((f64, f64), MarketSummary)> = candidates
+    let mut ranked: Vec<((f64, f64), MarketSummary)> = catalog
+        .market_summaries(&ids)
+        .await?
         .into_iter()
-        .map(|(coverage, summary)| {
+        .filter_map(|summary| {
+            let (coverage, _) = candidates.iter().find(|(_, hit)| hit.id == summary.id)?;
             let score = features.score_market(&summary.question, &summary.outcomes, summary.end_date);
-            ((score, coverage), summary)
+            Some(((score, *coverage), summary))
         })
         .collect();
     ranked.sort_by(
@@ -311,11 +321,13 @@ async fn word_weights(catalog: &dyn CatalogReader, terms: &[String]) -> Result<V
 
 /// For each of the query's words, whether it begins some word of the question.
 fn covered(query_words: &[String], question: &str) -> Vec<bool> {
-    let question_words: Vec<String> = words(question).collect();
-    query_words
-        .iter()
-        .map(|query_word| question_words.iter().any(|word| word.starts_with(query_word.as_str())))
-        .collect()
+    let mut held = vec![false; query_words.len()];
+    for word in word_slices(question) {
+        for (held, query_word) in held.iter_mut().zip(query_words) {
+            *held |= word.starts_with(query_word.as_str());
+        }
+    }
+    held
 }
 
 /// Open before closed, then higher volume, then external id: a total order, so the pick is

@@ -34,6 +34,6 @@ mod snapshot;
 pub use live::{CatalogSettings, CatalogStatus, LiveCatalog};
 pub use marketlens_news::MarketLife;
 pub use news::{LiveNews, MarketNews};
-pub use reader::{CatalogReader, StoreReader};
+pub use reader::{CatalogReader, SearchHit, StoreReader};
 pub use rendered::ItemForm;
 pub use snapshot::{Snapshot, Spread, SpreadQuery, SpreadSort};

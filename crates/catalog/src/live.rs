@@ -32,7 +32,7 @@ use uuid::Uuid;
 use tokio_util::sync::CancellationToken;
 
 use crate::rendered::{ItemForm, RenderedItems};
-use crate::{CatalogReader, Snapshot, Spread, SpreadQuery, StoreReader};
+use crate::{CatalogReader, SearchHit, Snapshot, Spread, SpreadQuery, StoreReader};
 
 /// How the background task keeps the catalogue in step with the store.
 #[derive(Debug, Clone, Copy)]
@@ -325,10 +325,17 @@ impl CatalogReader for LiveCatalog {
         }
     }
 
-    async fn search_any_words(&self, words: &SearchWords, limit: u32) -> Result<Vec<MarketSummary>, StoreError> {
+    async fn search_any_words(&self, words: &SearchWords, limit: u32) -> Result<Vec<SearchHit>, StoreError> {
         match self.snapshot() {
             Some(loaded) => Ok(loaded.snapshot.search_any_words(words, limit)),
             None => self.store_reader.search_any_words(words, limit).await,
+        }
+    }
+
+    async fn market_summaries(&self, ids: &[Uuid]) -> Result<Vec<MarketSummary>, StoreError> {
+        match self.snapshot() {
+            Some(loaded) => Ok(loaded.snapshot.market_summaries(ids)),
+            None => self.store_reader.market_summaries(ids).await,
         }
     }
 }

@@ -18,6 +18,7 @@ use marketlens_storage::{
 use std::collections::HashMap;
 use uuid::Uuid;
 
+use crate::SearchHit;
 use compact::{CompactMarket, OutcomeNames};
 use events::EventIndex;
 use markets::MarketIndex;
@@ -212,11 +213,30 @@ impl Snapshot {
         self.newest_observed[exchange as usize]
     }
 
-    pub fn search_any_words(&self, words: &SearchWords, limit: u32) -> Vec<MarketSummary> {
+    /// See [`CatalogReader::search_any_words`](crate::CatalogReader::search_any_words).
+    pub fn search_any_words(&self, words: &SearchWords, limit: u32) -> Vec<SearchHit> {
         self.markets
             .words()
             .best_matches(words.words(), self.markets.len(), limit as usize)
             .into_iter()
+            .map(|doc| {
+                let market = self.markets.market(doc);
+                SearchHit {
+                    id: market.id,
+                    exchange: market.exchange,
+                    external_id: market.external_id().into(),
+                    question: market.question().into(),
+                    status: market.status,
+                    volume: market.volume,
+                }
+            })
+            .collect()
+    }
+
+    /// The summaries of the markets with these ids that the snapshot holds, in that order.
+    pub fn market_summaries(&self, ids: &[Uuid]) -> Vec<MarketSummary> {
+        ids.iter()
+            .filter_map(|id| self.markets.doc_of(*id))
             .map(|doc| self.markets.summary(doc))
             .collect()
     }
