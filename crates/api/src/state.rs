@@ -1,10 +1,11 @@
-//! The state every handler shares: cheap-to-clone handles, built once at start-up.
+//! The state every handler shares: cheap-to-clone handles, built once at start-up, behind one `Arc`.
 
 use chrono::TimeDelta;
 use marketlens_catalog::{LiveCatalog, LiveNews};
 use marketlens_domain::depth::DepthSource;
 use marketlens_domain::rate_limit::TierTable;
 use marketlens_storage::Store;
+use std::ops::Deref;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -88,8 +89,24 @@ pub const DEFAULT_STALE_AFTER: TimeDelta = TimeDelta::minutes(15);
 /// the middle of a commit; see [`crate::deadline`]).
 pub const REQUEST_TIMEOUT_MARGIN: Duration = Duration::from_secs(10);
 
+/// The state every handler shares, behind one `Arc`: axum clones it for every extractor and
+/// middleware of every request, and one reference count is cheaper than one per handle
+/// (cloning and dropping the handles one by one was about a tenth of a list call's CPU,
+/// `bench/profile.sh`, 2026-11-28).
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<SharedState>);
+
+impl Deref for AppState {
+    type Target = SharedState;
+
+    fn deref(&self) -> &SharedState {
+        &self.0
+    }
+}
+
+/// What [`AppState`] holds: cheap-to-clone handles, built once at start-up.
+#[derive(Clone)]
+pub struct SharedState {
     pub store: Arc<dyn Store>,
     /// Lists, search, matches and events, from memory once loaded (see `marketlens_catalog`).
     pub catalog: Arc<LiveCatalog>,
@@ -130,7 +147,7 @@ impl AppState {
         rate_limiter: Arc<dyn RateLimiter>,
     ) -> AppState {
         let store_health = StoreHealth::start(store.clone(), settings.store_slow_after);
-        AppState {
+        AppState(Arc::new(SharedState {
             charger: Charger::start(store.clone(), store_health.clone()),
             store_health,
             idempotency_waiters: Arc::default(),
@@ -146,23 +163,23 @@ impl AppState {
             benchmark_bodies: Arc::default(),
             depth: None,
             stream: None,
-        }
+        }))
     }
 
     /// This state, with live streams from `hub`, whose books also answer
     /// `GET /markets/{id}/orderbook` while they are live.
     pub fn with_stream(self, hub: StreamHub) -> AppState {
-        AppState {
+        AppState(Arc::new(SharedState {
             stream: Some(hub),
-            ..self
-        }
+            ..Arc::unwrap_or_clone(self.0)
+        }))
     }
 
     /// This state, with order books and trades from `depth`.
     pub fn with_depth(self, depth: Arc<dyn DepthSource>) -> AppState {
-        AppState {
+        AppState(Arc::new(SharedState {
             depth: Some(depth),
-            ..self
-        }
+            ..Arc::unwrap_or_clone(self.0)
+        }))
     }
 }

@@ -107,8 +107,8 @@ impl TestServer {
             base_url: node.base_url,
             store,
             client: Client::new(),
-            news: state.news,
-            catalog: state.catalog,
+            news: state.news.clone(),
+            catalog: state.catalog.clone(),
             _shutdown: node._shutdown,
             _database: database,
         }
