@@ -18,7 +18,9 @@
 //! it returns of them ([`SearchHit`]: the question, status, volume), their words borrowed from
 //! the question where they can be; only the twenty best are read in full for the matcher,
 //! which needs their outcomes and end dates. That keeps explain to a fraction of a
-//! millisecond of CPU (issue 23).
+//! millisecond of CPU (issue 23). The search and the full read are two reads of the
+//! catalogue: a reload between them can leave out a candidate the reload removed, as a call
+//! a moment later would.
 //!
 //! Key factors come from the news the service has gathered ([`crate::LiveNews`]);
 //! the summary says how many articles from the market's own time were found.
@@ -191,7 +193,7 @@ pub async fn find_market(
     let ids: Vec<Uuid> = candidates.iter().map(|(_, hit)| hit.id).collect();
     let features = QueryFeatures::parse(query, today);
     let mut ranked: Vec<((f64, f64), MarketSummary)> = catalog
-        .market_summaries(&ids)
+        .summaries_of(&ids)
         .await?
         .into_iter()
         .filter_map(|summary| {
@@ -323,8 +325,8 @@ async fn word_weights(catalog: &dyn CatalogReader, terms: &[String]) -> Result<V
 fn covered(query_words: &[String], question: &str) -> Vec<bool> {
     let mut held = vec![false; query_words.len()];
     for word in word_slices(question) {
-        for (held, query_word) in held.iter_mut().zip(query_words) {
-            *held |= word.starts_with(query_word.as_str());
+        for (is_held, query_word) in held.iter_mut().zip(query_words) {
+            *is_held |= word.starts_with(query_word.as_str());
         }
     }
     held

@@ -332,10 +332,10 @@ impl CatalogReader for LiveCatalog {
         }
     }
 
-    async fn market_summaries(&self, ids: &[Uuid]) -> Result<Vec<MarketSummary>, StoreError> {
+    async fn summaries_of(&self, ids: &[Uuid]) -> Result<Vec<MarketSummary>, StoreError> {
         match self.snapshot() {
-            Some(loaded) => Ok(loaded.snapshot.market_summaries(ids)),
-            None => self.store_reader.market_summaries(ids).await,
+            Some(loaded) => Ok(loaded.snapshot.summaries_of(ids)),
+            None => self.store_reader.summaries_of(ids).await,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! What the API reads of the catalogue, and its plainest source: the store's own queries.
 
 use async_trait::async_trait;
-use marketlens_domain::{Exchange, MarketStatus};
+use marketlens_domain::MarketStatus;
 use marketlens_storage::{
     EventMarket, EventQuery, MarketQuery, MarketSummary, MatchedMarket, Page, SearchWords, Store, StoreError,
     StoredEvent, StoredMarket,
@@ -29,21 +29,20 @@ pub trait CatalogReader: Send + Sync {
 
     /// Up to `limit` markets whose question holds any of `words` (as word prefixes), those
     /// holding more and rarer words first. Explain ranks these further, and reads the
-    /// [`CatalogReader::market_summaries`] of the few it keeps.
+    /// [`CatalogReader::summaries_of`] the few it keeps.
     async fn search_any_words(&self, words: &SearchWords, limit: u32) -> Result<Vec<SearchHit>, StoreError>;
 
     /// The summaries of the markets with these ids that exist, in that order.
-    async fn market_summaries(&self, ids: &[Uuid]) -> Result<Vec<MarketSummary>, StoreError>;
+    async fn summaries_of(&self, ids: &[Uuid]) -> Result<Vec<MarketSummary>, StoreError>;
 }
 
 /// A market [`CatalogReader::search_any_words`] found: what explain ranks its candidates by
-/// (how much of the query the question covers, then status and volume), and no more. A
+/// (how much of the query the question covers, then status, volume and external id), and no more. A
 /// search proposes a hundred candidates and explain keeps twenty; a full summary (outcomes,
 /// dates, URL key) for each of the hundred was most of the cost of a search.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchHit {
     pub id: Uuid,
-    pub exchange: Exchange,
     pub external_id: Box<str>,
     pub question: Box<str>,
     pub status: MarketStatus,
@@ -54,7 +53,6 @@ impl From<&StoredMarket> for SearchHit {
     fn from(stored: &StoredMarket) -> Self {
         SearchHit {
             id: stored.id,
-            exchange: stored.market.exchange,
             external_id: stored.market.external_id.as_str().into(),
             question: stored.market.question.as_str().into(),
             status: stored.market.status,
@@ -107,7 +105,7 @@ impl CatalogReader for StoreReader {
     }
 
     /// One read by primary key each: this reader serves only while the catalogue loads.
-    async fn market_summaries(&self, ids: &[Uuid]) -> Result<Vec<MarketSummary>, StoreError> {
+    async fn summaries_of(&self, ids: &[Uuid]) -> Result<Vec<MarketSummary>, StoreError> {
         let mut summaries = Vec::with_capacity(ids.len());
         for id in ids {
             if let Some(stored) = self.0.get_market(*id).await? {

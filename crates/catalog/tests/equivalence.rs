@@ -3,7 +3,7 @@
 //! backend the machine offers.
 
 use chrono::{TimeZone, Utc};
-use marketlens_catalog::{CatalogReader, LiveCatalog, StoreReader};
+use marketlens_catalog::{CatalogReader, LiveCatalog, SearchHit, StoreReader};
 use marketlens_domain::market::{Resolution, Rules, UrlKeys};
 use marketlens_domain::matching::{MatchPair, Orientation};
 use marketlens_domain::{Category, Event, Exchange, Market, MarketStatus, Outcome};
@@ -276,6 +276,35 @@ fn the_snapshot_answers_every_query_as_the_store_does() {
             let unknown = uuid::Uuid::new_v4();
             assert!(snapshot.event_markets(unknown).await.unwrap().is_empty());
             assert!(snapshot.matched_markets(unknown).await.unwrap().is_empty());
+            // Explain's full read of the candidates it keeps: known ids in the order asked,
+            // an unknown one left out.
+            let mut ids: Vec<uuid::Uuid> = markets.iter().rev().map(|market| market.id()).collect();
+            ids.insert(ids.len() / 2, unknown);
+            let summaries = snapshot.summaries_of(&ids).await.unwrap();
+            assert_eq!(summaries.len(), markets.len(), "{}", database.backend);
+            assert_eq!(
+                summaries,
+                reference.summaries_of(&ids).await.unwrap(),
+                "{}",
+                database.backend
+            );
+            // Explain's search: the same markets, whatever order each ranks them in.
+            for question in markets.iter().map(|market| market.question.as_str()).take(20) {
+                let Some(words) = SearchWords::parse(question) else {
+                    continue;
+                };
+                let by_id = |mut hits: Vec<SearchHit>| {
+                    hits.sort_by_key(|hit| hit.id);
+                    hits
+                };
+                let limit = markets.len() as u32;
+                assert_eq!(
+                    by_id(snapshot.search_any_words(&words, limit).await.unwrap()),
+                    by_id(reference.search_any_words(&words, limit).await.unwrap()),
+                    "{} {question:?}",
+                    database.backend
+                );
+            }
         });
     }
 }

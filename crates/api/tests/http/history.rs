@@ -178,6 +178,23 @@ async fn candles_open_at_the_first_observation_close_at_the_last_and_skip_empty_
         paged["pagination"],
         serde_json::json!({ "total": 5, "limit": 2, "offset": 1, "hasMore": true })
     );
+    // The last page, shorter than its limit, and a page past the end: the total either way.
+    for (offset, candles) in [(4, 1), (10, 0)] {
+        let (_, page) = server
+            .get(
+                &format!(
+                    "/api/v1/markets/{}/history?interval=1h&{two_days}&limit=2&offset={offset}",
+                    bitcoin_id()
+                ),
+                &key,
+            )
+            .await;
+        assert_eq!(yes_candles(&page).len(), candles, "offset {offset}");
+        assert_eq!(
+            page["pagination"],
+            serde_json::json!({ "total": 5, "limit": 2, "offset": offset, "hasMore": false })
+        );
+    }
     let (_, first_hour) = server
         .get(
             &format!(
@@ -205,7 +222,7 @@ async fn candles_open_at_the_first_observation_close_at_the_last_and_skip_empty_
 
     assert_eq!(
         server.remaining_credits(account.id).await,
-        100 - 7,
+        100 - 9,
         "one credit per call"
     );
 }

@@ -23,6 +23,7 @@ use uuid::Uuid;
 
 use super::compact::{CompactMarket, OutcomeNames};
 use super::words::WordIndex;
+use crate::SearchHit;
 
 const SORTS: usize = MarketSort::ALL.len();
 
@@ -229,6 +230,18 @@ impl MarketIndex {
     /// The market's summary, as lists show it.
     pub fn summary(&self, doc: u32) -> MarketSummary {
         self.markets[doc as usize].summary(&self.names)
+    }
+
+    /// What explain ranks the market by, as a search found it.
+    pub fn search_hit(&self, doc: u32) -> SearchHit {
+        let market = &self.markets[doc as usize];
+        SearchHit {
+            id: market.id,
+            external_id: market.external_id().into(),
+            question: market.question().into(),
+            status: market.status,
+            volume: market.volume,
+        }
     }
 
     pub fn words(&self) -> &WordIndex {

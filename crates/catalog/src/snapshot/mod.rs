@@ -219,22 +219,12 @@ impl Snapshot {
             .words()
             .best_matches(words.words(), self.markets.len(), limit as usize)
             .into_iter()
-            .map(|doc| {
-                let market = self.markets.market(doc);
-                SearchHit {
-                    id: market.id,
-                    exchange: market.exchange,
-                    external_id: market.external_id().into(),
-                    question: market.question().into(),
-                    status: market.status,
-                    volume: market.volume,
-                }
-            })
+            .map(|doc| self.markets.search_hit(doc))
             .collect()
     }
 
     /// The summaries of the markets with these ids that the snapshot holds, in that order.
-    pub fn market_summaries(&self, ids: &[Uuid]) -> Vec<MarketSummary> {
+    pub fn summaries_of(&self, ids: &[Uuid]) -> Vec<MarketSummary> {
         ids.iter()
             .filter_map(|id| self.markets.doc_of(*id))
             .map(|doc| self.markets.summary(doc))
