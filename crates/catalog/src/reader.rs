@@ -28,8 +28,8 @@ pub trait CatalogReader: Send + Sync {
     async fn event_markets(&self, event_id: Uuid) -> Result<Vec<EventMarket>, StoreError>;
 
     /// Up to `limit` markets whose question holds any of `words` (as word prefixes), those
-    /// holding more and rarer words first. Explain ranks these further, and reads the
-    /// [`CatalogReader::summaries_of`] the few it keeps.
+    /// holding more and rarer words first. Explain ranks these further, and reads the few it
+    /// keeps in full with [`CatalogReader::summaries_of`].
     async fn search_any_words(&self, words: &SearchWords, limit: u32) -> Result<Vec<SearchHit>, StoreError>;
 
     /// The summaries of the markets with these ids that exist, in that order.
@@ -37,9 +37,9 @@ pub trait CatalogReader: Send + Sync {
 }
 
 /// A market [`CatalogReader::search_any_words`] found: what explain ranks its candidates by
-/// (how much of the query the question covers, then status, volume and external id), and no more. A
-/// search proposes a hundred candidates and explain keeps twenty; a full summary (outcomes,
-/// dates, URL key) for each of the hundred was most of the cost of a search.
+/// (how much of the query the question covers, then status, volume and external id), and no
+/// more. A search proposes a hundred candidates and explain keeps twenty; a full summary
+/// (outcomes, dates, URL key) for each of the hundred was most of the cost of a search.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchHit {
     pub id: Uuid,
