@@ -1,4 +1,5 @@
-//! The state every handler shares: cheap-to-clone handles, built once at start-up, behind one `Arc`.
+//! The state every handler shares: cheap-to-clone handles, built once at start-up, behind one
+//! `Arc`.
 
 use chrono::TimeDelta;
 use marketlens_catalog::{LiveCatalog, LiveNews};
@@ -91,8 +92,8 @@ pub const REQUEST_TIMEOUT_MARGIN: Duration = Duration::from_secs(10);
 
 /// The state every handler shares, behind one `Arc`: axum clones it for every extractor and
 /// middleware of every request, and one reference count is cheaper than one per handle
-/// (cloning and dropping the handles one by one was about a tenth of a list call's CPU,
-/// `bench/profile.sh`, 2026-11-28).
+/// (cloning and dropping the handles one by one was about a tenth of a list call's samples
+/// in `bench/profile.sh`, 0.2% since; README, Performance).
 #[derive(Clone)]
 pub struct AppState(Arc<SharedState>);
 

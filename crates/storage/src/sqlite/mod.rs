@@ -30,8 +30,9 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
 const READ_CONNECTIONS: u32 = 8;
 /// Rows a reader's worker thread may hand over ahead of the task reading them: more than a
 /// page of history holds (1,000 bars). sqlx's default of 50 made a longer read a relay, the
-/// worker blocked on the full channel and woken for each row the reader took, a thread switch
-/// per row that cost the history call most of its time (bench/profile.sh, 2026-11-28).
+/// worker blocked on the full channel and woken for each row the reader took: a thread switch
+/// per row, which put about a third of the history call's samples in the kernel
+/// (bench/profile.sh, 2026-11-28).
 const READER_ROW_BUFFER: usize = 1024;
 
 /// How often opening a new store is retried after losing a race to another process.
