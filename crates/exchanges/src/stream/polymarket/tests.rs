@@ -23,11 +23,16 @@ fn level(price: f64, size: f64) -> Level {
     Level { price, size }
 }
 
-fn followed() -> PolymarketSession {
+/// A connected session following `market`.
+fn following(market: &StreamMarket) -> PolymarketSession {
     let mut session = PolymarketSession::default();
-    session.follow(&market());
+    session.follow(market);
     session.connected(now());
     session
+}
+
+fn followed() -> PolymarketSession {
+    following(&market())
 }
 
 fn book(asset: &str) -> String {
@@ -198,9 +203,7 @@ fn a_drop_interrupts_every_market_once_and_a_market_without_tokens_at_once() {
 
 #[test]
 fn before_the_first_book_a_frame_states_each_tokens_best_prices_as_its_last_entry_left_them() {
-    let mut session = PolymarketSession::default();
-    session.follow(&market());
-    session.connected(now());
+    let mut session = followed();
     let change = json!({"event_type": "price_change", "market": "0x14", "price_changes": [
         {"asset_id": "111", "price": "0.40", "size": "5", "side": "BUY", "best_bid": "0.40", "best_ask": "0.60"},
         {"asset_id": "111", "price": "0.41", "size": "5", "side": "BUY", "best_bid": "0.41", "best_ask": "0.43"}
@@ -218,9 +221,7 @@ fn a_market_without_outcomes_changes_nothing_and_does_not_panic() {
         outcomes: Vec::new(),
         ..market()
     };
-    let mut session = PolymarketSession::default();
-    session.follow(&nameless);
-    session.connected(now());
+    let mut session = following(&nameless);
     session.frame(&book("111"), now()).unwrap();
     let change = json!({"event_type": "price_change", "market": "0x14", "price_changes": [
         {"asset_id": "111", "price": "0.45", "size": "3", "side": "BUY"}]});
@@ -312,9 +313,7 @@ fn a_recorded_tight_book_prices_its_outcomes_at_the_middle_whatever_the_trades()
         tokens: vec![first_token.to_owned(), second_token.to_owned()],
         ..market()
     };
-    let mut session = PolymarketSession::default();
-    session.follow(&up_down);
-    session.connected(now());
+    let mut session = following(&up_down);
     let reaction = session.frame(&recorded_book.to_string(), now()).unwrap();
     assert_eq!(
         prices(&reaction),
@@ -350,9 +349,7 @@ fn a_recorded_one_sided_book_counts_its_empty_side_as_an_ask_of_one() {
         tokens: vec![first_token.to_owned(), "second".into()],
         ..market()
     };
-    let mut session = PolymarketSession::default();
-    session.follow(&market);
-    session.connected(now());
+    let mut session = following(&market);
     let reaction = session.frame(&recorded_book.to_string(), now()).unwrap();
     assert_eq!(
         prices(&reaction),
