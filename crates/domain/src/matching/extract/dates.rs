@@ -551,7 +551,11 @@ fn is_day_and_hour(lower: &str) -> bool {
 }
 
 fn cue_before(tokens: &[Token], index: usize) -> Option<String> {
-    let previous = tokens.get(index.checked_sub(1)?)?;
+    let mut previous = tokens.get(index.checked_sub(1)?)?;
+    // An article between does not change the cue: "by the end of 2026" is "by end of 2026".
+    if previous.lower == "the" && !previous.used {
+        previous = tokens.get(index.checked_sub(2)?)?;
+    }
     let cue = previous.lower.as_str();
     (!previous.used && (DEADLINE_CUES.contains(&cue) || PERIOD_CUES.contains(&cue) || cue == "on" || cue == "at"))
         .then(|| cue.to_owned())
@@ -836,6 +840,10 @@ mod tests {
         );
         assert_eq!(
             timing("Putin out as President of Russia by end of 2026?", None).deadline,
+            Some(date(2027, 1, 1))
+        );
+        assert_eq!(
+            timing("Will China invade Taiwan by the end of 2026?", None).deadline,
             Some(date(2027, 1, 1))
         );
         assert_eq!(

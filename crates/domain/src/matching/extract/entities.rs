@@ -301,6 +301,12 @@ const DEMONYMS: &[(&str, &str)] = &[
     ("welsh", "wales"),
 ];
 
+/// Whether `words` (lower case) name a country: one of [`DEMONYMS`]' or the United States.
+fn is_country(words: &str) -> bool {
+    matches!(words, "us" | "u s" | "usa" | "united states" | "america")
+        || DEMONYMS.iter().any(|(_adjective, country)| *country == words)
+}
+
 /// Reads a name that is only a nationality adjective ("Bolivian") as its country
 /// ("bolivia"), so that the two exchanges' ways of naming one country's election meet.
 pub fn demonym_to_country(entity: &mut Entity) {
@@ -617,6 +623,17 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ),
     ("democratic primary", "democratic primary", Alias::Context),
     ("republican primary", "republican primary", Alias::Context),
+    // A party's primary for an office, as Polymarket writes it ("the Texas Republican Senate
+    // primary") where Kalshi writes "the Republican primary for Senate in Texas".
+    ("democratic senate primary", "democratic primary", Alias::Context),
+    ("republican senate primary", "republican primary", Alias::Context),
+    ("democratic governor primary", "democratic primary", Alias::Context),
+    ("republican governor primary", "republican primary", Alias::Context),
+    ("democratic house primary", "democratic primary", Alias::Context),
+    ("republican house primary", "republican primary", Alias::Context),
+    // The Academy Awards under their common name.
+    ("oscars", "academy awards", Alias::Context),
+    ("academy awards", "academy awards", Alias::Context),
     ("us presidential election", "presidential election", Alias::Context),
     ("u s presidential election", "presidential election", Alias::Context),
     ("presidential election", "presidential election", Alias::Context),
@@ -632,6 +649,8 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("speaker of the house", "house speaker", Alias::Context),
     ("mayor of new york city", "new york city mayor", Alias::Context),
     ("nyc mayor", "new york city mayor", Alias::Context),
+    ("new york city mayor", "new york city mayor", Alias::Context),
+    ("new york mayor", "new york city mayor", Alias::Context),
     // Assets.
     ("bitcoin", "bitcoin", Alias::Subject(EntityKind::Asset)),
     ("btc", "bitcoin", Alias::Subject(EntityKind::Asset)),
@@ -787,7 +806,11 @@ fn possessive_owner(tokens: &[Token], at: usize) -> Option<String> {
                 .iter()
                 .map(|token| token.lower.as_str())
                 .collect();
-            return Some(words.join(" "));
+            let owner = words.join(" ");
+            // A country's election is the country's, which its name already says as the
+            // subject: "Brazil's presidential election" is the Brazilian one, not another's
+            // event of the same name.
+            return (!is_country(&owner)).then_some(owner);
         }
         if !token.is_capitalized() {
             return None;
@@ -942,6 +965,7 @@ pub fn extract(tokens: &mut [Token]) -> Entities {
     let mut entities = Entities::default();
     let mut first: Option<(usize, Entity)> = None;
     claim_gazetteer(tokens, &mut entities, &mut first);
+    claim_state_codes(tokens, &mut entities, &mut first);
     claim_names(tokens, &mut entities, &mut first);
     entities.primary = first.map(|(_at, entity)| entity);
     entities.subjects.sort();
@@ -986,8 +1010,13 @@ fn claim_gazetteer(tokens: &mut [Token], entities: &mut Entities, first: &mut Op
             at += 1;
             continue;
         };
-        // "us" is a country only when written in capitals ("US", "U.S."), never the pronoun.
-        if canonical == "usa" && tokens[at].lower == "us" && tokens[at].text != "US" {
+        // "us" is a country only when written in capitals ("US", "U.S."), never the pronoun,
+        // nor the Unione Sportiva of an Italian club's name.
+        if canonical == "usa" && tokens[at].lower == "us" && (tokens[at].text != "US" || opens_a_clubs_name(tokens, at))
+        {
+            if tokens[at].text == "US" {
+                tokens[at].used = true;
+            }
             at += 1;
             continue;
         }
@@ -1009,6 +1038,121 @@ fn claim_gazetteer(tokens: &mut [Token], entities: &mut Entities, first: &mut Op
             token.used = true;
         }
         at += length;
+    }
+}
+
+/// Whether the "US" at `at` opens a club's name in a question on one game, as Polymarket
+/// writes Italian clubs' registered names ("Will US Lecce win on 2026-01-24?", "US Sassuolo
+/// Calcio"): capitalised words from it up to "win on" and a day written as a date.
+fn opens_a_clubs_name(tokens: &[Token], at: usize) -> bool {
+    let name_end = (at + 1..tokens.len())
+        .find(|&index| !tokens[index].is_capitalized())
+        .unwrap_or(tokens.len());
+    name_end > at + 1
+        && tokens[at + 1..name_end].iter().all(Token::joined_to_previous)
+        && tokens.get(name_end).is_some_and(|token| token.lower == "win")
+        && tokens.get(name_end + 1).is_some_and(|token| token.lower == "on")
+        && tokens
+            .get(name_end + 2)
+            .is_some_and(|year| year.text.len() == 4 && year.starts_with_digit() && year.gap_after == "-")
+}
+
+/// The US states' and DC's postal codes (USPS Publication 28, appendix B), as Polymarket
+/// writes them before a race ("the TX Senate race", "PA Governor") where Kalshi writes the
+/// state's name.
+const STATE_CODES: [(&str, &str); 51] = [
+    ("AL", "alabama"),
+    ("AK", "alaska"),
+    ("AZ", "arizona"),
+    ("AR", "arkansas"),
+    ("CA", "california"),
+    ("CO", "colorado"),
+    ("CT", "connecticut"),
+    ("DE", "delaware"),
+    ("DC", "district of columbia"),
+    ("FL", "florida"),
+    ("GA", "georgia"),
+    ("HI", "hawaii"),
+    ("ID", "idaho"),
+    ("IL", "illinois"),
+    ("IN", "indiana"),
+    ("IA", "iowa"),
+    ("KS", "kansas"),
+    ("KY", "kentucky"),
+    ("LA", "louisiana"),
+    ("ME", "maine"),
+    ("MD", "maryland"),
+    ("MA", "massachusetts"),
+    ("MI", "michigan"),
+    ("MN", "minnesota"),
+    ("MS", "mississippi"),
+    ("MO", "missouri"),
+    ("MT", "montana"),
+    ("NE", "nebraska"),
+    ("NV", "nevada"),
+    ("NH", "new hampshire"),
+    ("NJ", "new jersey"),
+    ("NM", "new mexico"),
+    ("NY", "new york"),
+    ("NC", "north carolina"),
+    ("ND", "north dakota"),
+    ("OH", "ohio"),
+    ("OK", "oklahoma"),
+    ("OR", "oregon"),
+    ("PA", "pennsylvania"),
+    ("RI", "rhode island"),
+    ("SC", "south carolina"),
+    ("SD", "south dakota"),
+    ("TN", "tennessee"),
+    ("TX", "texas"),
+    ("UT", "utah"),
+    ("VT", "vermont"),
+    ("VA", "virginia"),
+    ("WA", "washington"),
+    ("WV", "west virginia"),
+    ("WI", "wisconsin"),
+    ("WY", "wyoming"),
+];
+
+/// Words after which a state's postal code names the state: the offices and races it holds.
+/// Elsewhere two capitals are too often something else ("LA" is also Los Angeles, "IN" and
+/// "OR" words in a title in capitals).
+const RACE_WORDS: [&str; 11] = [
+    "senate",
+    "governor",
+    "house",
+    "primary",
+    "race",
+    "election",
+    "district",
+    "mayor",
+    "attorney",
+    "legislature",
+    "congressional",
+];
+
+/// Reads a state's postal code before a race ("the TX Senate race") as the state.
+fn claim_state_codes(tokens: &mut [Token], entities: &mut Entities, first: &mut Option<(usize, Entity)>) {
+    for at in 0..tokens.len() {
+        if tokens[at].used || tokens[at].text.len() != 2 {
+            continue;
+        }
+        let Some((_code, state)) = STATE_CODES.iter().find(|(code, _state)| tokens[at].text == *code) else {
+            continue;
+        };
+        let before_a_race = tokens
+            .get(at + 1)
+            .is_some_and(|next| next.joined_to_previous() && RACE_WORDS.contains(&next.lower.as_str()));
+        if !before_a_race {
+            continue;
+        }
+        let entity = Entity {
+            kind: EntityKind::Name,
+            words: state.split(' ').map(str::to_owned).collect(),
+        };
+        note_first(first, at, &entity);
+        entities.subjects.push(entity);
+        tokens[at].used = true;
     }
 }
 
@@ -1363,6 +1507,67 @@ mod tests {
             subject_keys("Will Taylor Swift perform during the Super Bowl LX halftime show?"),
             ["taylor swift"]
         );
+    }
+
+    #[test]
+    fn an_italian_clubs_unione_sportiva_is_no_country() {
+        assert_eq!(subject_keys("Will US Lecce win on 2026-01-24?"), ["lecce"]);
+        // The club's form word "Calcio" is dropped later, with the others (`drop_club_words`).
+        assert_eq!(
+            subject_keys("Will US Sassuolo Calcio win on 2026-01-25?"),
+            ["sassuolo calcio"]
+        );
+        // Elsewhere "US" is the country.
+        assert!(subject_keys("Will US GDP growth be above 2% in Q3 2026?").contains(&"usa".to_owned()));
+        assert!(subject_keys("Will US Open attendance top 1 million?").contains(&"usa".to_owned()));
+    }
+
+    #[test]
+    fn a_states_postal_code_before_a_race_is_the_state() {
+        assert!(
+            subject_keys("Will the Republican Party win the TX Senate race in 2026?").contains(&"texas".to_owned())
+        );
+        assert!(subject_keys("Will Josh Shapiro win the PA Governor race?").contains(&"pennsylvania".to_owned()));
+        // Not before a race: "LA" stays what the question makes of it.
+        assert!(!subject_keys("Will LA host the 2028 Olympics?").contains(&"louisiana".to_owned()));
+    }
+
+    #[test]
+    fn a_partys_primary_for_an_office_under_both_exchanges_words() {
+        let contexts = |question: &str| entities(question).contexts;
+        assert_eq!(
+            contexts("Will Ken Paxton win the 2026 Texas Republican Senate primary?"),
+            contexts("Who will win the Republican primary for Senate in Texas? — Ken Paxton")
+        );
+        assert_eq!(
+            contexts("Will One Battle After Another win Best Picture at the 2026 Oscars?"),
+            contexts("Who will win Best Picture at the Academy Awards? — One Battle After Another")
+        );
+    }
+
+    #[test]
+    fn a_countrys_own_election_is_no_others_event() {
+        let contexts = |question: &str| entities(question).contexts;
+        assert_eq!(
+            contexts("Who will win Brazil's presidential election? — Lula"),
+            contexts("Will Lula win the Brazilian presidential election?")
+        );
+        assert_eq!(
+            contexts("Will Trump win the U.S.'s next presidential election?"),
+            contexts("Will Trump win the next presidential election?")
+        );
+    }
+
+    #[test]
+    fn new_york_citys_mayor_under_each_of_its_names() {
+        let contexts = |question: &str| entities(question).contexts;
+        for question in [
+            "Who will win the New York City Mayoral election? — Zohran Mamdani",
+            "Will Zohran Mamdani be the next New York mayor?",
+            "Will Zohran Mamdani become Mayor of New York City?",
+        ] {
+            assert_eq!(contexts(question), ["new york city mayor"], "{question}");
+        }
     }
 
     #[test]
