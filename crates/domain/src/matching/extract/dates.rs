@@ -552,9 +552,13 @@ fn is_day_and_hour(lower: &str) -> bool {
 
 fn cue_before(tokens: &[Token], index: usize) -> Option<String> {
     let mut previous = tokens.get(index.checked_sub(1)?)?;
-    // An article between does not change the cue: "by the end of 2026" is "by end of 2026".
-    if previous.lower == "the" && !previous.used {
+    // "by the end of 2026" is "by end of 2026". Only there: "before the 2026 World Cup" names
+    // an event, not the year, and "at the December meeting" a meeting, not a day.
+    if previous.lower == "the" && !previous.used && tokens[index].lower == "end" {
         previous = tokens.get(index.checked_sub(2)?)?;
+        if !DEADLINE_CUES.contains(&previous.lower.as_str()) {
+            return None;
+        }
     }
     let cue = previous.lower.as_str();
     (!previous.used && (DEADLINE_CUES.contains(&cue) || PERIOD_CUES.contains(&cue) || cue == "on" || cue == "at"))
@@ -845,6 +849,15 @@ mod tests {
         assert_eq!(
             timing("Will China invade Taiwan by the end of 2026?", None).deadline,
             Some(date(2027, 1, 1))
+        );
+        // An article before anything else keeps its date what it was.
+        assert_eq!(
+            timing("Will Lionel Messi retire before the 2026 World Cup?", None).deadline,
+            None
+        );
+        assert_eq!(
+            timing("Will the Fed cut rates at the December 2025 FOMC meeting?", None).on_date,
+            None
         );
         assert_eq!(
             timing(

@@ -137,8 +137,8 @@ fn names_run_alike<S: AsRef<str>>(left: &[S], right: &[S]) -> bool {
         pairs().any(|(short, long)| short == long) && misspelled.is_none_or(|(short, long)| spelled_alike(short, long))
     };
     // "New Mexico" is not Mexico, nor "South Korea" Korea, nor core inflation inflation, nor
-    // Western Michigan Michigan, nor Mount St. Mary's Saint Mary's: a qualifier before the
-    // shorter name makes another thing.
+    // Western Michigan Michigan, nor Mount St. Mary's Saint Mary's, nor the British Virgin
+    // Islands the (US) Virgin Islands: a qualifier before the shorter name makes another thing.
     let qualified = longer[..longer.len() - shorter.len()].iter().any(|word| {
         matches!(
             word.as_ref(),
@@ -155,6 +155,7 @@ fn names_run_alike<S: AsRef<str>>(left: &[S], right: &[S]) -> bool {
                 | "mount"
                 | "mt"
                 | "core"
+                | "british"
         )
     });
     // Nor is Michigan State Michigan: a school's "State", "Tech", "Southern", "Atlantic",
@@ -624,13 +625,51 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("democratic primary", "democratic primary", Alias::Context),
     ("republican primary", "republican primary", Alias::Context),
     // A party's primary for an office, as Polymarket writes it ("the Texas Republican Senate
-    // primary") where Kalshi writes "the Republican primary for Senate in Texas".
-    ("democratic senate primary", "democratic primary", Alias::Context),
-    ("republican senate primary", "republican primary", Alias::Context),
-    ("democratic governor primary", "democratic primary", Alias::Context),
-    ("republican governor primary", "republican primary", Alias::Context),
-    ("democratic house primary", "democratic primary", Alias::Context),
-    ("republican house primary", "republican primary", Alias::Context),
+    // primary") and as Kalshi does ("the Republican primary for Senate in Texas").
+    ("democratic senate primary", "democratic senate primary", Alias::Context),
+    (
+        "democratic primary for senate",
+        "democratic senate primary",
+        Alias::Context,
+    ),
+    ("republican senate primary", "republican senate primary", Alias::Context),
+    (
+        "republican primary for senate",
+        "republican senate primary",
+        Alias::Context,
+    ),
+    (
+        "democratic governor primary",
+        "democratic governor primary",
+        Alias::Context,
+    ),
+    (
+        "democratic primary for governor",
+        "democratic governor primary",
+        Alias::Context,
+    ),
+    (
+        "republican governor primary",
+        "republican governor primary",
+        Alias::Context,
+    ),
+    (
+        "republican primary for governor",
+        "republican governor primary",
+        Alias::Context,
+    ),
+    ("democratic house primary", "democratic house primary", Alias::Context),
+    (
+        "democratic primary for house",
+        "democratic house primary",
+        Alias::Context,
+    ),
+    ("republican house primary", "republican house primary", Alias::Context),
+    (
+        "republican primary for house",
+        "republican house primary",
+        Alias::Context,
+    ),
     // The Academy Awards under their common name.
     ("oscars", "academy awards", Alias::Context),
     ("academy awards", "academy awards", Alias::Context),
@@ -642,6 +681,14 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("senate race", "senate election", Alias::Context),
     ("senate election", "senate election", Alias::Context),
     ("senate seat", "senate election", Alias::Context),
+    // A state's and a city's other races: a governor's race is not its Senate race, nor a
+    // mayor's ("gubernatorial" and "mayoral" are read as "governor" and "mayor").
+    ("governor race", "governor election", Alias::Context),
+    ("governor election", "governor election", Alias::Context),
+    ("house race", "house election", Alias::Context),
+    ("house election", "house election", Alias::Context),
+    ("mayor race", "mayor election", Alias::Context),
+    ("mayor election", "mayor election", Alias::Context),
     ("president of the united states", "us president", Alias::Context),
     ("prime minister", "prime minister", Alias::Context),
     ("supreme leader", "supreme leader", Alias::Context),
@@ -881,6 +928,13 @@ fn is_capitalised_non_name(word: &str) -> bool {
             | "hold"
             | "maximum"
             | "minimum"
+            // Kalshi's and Polymarket's names of a game's markets ("Kansas City at
+            // Jacksonville: Total Points", "Full Game: over 45.5 points scored?", "Spread:
+            // Rockets (-8.5)"), which the numbers read.
+            | "total"
+            | "points"
+            | "full"
+            | "spread"
             | "other"
             | "another"
             | "any"
@@ -1045,6 +1099,10 @@ fn claim_gazetteer(tokens: &mut [Token], entities: &mut Entities, first: &mut Op
 /// writes Italian clubs' registered names ("Will US Lecce win on 2026-01-24?", "US Sassuolo
 /// Calcio"): capitalised words from it up to "win on" and a day written as a date.
 fn opens_a_clubs_name(tokens: &[Token], at: usize) -> bool {
+    // The US Virgin Islands' national team is no club.
+    if tokens.get(at + 1).is_some_and(|next| next.lower == "virgin") {
+        return false;
+    }
     let name_end = (at + 1..tokens.len())
         .find(|&index| !tokens[index].is_capitalized())
         .unwrap_or(tokens.len());
@@ -1057,10 +1115,10 @@ fn opens_a_clubs_name(tokens: &[Token], at: usize) -> bool {
             .is_some_and(|year| year.text.len() == 4 && year.starts_with_digit() && year.gap_after == "-")
 }
 
-/// The US states' and DC's postal codes (USPS Publication 28, appendix B), as Polymarket
+/// The US states' postal codes (USPS Publication 28, appendix B), as Polymarket
 /// writes them before a race ("the TX Senate race", "PA Governor") where Kalshi writes the
 /// state's name.
-const STATE_CODES: [(&str, &str); 51] = [
+const STATE_CODES: [(&str, &str); 50] = [
     ("AL", "alabama"),
     ("AK", "alaska"),
     ("AZ", "arizona"),
@@ -1069,7 +1127,6 @@ const STATE_CODES: [(&str, &str); 51] = [
     ("CO", "colorado"),
     ("CT", "connecticut"),
     ("DE", "delaware"),
-    ("DC", "district of columbia"),
     ("FL", "florida"),
     ("GA", "georgia"),
     ("HI", "hawaii"),
@@ -1115,18 +1172,16 @@ const STATE_CODES: [(&str, &str); 51] = [
 ];
 
 /// Words after which a state's postal code names the state: the offices and races it holds.
-/// Elsewhere two capitals are too often something else ("LA" is also Los Angeles, "IN" and
-/// "OR" words in a title in capitals).
-const RACE_WORDS: [&str; 11] = [
+/// Elsewhere two capitals are too often something else ("IN" and "OR" words in a title in
+/// capitals); a city's races (mayor, district attorney) are left out, since "LA" and "SD"
+/// are also Los Angeles and San Diego.
+const RACE_WORDS: [&str; 8] = [
     "senate",
     "governor",
     "house",
     "primary",
     "race",
     "election",
-    "district",
-    "mayor",
-    "attorney",
     "legislature",
     "congressional",
 ];
@@ -1303,6 +1358,11 @@ mod tests {
         let mexico = &entities("Will Mexico win the 2026 FIFA World Cup?").subjects[0];
         let new_mexico = &entities("Sam Houston at New Mexico Winner? — New Mexico").subjects;
         assert!(new_mexico.iter().all(|entity| !entity.corresponds_to(mexico)));
+        let name = |words: &[&str]| Entity {
+            kind: EntityKind::Name,
+            words: words.iter().map(|word| (*word).to_owned()).collect(),
+        };
+        assert!(!name(&["british", "virgin", "islands"]).corresponds_to(&name(&["virgin", "islands"])));
         let apple =
             &entities("Will Apple be the largest company in the world by market cap on December 31?").subjects[0];
         let aggies = &entities("Will Texas A&M win the College Basketball National Championship?").subjects[0];
@@ -1520,6 +1580,8 @@ mod tests {
         // Elsewhere "US" is the country.
         assert!(subject_keys("Will US GDP growth be above 2% in Q3 2026?").contains(&"usa".to_owned()));
         assert!(subject_keys("Will US Open attendance top 1 million?").contains(&"usa".to_owned()));
+        // Nor is the US Virgin Islands' national team a club.
+        assert!(subject_keys("Will US Virgin Islands win on 2026-03-24?").contains(&"usa".to_owned()));
     }
 
     #[test]
@@ -1528,8 +1590,18 @@ mod tests {
             subject_keys("Will the Republican Party win the TX Senate race in 2026?").contains(&"texas".to_owned())
         );
         assert!(subject_keys("Will Josh Shapiro win the PA Governor race?").contains(&"pennsylvania".to_owned()));
-        // Not before a race: "LA" stays what the question makes of it.
+        // Not before a race, nor before a city's: "LA" stays what the question makes of it.
         assert!(!subject_keys("Will LA host the 2028 Olympics?").contains(&"louisiana".to_owned()));
+        assert!(!subject_keys("Will Karen Bass win the LA mayoral election?").contains(&"louisiana".to_owned()));
+        // A governor's race is not the Senate race.
+        assert_ne!(
+            entities("Will Democrats win the PA Governor race in 2026?").contexts,
+            entities("Will Democrats win the Pennsylvania Senate race in 2026?").contexts
+        );
+        assert_eq!(
+            entities("Will Democrats win the PA Governor race in 2026?").contexts,
+            entities("Which party will win the Pennsylvania gubernatorial election?").contexts
+        );
     }
 
     #[test]
@@ -1538,6 +1610,11 @@ mod tests {
         assert_eq!(
             contexts("Will Ken Paxton win the 2026 Texas Republican Senate primary?"),
             contexts("Who will win the Republican primary for Senate in Texas? — Ken Paxton")
+        );
+        // Another office's primary is another contest.
+        assert_ne!(
+            contexts("Will Ken Paxton win the 2026 Texas Republican Senate primary?"),
+            contexts("Who will win the Republican primary for Attorney General in Texas? — Ken Paxton")
         );
         assert_eq!(
             contexts("Will One Battle After Another win Best Picture at the 2026 Oscars?"),

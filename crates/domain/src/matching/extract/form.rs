@@ -92,6 +92,9 @@ pub enum Stage {
     Group,
     /// The knockout stage, as a stage to reach.
     Knockout,
+    /// A party's primary, which picks a candidate for the election: winning it is not
+    /// winning the election.
+    Primary,
     /// The regular season, whose best record is a title of its own: a conference's regular
     /// season champion is not the winner of its tournament or playoffs.
     RegularSeason,
@@ -111,6 +114,7 @@ impl fmt::Display for Stage {
             Stage::Group => "group stage",
             Stage::Knockout => "knockout stage",
             Stage::RegularSeason => "regular season",
+            Stage::Primary => "primary",
         };
         formatter.write_str(name)
     }
@@ -497,6 +501,8 @@ const STAGES: &[(&[&str], Stage)] = &[
     (&["second", "round"], Stage::SecondRound),
     (&["2nd", "round"], Stage::SecondRound),
     (&["runoff"], Stage::Runoff),
+    (&["primary"], Stage::Primary),
+    (&["primaries"], Stage::Primary),
     (&["run", "off"], Stage::Runoff),
     (&["semifinal"], Stage::Semifinal),
     (&["semifinals"], Stage::Semifinal),
