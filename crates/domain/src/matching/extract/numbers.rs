@@ -229,8 +229,9 @@ impl Quantity {
                 // A bare count is exact where the other writes an open end: "cut rates 8
                 // times" is not "8+ cuts", "hike by 25bps" not "by 25+ bps". Only an open end
                 // the words state ("+", "or more", "at least", "≥", "above") counts; a verb
-                // of reaching leaves it open to either reading.
-                bound != Bound::Between && inclusive.is_none()
+                // of reaching leaves it open to either reading. Against "exactly" ("be
+                // 4.6%") it agrees, being exact itself (Kalshi's choice "— 4.6%").
+                bound == Bound::Exact || (bound != Bound::Between && inclusive.is_none())
             }
             (left, right) => left == right,
         };
@@ -629,6 +630,15 @@ mod tests {
         assert_eq!(rules.unit, Unit::Count);
         assert!(!polymarket.agrees_with(&one("Will Bitcoin reach $130,000 by December")));
         assert!(!polymarket.agrees_with(&one("Will Bitcoin dip to $150,000 by December")));
+    }
+
+    #[test]
+    fn a_bare_value_is_exact() {
+        // Kalshi's choice of a bucket ("Unemployment rate in Dec 2025? — 4.6%") against
+        // Polymarket's "be 4.6%": both exactly 4.6%; against an open end, not.
+        let kalshi = one("Unemployment rate in Dec 2025? — 4.6%");
+        assert!(kalshi.agrees_with(&one("Will the unemployment rate be 4.6% in December?")));
+        assert!(!kalshi.agrees_with(&one("Will the unemployment rate be 4.6% or higher in December?")));
     }
 
     #[test]
