@@ -543,7 +543,16 @@ fn compare_contests(left: &Features, right: &Features) -> Agreement {
         (true, true) => Agreement::NotStated,
         (true, false) | (false, true) if game_against_another_contest(left, right) => Agreement::Conflict,
         (true, false) | (false, true) => Agreement::Unknown,
-        (false, false) if left_contexts.iter().any(|context| right_contexts.contains(context)) => Agreement::Agree,
+        // One contest each that the other does not name is two contests, whatever else they
+        // share ("the Democratic primary for New York mayor" against "the Republican primary
+        // for New York mayor"); one naming more of the same is the same contest, read closer.
+        (false, false)
+            if left_contexts.iter().any(|context| right_contexts.contains(context))
+                && (left_contexts.iter().all(|context| right_contexts.contains(context))
+                    || right_contexts.iter().all(|context| left_contexts.contains(context))) =>
+        {
+            Agreement::Agree
+        }
         (false, false) => Agreement::Conflict,
     }
 }
@@ -1361,6 +1370,24 @@ mod tests {
             NaiveDate::from_ymd_opt(2026, 1, 28),
         );
         assert_eq!(judge(&internacional, &polymarket).refused_by, None);
+    }
+
+    #[test]
+    fn a_contest_each_that_the_other_lacks_is_two_contests() {
+        let democratic = features(
+            "Will Andrew Cuomo win the Democratic primary for New York mayor?",
+            (2025, 6, 24),
+        );
+        let republican = features(
+            "Will Andrew Cuomo win the Republican primary for New York mayor?",
+            (2025, 6, 24),
+        );
+        assert_eq!(judge(&democratic, &republican).refused_by, Some(Field::Contest));
+        let general = features(
+            "Will Andrew Cuomo win the New York City mayoral election?",
+            (2025, 11, 4),
+        );
+        assert!(judge(&democratic, &general).refused_by.is_some());
     }
 
     #[test]
