@@ -547,14 +547,17 @@ fn compare_contests(left: &Features, right: &Features) -> Agreement {
         // share ("the Democratic primary for New York mayor" against "the Republican primary
         // for New York mayor"); one naming more of the same is the same contest, read closer.
         (false, false)
-            if left_contexts.iter().any(|context| right_contexts.contains(context))
-                && (left_contexts.iter().all(|context| right_contexts.contains(context))
-                    || right_contexts.iter().all(|context| left_contexts.contains(context))) =>
+            if contests_within(left_contexts, right_contexts) || contests_within(right_contexts, left_contexts) =>
         {
             Agreement::Agree
         }
         (false, false) => Agreement::Conflict,
     }
+}
+
+/// Whether every contest of `inner` is one of `outer`'s.
+fn contests_within(inner: &[String], outer: &[String]) -> bool {
+    inner.iter().all(|contest| outer.contains(contest))
 }
 
 /// How the thresholds compare, and whether they agree only one published step apart.
@@ -1383,6 +1386,13 @@ mod tests {
             (2025, 6, 24),
         );
         assert_eq!(judge(&democratic, &republican).refused_by, Some(Field::Contest));
+        // A contest said with fewer words is the same contest.
+        let kalshi = features("Texas Senate Republican primary winner? — Ken Paxton", (2026, 3, 4));
+        let polymarket = features(
+            "Will Ken Paxton win the 2026 Texas Republican Senate primary?",
+            (2026, 3, 3),
+        );
+        assert_ne!(judge(&kalshi, &polymarket).refused_by, Some(Field::Contest));
         let general = features(
             "Will Andrew Cuomo win the New York City mayoral election?",
             (2025, 11, 4),

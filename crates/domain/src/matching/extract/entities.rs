@@ -624,8 +624,9 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ),
     ("democratic primary", "democratic primary", Alias::Context),
     ("republican primary", "republican primary", Alias::Context),
-    // A party's primary for an office, as Polymarket writes it ("the Texas Republican Senate
-    // primary") and as Kalshi does ("the Republican primary for Senate in Texas").
+    // A party's primary for an office, in the orders the exchanges write it ("the Texas
+    // Republican Senate primary", "the Republican primary for Senate in Texas", "Texas Senate
+    // Republican primary").
     ("democratic senate primary", "democratic senate primary", Alias::Context),
     (
         "democratic primary for senate",
@@ -670,6 +671,20 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
         "republican house primary",
         Alias::Context,
     ),
+    ("senate democratic primary", "democratic senate primary", Alias::Context),
+    ("senate republican primary", "republican senate primary", Alias::Context),
+    (
+        "governor democratic primary",
+        "democratic governor primary",
+        Alias::Context,
+    ),
+    (
+        "governor republican primary",
+        "republican governor primary",
+        Alias::Context,
+    ),
+    ("house democratic primary", "democratic house primary", Alias::Context),
+    ("house republican primary", "republican house primary", Alias::Context),
     // The Academy Awards under their common name.
     ("oscars", "academy awards", Alias::Context),
     ("academy awards", "academy awards", Alias::Context),
@@ -682,7 +697,18 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("senate election", "senate election", Alias::Context),
     ("senate seat", "senate election", Alias::Context),
     // A state's and a city's other races: a governor's race is not its Senate race, nor a
-    // mayor's ("gubernatorial" and "mayoral" are read as "governor" and "mayor").
+    // mayor's ("gubernatorial" and "mayoral" are read as "governor" and "mayor"), nor its
+    // lieutenant governor's.
+    (
+        "lieutenant governor race",
+        "lieutenant governor election",
+        Alias::Context,
+    ),
+    (
+        "lieutenant governor election",
+        "lieutenant governor election",
+        Alias::Context,
+    ),
     ("governor race", "governor election", Alias::Context),
     ("governor election", "governor election", Alias::Context),
     ("house race", "house election", Alias::Context),
@@ -928,13 +954,6 @@ fn is_capitalised_non_name(word: &str) -> bool {
             | "hold"
             | "maximum"
             | "minimum"
-            // Kalshi's and Polymarket's names of a game's markets ("Kansas City at
-            // Jacksonville: Total Points", "Full Game: over 45.5 points scored?", "Spread:
-            // Rockets (-8.5)"), which the numbers read.
-            | "total"
-            | "points"
-            | "full"
-            | "spread"
             | "other"
             | "another"
             | "any"
@@ -1601,6 +1620,10 @@ mod tests {
         assert_eq!(
             entities("Will Democrats win the PA Governor race in 2026?").contexts,
             entities("Which party will win the Pennsylvania gubernatorial election?").contexts
+        );
+        assert_ne!(
+            entities("Will Republicans win the Virginia Governor race?").contexts,
+            entities("Will Republicans win the Virginia Lieutenant Governor race?").contexts
         );
     }
 

@@ -229,9 +229,8 @@ impl Quantity {
                 // A bare count is exact where the other writes an open end: "cut rates 8
                 // times" is not "8+ cuts", "hike by 25bps" not "by 25+ bps". Only an open end
                 // the words state ("+", "or more", "at least", "≥", "above") counts; a verb
-                // of reaching leaves it open to either reading. Against "exactly" ("be
-                // 4.6%") it agrees, being exact itself (Kalshi's choice "— 4.6%").
-                bound == Bound::Exact || (bound != Bound::Between && inclusive.is_none())
+                // of reaching leaves it open to either reading.
+                bound != Bound::Between && inclusive.is_none()
             }
             (left, right) => left == right,
         };
@@ -404,8 +403,7 @@ pub fn extract(tokens: &mut [Token]) -> Numbers {
             }),
             None => numbers.quantities.push(quantity),
         }
-        let first_used = over_under_before(tokens, index).unwrap_or(index);
-        for token in &mut tokens[first_used..=last] {
+        for token in &mut tokens[index..=last] {
             token.used = true;
         }
         index = last + 1;
@@ -536,12 +534,6 @@ fn bound_around(tokens: &[Token], first: usize, last: usize) -> (Bound, Option<b
                 .zip(phrase)
                 .all(|(token, word)| token.lower == *word)
     };
-    // A game's total ("Colts vs. Commanders: O/U 46.5", outcomes Over and Under) asks, for
-    // its first outcome, whether the total is over the line; a spread ("Spread: Rockets
-    // (-8.5)", outcomes the two teams) whether the first team wins by more than it.
-    if over_under_before(tokens, first).is_some() || is_spread_line(tokens, first) {
-        return (Bound::Above, Some(false));
-    }
     if let Some(phrase) = ABOVE_WORDS.iter().find(|phrase| ends_before(phrase)) {
         (Bound::Above, inclusion_of(phrase))
     } else if let Some(phrase) = BELOW_WORDS.iter().find(|phrase| ends_before(phrase)) {
@@ -554,26 +546,6 @@ fn bound_around(tokens: &[Token], first: usize, last: usize) -> (Bound, Option<b
     } else {
         (Bound::Unstated, None)
     }
-}
-
-/// Where "O/U" or "Over/Under" starts, when it stands right before the number at `first`
-/// (Polymarket's totals).
-fn over_under_before(tokens: &[Token], first: usize) -> Option<usize> {
-    let start = first.checked_sub(2)?;
-    let (over, under) = (&tokens[start], &tokens[start + 1]);
-    (matches!(
-        (over.lower.as_str(), under.lower.as_str()),
-        ("o", "u") | ("over", "under")
-    ) && under.gap_before == "/"
-        && !tokens[first].gap_before.contains('('))
-    .then_some(start)
-}
-
-/// Whether the number at `first` is a spread's line: "(-8.5)" in a question that opens with
-/// "Spread" (Polymarket's spreads).
-fn is_spread_line(tokens: &[Token], first: usize) -> bool {
-    tokens.first().is_some_and(|opening| opening.lower == "spread")
-        && tokens[first].gap_before.trim_start().ends_with("(-")
 }
 
 /// Whether a direction word includes its number: "at least" and "at most" do; "above",
@@ -630,31 +602,6 @@ mod tests {
         assert_eq!(rules.unit, Unit::Count);
         assert!(!polymarket.agrees_with(&one("Will Bitcoin reach $130,000 by December")));
         assert!(!polymarket.agrees_with(&one("Will Bitcoin dip to $150,000 by December")));
-    }
-
-    #[test]
-    fn a_bare_value_is_exact() {
-        // Kalshi's choice of a bucket ("Unemployment rate in Dec 2025? — 4.6%") against
-        // Polymarket's "be 4.6%": both exactly 4.6%; against an open end, not.
-        let kalshi = one("Unemployment rate in Dec 2025? — 4.6%");
-        assert!(kalshi.agrees_with(&one("Will the unemployment rate be 4.6% in December?")));
-        assert!(!kalshi.agrees_with(&one("Will the unemployment rate be 4.6% or higher in December?")));
-    }
-
-    #[test]
-    fn reads_a_games_total_and_spread_in_both_exchanges_words() {
-        // Polymarket's total ("<A> vs. <B>: O/U 46.5", outcomes Over and Under) and Kalshi's
-        // ("Over 46.5 points scored") are one line; another line is another market.
-        let polymarket = one("Colts vs. Commanders: O/U 46.5");
-        assert_eq!((polymarket.bound, polymarket.inclusive), (Bound::Above, Some(false)));
-        assert!(polymarket.agrees_with(&one("Full Game: over 46.5 points scored?")));
-        assert!(polymarket.agrees_with(&one("Colts vs. Commanders: Over/Under 46.5")));
-        assert!(!polymarket.agrees_with(&one("Full Game: over 45.5 points scored?")));
-        // Polymarket's spread ("Spread: Rockets (-8.5)", outcomes the two teams) is Kalshi's
-        // "Houston wins by over 8.5 points".
-        let spread = one("Spread: Rockets (-8.5)");
-        assert!(spread.agrees_with(&one("Houston wins by over 8.5 points?")));
-        assert!(!spread.agrees_with(&one("Houston wins by over 6.5 points?")));
     }
 
     #[test]

@@ -125,14 +125,9 @@ pub fn extract(tokens: &[Token]) -> Side {
     side
 }
 
-/// Whether a market's outcome names are Yes and No, or a total's Over and Under (whose first
-/// outcome is its Yes): outcomes that name no side.
+/// Whether a market's outcome names are Yes and No.
 pub fn is_yes_no(outcomes: &[String]) -> bool {
-    let [first, second] = outcomes else {
-        return false;
-    };
-    (first.eq_ignore_ascii_case("yes") && second.eq_ignore_ascii_case("no"))
-        || (first.eq_ignore_ascii_case("over") && second.eq_ignore_ascii_case("under"))
+    outcomes.len() == 2 && outcomes[0].eq_ignore_ascii_case("yes") && outcomes[1].eq_ignore_ascii_case("no")
 }
 
 #[cfg(test)]
@@ -185,6 +180,5 @@ mod tests {
     fn tells_yes_no_outcomes_from_named_ones() {
         assert!(is_yes_no(&["Yes".to_owned(), "No".to_owned()]));
         assert!(!is_yes_no(&["Chiefs".to_owned(), "Bucs".to_owned()]));
-        assert!(is_yes_no(&["Over".to_owned(), "Under".to_owned()]));
     }
 }
