@@ -89,8 +89,14 @@ pub trait HistoryStore: Send + Sync {
     /// first when `None`: how `copy` reads the history.
     async fn scan_history(&self, after: Option<HistoryKey>, limit: u32) -> Result<Vec<(Uuid, HistoryBar)>, StoreError>;
 
-    /// Writes bars read from another store as they were.
+    /// Writes bars read from another store as they were, into a store that holds none of
+    /// their keys (`copy` into a new store): a key it already holds fails the write. Where the
+    /// backend can, straight into the table, with no conflict to look for (on PostgreSQL an
+    /// upsert goes through a temporary table, twice the work).
     async fn restore_history(&self, bars: &[(Uuid, HistoryBar)]) -> Result<(), StoreError>;
+
+    /// Writes bars, each replacing the stored bar of its key if there is one.
+    async fn replace_history(&self, bars: &[(Uuid, HistoryBar)]) -> Result<(), StoreError>;
 }
 
 /// Where a bar stands in the history's order: market, resolution, bucket start.
@@ -511,6 +517,17 @@ macro_rules! history_store_sql {
             }
 
             async fn restore_history(
+                &self,
+                bars: &[(uuid::Uuid, marketlens_domain::history::HistoryBar)],
+            ) -> Result<(), $crate::StoreError> {
+                use $crate::table_rows::RowWriter;
+                let mut transaction = self.begin_write().await?;
+                Statements(&mut transaction).insert_rows("price_history", bars).await?;
+                transaction.commit().await?;
+                Ok(())
+            }
+
+            async fn replace_history(
                 &self,
                 bars: &[(uuid::Uuid, marketlens_domain::history::HistoryBar)],
             ) -> Result<(), $crate::StoreError> {

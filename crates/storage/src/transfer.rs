@@ -6,6 +6,7 @@ use async_trait::async_trait;
 use marketlens_domain::account::{Account, ApiKeyRecord, LedgerEntry};
 use marketlens_domain::api_key::KeyHash;
 use marketlens_domain::matching::MatchPair;
+use std::time::Instant;
 use uuid::Uuid;
 
 use crate::StoreError;
@@ -94,7 +95,9 @@ pub async fn copy(
     if bulk {
         // Even after a failure: the destination then holds part of the copy, which another
         // copy refuses, with its indexes whole.
+        let indexing = Instant::now();
         to.finish_bulk_load().await?;
+        tracing::info!(seconds = indexing.elapsed().as_secs_f64(), "copy: indexes built");
     }
     catalog?;
 
@@ -124,6 +127,11 @@ async fn copy_catalog(
     report: &mut CopyReport,
     on_progress: &mut impl FnMut(CopyStep),
 ) -> Result<(), StoreError> {
+    let mut step = Instant::now();
+    let mut took = |what: &str| {
+        tracing::info!(seconds = step.elapsed().as_secs_f64(), "copy: {what} copied");
+        step = Instant::now();
+    };
     report.events = pages(
         async |after| from.scan_events(after, PAGE).await,
         |event| event.id,
@@ -131,6 +139,7 @@ async fn copy_catalog(
         |events| on_progress(CopyStep::Events(events)),
     )
     .await?;
+    took("events");
     report.markets = pages(
         async |after| from.scan_markets(after, PAGE).await,
         |market| market.id,
@@ -138,10 +147,12 @@ async fn copy_catalog(
         |markets| on_progress(CopyStep::Markets(markets)),
     )
     .await?;
+    took("markets");
     let pairs = from.match_pairs().await?;
     to.replace_matches(&pairs).await?;
     report.match_pairs = pairs.len() as u64 / 2;
     on_progress(CopyStep::Matches(report.match_pairs));
+    took("matches");
     report.history_bars = pages(
         async |after| from.scan_history(after, PAGE).await,
         |(market_id, bar)| history_key(*market_id, bar),
@@ -149,6 +160,7 @@ async fn copy_catalog(
         |bars| on_progress(CopyStep::HistoryBars(bars)),
     )
     .await?;
+    took("price history");
     Ok(())
 }
 

@@ -254,6 +254,10 @@ mod tests {
         async fn restore_history(&self, _: &[(Uuid, HistoryBar)]) -> Result<(), StoreError> {
             unimplemented!("not restored")
         }
+
+        async fn replace_history(&self, _: &[(Uuid, HistoryBar)]) -> Result<(), StoreError> {
+            unimplemented!("not replaced")
+        }
     }
 
     fn observed(market: u128, yes: f64, received: i64) -> ObservedPrices {

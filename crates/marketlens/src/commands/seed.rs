@@ -158,7 +158,7 @@ pub async fn history(store: &dyn Store, count: u64, seed: u64) -> anyhow::Result
             .iter()
             .flat_map(|market| generator.bars(market).into_iter().map(move |bar| (market.id, bar)))
             .collect();
-        store.restore_history(&batch).await?;
+        store.replace_history(&batch).await?;
         markets += page.len() as u64;
         bars += batch.len() as u64;
         progress.set_position(markets);

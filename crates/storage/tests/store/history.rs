@@ -249,3 +249,28 @@ async fn expiry_deletes_only_fine_bars_past_their_retention() {
         );
     }
 }
+
+#[tokio::test]
+async fn restoring_a_held_bar_fails_where_replacing_it_replaces_it() {
+    for backend in backends().await {
+        let store = &backend.store;
+        let bitcoin = market(Polymarket, "1", "Will Bitcoin reach $100k?");
+        store.upsert(&[bitcoin.clone()], &[], at(0)).await.unwrap();
+        let held = store
+            .history(bitcoin.id(), Resolution::Hour, i64::MIN, i64::MAX)
+            .await
+            .unwrap();
+        assert_eq!(held.len(), 1, "{}", backend.name);
+        let mut other = held[0].clone();
+        other.outcomes[0].close = 0.9;
+        // `copy` restores into a store that holds none of its keys: one it holds is an error,
+        // and the write leaves the bar as it was.
+        let restored = store.restore_history(&[(bitcoin.id(), other.clone())]).await;
+        assert!(restored.is_err(), "{}: {restored:?}", backend.name);
+        let id = bitcoin.id();
+        let bars = || async move { store.history(id, Resolution::Hour, i64::MIN, i64::MAX).await.unwrap() };
+        assert_eq!(bars().await, held, "{}", backend.name);
+        store.replace_history(&[(id, other.clone())]).await.unwrap();
+        assert_eq!(bars().await, vec![other], "{}", backend.name);
+    }
+}
