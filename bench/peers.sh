@@ -31,31 +31,15 @@ done
 cargo build --release --locked --quiet --bin marketlens
 bin=target/release/marketlens
 export RUST_LOG=warn MARKETLENS_TIER_LIMITS="bench=1000000000"
-mkdir -p target/bench
-
-store="target/bench/synthetic-$markets-seed$seed.db"
-if [ ! -f "$store.seeded" ]; then
-  rm -f "$store" "$store-wal" "$store-shm"
-  MARKETLENS_DATABASE_URL="sqlite://$store" "$bin" seed --synthetic "$markets" --seed "$seed"
-  touch "$store.seeded"
-fi
-server_url=${MARKETLENS_TEST_DATABASE_URL%/*}
-database="marketlens_bench_$markets"
-if [ ! -f "target/bench/$database.copied" ]; then
-  psql "$server_url/postgres" -qc "DROP DATABASE IF EXISTS $database" -c "CREATE DATABASE $database"
-  "$bin" copy --from "sqlite://$store" --to "$server_url/$database"
-  touch "target/bench/$database.copied"
-fi
+. bench/lib/stores.sh
+store=$(synthetic_store "$bin" "$markets" "$seed")
+database_url=$(postgres_copy "$bin" "$store" "${MARKETLENS_TEST_DATABASE_URL%/*}")
 
 venv=target/bench/datasette-$datasette_version
 if [ ! -x "$venv/bin/datasette" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet "datasette==$datasette_version"
 fi
-# Datasette reads the file as it is on disk (immutable, as one serves a published file): the
-# WAL is folded into it first.
-python3 -c 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute("PRAGMA wal_checkpoint(TRUNCATE)")' "$store"
-
 workdir=$(mktemp -d)
 servers=()
 cleanup() { for server in "${servers[@]}"; do kill "$server" 2>/dev/null || true; done; rm -rf "$workdir"; }
@@ -65,10 +49,11 @@ export MARKETLENS_DATABASE_URL="sqlite://$store"
 key=$("$bin" accounts create --tier bench --credits 1000000000 --label bench | awk '/^api key/ {print $3}')
 "$bin" serve --no-sync --bind "127.0.0.1:$port" &
 servers+=($!)
-# Datasette's default time limit (1 s) would leave a count of a million rows out of its answer
-# (Marketlens counts every page); its suggested facets (on by default: several queries more per
-# page, 0.7 s a page at 10,000 markets) are off, as for an API.
-"$venv/bin/datasette" serve --immutable "$store" --port "$datasette_port" \
+# Datasette serves the live file, as Marketlens does (not `--immutable`: Marketlens writes to it,
+# every call being charged). Its default time limit (1 s) would leave a count of a million rows
+# out of its answer (Marketlens counts every page); its suggested facets (on by default: several
+# queries more per page, 0.7 s a page at 10,000 markets) are off, as for an API.
+"$venv/bin/datasette" serve "$store" --port "$datasette_port" \
   --setting sql_time_limit_ms 20000 --setting default_page_size 50 --setting suggest_facets off >"$workdir/datasette.log" 2>&1 &
 servers+=($!)
 base="http://127.0.0.1:$port"
@@ -82,32 +67,42 @@ until curl -sf "$table?_size=1" >/dev/null; do
   sleep 0.5
 done
 
+# Datasette finds an external-content FTS table only when its SQL names the content table in
+# double quotes or brackets (ours: 'markets'), and without one ignores `_search`: the table is
+# named, and a search that matched every row would be a plain list.
+searched=$(curl -sf "$table?_search=will%20trump%20win&_fts_table=markets_fts&_size=0" | python3 -c 'import json, sys; print(json.load(sys.stdin)["filtered_table_rows_count"])')
+[ "$searched" -lt "$markets" ] || { echo "bench: Datasette's search matched all $searched markets" >&2; exit 1; }
+
 # Random market ids, the same for both servers.
 python3 -c 'import random, sqlite3, sys
 ids = [row[0] for row in sqlite3.connect(sys.argv[1]).execute("SELECT id FROM markets")]
 random.seed(7)
 print("\n".join(random.sample(ids, min(2000, len(ids)))))' "$store" >"$workdir/ids.txt"
 sed 's/^/?_shape=objects\&id=/' "$workdir/ids.txt" >"$workdir/datasette-ids.txt"
-cat > "$workdir/random.lua" <<'LUA'
-local items = {}
-for line in io.lines(os.getenv("BENCH_ITEMS")) do items[#items + 1] = line end
-local prefix = os.getenv("BENCH_PREFIX")
-math.randomseed(7)
-request = function()
-  return wrk.format("GET", prefix .. items[math.random(#items)])
-end
-LUA
 measure() { # name url [items-file]: prints "name|rps|p50|p99|errors"; a slow peer gets 60 s an answer
   local name=$1 url=$2 items=${3:-} script=()
-  if [ -n "$items" ]; then script=(-s "$workdir/random.lua"); fi
+  if [ -n "$items" ]; then script=(-s bench/lib/random.lua); fi
   BENCH_ITEMS="$items" BENCH_PREFIX="/${url#http://*/}" \
     wrk -t2 -c"$concurrency" -d"${duration}s" --timeout 60s --latency -H "Authorization: Bearer $key" "${script[@]}" "$url" 2>&1 |
     wrk_summary "$name"
 }
+# Waits until the process PID has used no CPU for a second (at most two minutes): Datasette
+# goes on answering the requests wrk left in flight, which would slow the next measurement.
+until_idle() { # pid
+  local before after waited=0
+  after=$(awk '{print $14 + $15}' "/proc/$1/stat")
+  while [ "$waited" -lt 120 ]; do
+    before=$after
+    sleep 1
+    after=$(awk '{print $14 + $15}' "/proc/$1/stat")
+    [ "$after" != "$before" ] || return 0
+    waited=$((waited + 1))
+  done
+}
 # pgbench with one prepared query: prints "tps|mean latency ms".
 prepared() { # sql
   echo "$1" >"$workdir/query.sql"
-  pgbench -n -M prepared -c "$concurrency" -j 2 -T "$duration" -f "$workdir/query.sql" "$server_url/$database" 2>&1 |
+  pgbench -n -M prepared -c "$concurrency" -j 2 -T "$duration" -f "$workdir/query.sql" "$database_url" 2>&1 |
     python3 -c 'import re, sys
 text = sys.stdin.read()
 print("%.0f|%.2f" % (float(re.search(r"tps = ([\d.]+)", text).group(1)), float(re.search(r"latency average = ([\d.]+) ms", text).group(1))))'
@@ -120,8 +115,8 @@ filters="exchange=POLYMARKET&status=OPEN"
 calls=(
   "list markets (default: 50 by volume24h desc)|/api/v1/markets|?_sort_desc=volume_24h&_size=50|SELECT $columns FROM markets ORDER BY volume_24h DESC, id LIMIT 50"
   "list, exchange + status + category, liquidity desc|/api/v1/markets?$filters&category=politics&sortBy=liquidity|?$filters&category=Politics&_sort_desc=liquidity&_size=50|SELECT $columns FROM markets WHERE exchange = 'POLYMARKET' AND status = 'OPEN' AND category = 'Politics' ORDER BY liquidity DESC, id LIMIT 50"
-  "search, one word (will)|/api/v1/markets?search=will|?_search=will&_sort_desc=volume_24h&_size=50|"
-  "search, three words (will trump win)|/api/v1/markets?search=will%20trump%20win|?_search=will%20trump%20win&_sort_desc=volume_24h&_size=50|"
+  "search, one word (will)|/api/v1/markets?search=will|?_search=will&_fts_table=markets_fts&_sort_desc=volume_24h&_size=50|"
+  "search, three words (will trump win)|/api/v1/markets?search=will%20trump%20win|?_search=will%20trump%20win&_fts_table=markets_fts&_sort_desc=volume_24h&_size=50|"
   "get market (random ids)|/api/v1/markets/|ids|"
 )
 rows=()
@@ -134,6 +129,7 @@ for call in "${calls[@]}"; do
     mine=$(measure "$name" "$base$ours")
     datasette=$(measure "$name" "$table$theirs")
   fi
+  until_idle "${servers[1]}"
   postgres="|"
   [ -z "$sql" ] || postgres=$(prepared "$sql")
   rows+=("$mine|$datasette|$postgres")
@@ -141,14 +137,15 @@ done
 
 echo
 echo "Marketlens and its peers: $markets synthetic markets (seed $seed), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)),"
-echo "wrk or pgbench with $concurrency connections for ${duration}s per call; Datasette $datasette_version (immutable file), PostgreSQL $(psql "$server_url/$database" -Atc 'SHOW server_version' | cut -d' ' -f1) by prepared query."
+echo "wrk or pgbench with $concurrency connections for ${duration}s per call; Datasette $datasette_version, PostgreSQL $(psql "$database_url" -Atc 'SHOW server_version' | cut -d' ' -f1) by prepared query."
 echo
 echo "| call | Marketlens req/s · p99 ms | Datasette req/s · p99 ms | Marketlens / Datasette | PostgreSQL prepared query, tps · mean ms | Marketlens / PostgreSQL |"
 echo "|---|---:|---:|---:|---:|---:|"
 failed=0
 for row in "${rows[@]}"; do
   IFS='|' read -r name rps _ p99 errors _ d_rps _ d_p99 d_errors pg_tps pg_ms <<<"$row"
-  ratio=$(python3 -c "print('%.1fx' % ($rps / max($d_rps, 1)))")
+  # A peer that answered nothing within the run has no rate to divide by.
+  ratio=$(python3 -c "print('%.0fx' % ($rps / $d_rps) if $d_rps else 'none answered in ${duration} s')")
   pg="-" pg_ratio="-"
   if [ -n "$pg_tps" ]; then
     pg="$pg_tps · $pg_ms"

@@ -5,8 +5,8 @@
 #
 # Usage: bench/postgres.sh [MARKETS] [SECONDS] [CONCURRENCY]     (defaults: 1000000, 10, 32)
 # Needs: PostgreSQL and Redis (scripts/services starts them), wrk, curl, python3. The catalogue
-# is copied from the SQLite store of bench/run.sh (seeded first if missing) into the database
-# marketlens_bench_N, which is kept for later runs.
+# is copied from the SQLite store of bench/run.sh (seeded first if missing) into a database
+# named after it (bench/lib/stores.sh), which is kept for later runs.
 #
 # Every node, PostgreSQL, Redis and wrk share this machine's cores: the figures show what a
 # second node costs and gives on one machine, not what two machines would do.
@@ -25,22 +25,10 @@ cargo build --release --quiet --bin marketlens
 bin=target/release/marketlens
 export RUST_LOG=warn MARKETLENS_TIER_LIMITS="bench=1000000000"
 
-sqlite_store="target/bench/synthetic-$markets-seed$seed.db"
-if [ ! -f "$sqlite_store.seeded" ]; then
-  rm -f "$sqlite_store" "$sqlite_store-wal" "$sqlite_store-shm"
-  MARKETLENS_DATABASE_URL="sqlite://$sqlite_store" "$bin" seed --synthetic "$markets" --seed "$seed"
-  touch "$sqlite_store.seeded"
-fi
-server_url=${MARKETLENS_TEST_DATABASE_URL%/*}
-database="marketlens_bench_$markets"
-export MARKETLENS_DATABASE_URL="$server_url/$database"
-if [ ! -f "target/bench/$database.copied" ]; then
-  psql "$server_url/postgres" -qc "DROP DATABASE IF EXISTS $database" -c "CREATE DATABASE $database"
-  started=$(date +%s)
-  "$bin" copy --from "sqlite://$sqlite_store" --to "$MARKETLENS_DATABASE_URL"
-  echo "bench: copied into PostgreSQL in $(($(date +%s) - started)) s"
-  touch "target/bench/$database.copied"
-fi
+. bench/lib/stores.sh
+sqlite_store=$(synthetic_store "$bin" "$markets" "$seed")
+MARKETLENS_DATABASE_URL=$(postgres_copy "$bin" "$sqlite_store" "${MARKETLENS_TEST_DATABASE_URL%/*}")
+export MARKETLENS_DATABASE_URL
 key=$("$bin" accounts create --tier bench --credits 1000000000 --label bench | awk '/^api key/ {print $3}')
 
 servers=()

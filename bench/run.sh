@@ -36,16 +36,11 @@ fi
 profile=${MARKETLENS_BENCH_PROFILE:-release}
 cargo build --locked --profile "$profile" --quiet --bin marketlens
 if [ "$profile" = dev ]; then bin=target/debug/marketlens; else bin="target/$profile/marketlens"; fi
-mkdir -p target/bench
-store="target/bench/synthetic-$markets-seed$seed.db"
+. bench/lib/stores.sh
+store=$(synthetic_store "$bin" "$markets" "$seed")
 export MARKETLENS_DATABASE_URL="sqlite://$store"
 export MARKETLENS_TIER_LIMITS="bench=1000000000"
 export RUST_LOG=warn
-if [ ! -f "$store.seeded" ]; then
-  rm -f "$store" "$store-wal" "$store-shm"
-  "$bin" seed --synthetic "$markets" --seed "$seed"
-  touch "$store.seeded"
-fi
 if [ ! -f "$store.articles-$articles" ]; then
   "$bin" seed --articles "$articles" --seed "$seed"
   touch "$store.articles-$articles"
@@ -131,22 +126,13 @@ for name, suffix in (("hourly", "/history?interval=1h"), ("daily", "/history?int
                      ("fine", f"/history?interval=5m&from={day_ago}&limit=1000")):
     open(f"{workdir}/history-{name}.txt", "w").write("".join(f"{id}{suffix}\n" for id in ids))
 PY
-cat > "$workdir/random.lua" <<'LUA'
-local items = {}
-for line in io.lines(os.getenv("BENCH_ITEMS")) do items[#items + 1] = line end
-local prefix = os.getenv("BENCH_PREFIX")
-math.randomseed(7)
-request = function()
-  return wrk.format("GET", prefix .. items[math.random(#items)])
-end
-LUA
 rare=$(cat "$workdir/rare.txt")
 page_bytes=$(api "/api/v1/markets" | wc -c)
 
 measure() { # name path [items-file]: prints "name|rps|p50|p99|errors"
   local name=$1 path=$2 items=${3:-}
   local script=()
-  if [ -n "$items" ]; then script=(-s "$workdir/random.lua"); fi
+  if [ -n "$items" ]; then script=(-s bench/lib/random.lua); fi
   BENCH_ITEMS="$items" BENCH_PREFIX="$path" \
     wrk -t2 -c"$concurrency" -d"${duration}s" --latency -H "$auth" "${script[@]}" "$base$path" 2>&1 | wrk_summary "$name"
 }

@@ -90,9 +90,9 @@ pub trait HistoryStore: Send + Sync {
     async fn scan_history(&self, after: Option<HistoryKey>, limit: u32) -> Result<Vec<(Uuid, HistoryBar)>, StoreError>;
 
     /// Writes bars read from another store as they were, into a store that holds none of
-    /// their keys (`copy` into a new store): a key it already holds fails the write. Where the
-    /// backend can, straight into the table, with no conflict to look for (on PostgreSQL an
-    /// upsert goes through a temporary table, twice the work).
+    /// their keys (`copy` into a new store): a key it already holds fails the write. Straight
+    /// into the table, with no conflict to look for (on PostgreSQL an upsert goes through a
+    /// temporary table, twice the work).
     async fn restore_history(&self, bars: &[(Uuid, HistoryBar)]) -> Result<(), StoreError>;
 
     /// Writes bars, each replacing the stored bar of its key if there is one.

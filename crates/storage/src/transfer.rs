@@ -34,7 +34,7 @@ pub trait TransferStore: Send + Sync {
     /// Every key of every account, revoked ones included, with its hash.
     async fn export_keys(&self) -> Result<Vec<ExportedKey>, StoreError>;
 
-    /// Whether the store holds no market, event or account.
+    /// Whether the store holds no market, event, account or price history bar.
     async fn is_empty(&self) -> Result<bool, StoreError>;
 
     /// Writes markets and events read from another store as they were there (their times
@@ -97,7 +97,7 @@ pub async fn copy(
         // copy refuses, with its indexes whole.
         let indexing = Instant::now();
         to.finish_bulk_load().await?;
-        tracing::info!(seconds = indexing.elapsed().as_secs_f64(), "copy: indexes built");
+        tracing::debug!(seconds = indexing.elapsed().as_secs_f64(), "copy: indexes built");
     }
     catalog?;
 
@@ -129,7 +129,7 @@ async fn copy_catalog(
 ) -> Result<(), StoreError> {
     let mut step = Instant::now();
     let mut took = |what: &str| {
-        tracing::info!(seconds = step.elapsed().as_secs_f64(), "copy: {what} copied");
+        tracing::debug!(seconds = step.elapsed().as_secs_f64(), "copy: {what} copied");
         step = Instant::now();
     };
     report.events = pages(
@@ -272,7 +272,8 @@ macro_rules! transfer_store_sql {
                 let held: i64 = sqlx::query_scalar(
                     "SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM markets LIMIT 1) AS m) \
                         + (SELECT COUNT(*) FROM (SELECT 1 FROM events LIMIT 1) AS e) \
-                        + (SELECT COUNT(*) FROM (SELECT 1 FROM accounts LIMIT 1) AS a)",
+                        + (SELECT COUNT(*) FROM (SELECT 1 FROM accounts LIMIT 1) AS a) \
+                        + (SELECT COUNT(*) FROM (SELECT 1 FROM price_history LIMIT 1) AS h)",
                 )
                 .fetch_one(self.reader())
                 .await?;
