@@ -255,7 +255,7 @@ async fn restoring_a_held_bar_fails_where_replacing_it_replaces_it() {
     for backend in backends().await {
         let store = &backend.store;
         let bitcoin = market(Polymarket, "1", "Will Bitcoin reach $100k?");
-        store.upsert(&[bitcoin.clone()], &[], at(0)).await.unwrap();
+        store.upsert(std::slice::from_ref(&bitcoin), &[], at(0)).await.unwrap();
         let held = store
             .history(bitcoin.id(), Resolution::Hour, i64::MIN, i64::MAX)
             .await
