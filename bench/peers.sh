@@ -80,11 +80,7 @@ random.seed(7)
 print("\n".join(random.sample(ids, min(2000, len(ids)))))' "$store" >"$workdir/ids.txt"
 sed 's/^/?_shape=objects\&id=/' "$workdir/ids.txt" >"$workdir/datasette-ids.txt"
 measure() { # name url [items-file]: prints "name|rps|p50|p99|errors"; a slow peer gets 60 s an answer
-  local name=$1 url=$2 items=${3:-} script=()
-  if [ -n "$items" ]; then script=(-s bench/lib/random.lua); fi
-  BENCH_ITEMS="$items" BENCH_PREFIX="/${url#http://*/}" \
-    wrk -t2 -c"$concurrency" -d"${duration}s" --timeout 60s --latency -H "Authorization: Bearer $key" "${script[@]}" "$url" 2>&1 |
-    wrk_summary "$name"
+  wrk_measure "$1" "$2" "${3:-}" "$concurrency" "$duration" "Authorization: Bearer $key" 60s
 }
 # Waits until the process PID has used no CPU for a second (at most two minutes): Datasette
 # goes on answering the requests wrk left in flight, which would slow the next measurement.

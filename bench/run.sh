@@ -130,11 +130,7 @@ rare=$(cat "$workdir/rare.txt")
 page_bytes=$(api "/api/v1/markets" | wc -c)
 
 measure() { # name path [items-file]: prints "name|rps|p50|p99|errors"
-  local name=$1 path=$2 items=${3:-}
-  local script=()
-  if [ -n "$items" ]; then script=(-s bench/lib/random.lua); fi
-  BENCH_ITEMS="$items" BENCH_PREFIX="$path" \
-    wrk -t2 -c"$concurrency" -d"${duration}s" --latency -H "$auth" "${script[@]}" "$base$path" 2>&1 | wrk_summary "$name"
+  wrk_measure "$1" "$base$2" "${3:-}" "$concurrency" "$duration" "$auth"
 }
 
 ceiling=$(measure "ceiling: constant $page_bytes-byte body, no work" "/benchmark/ceiling?bytes=$page_bytes")

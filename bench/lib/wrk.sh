@@ -20,3 +20,17 @@ print("%s|%.0f|%.2f|%.2f|%s" % (sys.argv[1], rps, ms("50"), ms("99"), errors.gro
 wrk_row() {
     awk -F'|' -v width="$1" '{ printf "%-*s %10s %9s %9s %8s\n", width, $1, $2, $3, $4, $5 }'
 }
+
+# One call driven by wrk, summarized by wrk_summary.
+# Usage: wrk_measure NAME URL ITEMS CONNECTIONS SECONDS HEADER [TIMEOUT]
+# With ITEMS (a file), each request is URL's path followed by one of its lines, drawn at random
+# (bench/lib/random.lua); TIMEOUT (default wrk's 2s) is how long a request may take before it
+# counts as failed rather than slow.
+wrk_measure() {
+    local name=$1 url=$2 items=$3 connections=$4 seconds=$5 header=$6 timeout=${7:-2s}
+    local script=()
+    if [ -n "$items" ]; then script=(-s bench/lib/random.lua); fi
+    BENCH_ITEMS="$items" BENCH_PREFIX="/${url#http://*/}" \
+        wrk -t2 -c"$connections" -d"${seconds}s" --timeout "$timeout" --latency -H "$header" "${script[@]}" "$url" 2>&1 |
+        wrk_summary "$name"
+}
