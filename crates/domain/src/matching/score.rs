@@ -254,8 +254,8 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
             (Agreement::Conflict, 0.0)
         }
         (false, false) => {
-            let left_unmatched = Unmatched::of(left_subjects, right_subjects);
-            let right_unmatched = Unmatched::of(right_subjects, left_subjects);
+            let left_unmatched = Unmatched::of(left_subjects, right_subjects, right);
+            let right_unmatched = Unmatched::of(right_subjects, left_subjects, left);
             if left_unmatched.count == 0 && right_unmatched.count == 0 {
                 (Agreement::Agree, 1.0)
             } else if left_unmatched.count == left_subjects.len() && right_unmatched.count == right_subjects.len()
@@ -416,7 +416,11 @@ fn foreign_figure(unmatched: &Unmatched, other_subjects: &[Entity]) -> bool {
 }
 
 impl Unmatched {
-    fn of(subjects: &[Entity], against: &[Entity]) -> Unmatched {
+    /// The subjects with no counterpart among `against`, the other side's subjects. A name
+    /// whose every word the other question writes in lower case ("Will Taylor Swift release
+    /// a new Album?" against "… a new album") is not one: the other names it too, without
+    /// capitals.
+    fn of(subjects: &[Entity], against: &[Entity], other: &Features) -> Unmatched {
         let mut unmatched = Unmatched {
             count: 0,
             names_someone: false,
@@ -425,7 +429,9 @@ impl Unmatched {
             names_an_institution: false,
         };
         for entity in subjects {
-            if !against.iter().any(|other| entity.corresponds_to(other)) {
+            if !against.iter().any(|subject| entity.corresponds_to(subject))
+                && !(entity.kind == EntityKind::Name && other.writes_in_plain_words(entity))
+            {
                 unmatched.count += 1;
                 unmatched.names_someone |= entity.kind != EntityKind::Institution;
                 unmatched.names_a_figure |= entity.kind == EntityKind::Indicator;
@@ -957,6 +963,22 @@ mod tests {
         assert_eq!(judgement.date.0, Agreement::Agree);
         assert!(judgement.similarity > 0.8, "{judgement:?}");
         assert_eq!(judge(&kalshi, &polymarket), judgement);
+    }
+
+    #[test]
+    fn a_name_the_other_writes_in_lower_case_is_named_by_both() {
+        let capitals = features("Will Taylor Swift release a new Album in 2026?", (2026, 12, 31));
+        let lower = features("Will Taylor Swift release a new album in 2026?", (2026, 12, 31));
+        let judgement = judge(&capitals, &lower);
+        assert_eq!(judgement.subject, (Agreement::Agree, 1.0), "{judgement:?}");
+        assert_eq!(judge(&lower, &capitals), judgement);
+        // A word the wording folds ("championship" as "win") is not written on the other side.
+        let conference = features("Will the Ravens win the AFC Championship?", (2026, 2, 1));
+        let super_bowl = features(
+            "Will the Baltimore win the 2026 Pro Football Championship?",
+            (2026, 2, 8),
+        );
+        assert!(!Comparison::new(&conference, &super_bowl, SERVING_THRESHOLD).is_match());
     }
 
     #[test]

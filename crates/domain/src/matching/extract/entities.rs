@@ -939,6 +939,8 @@ fn is_capitalised_non_name(word: &str) -> bool {
             | "next"
             | "highest"
             | "lowest"
+            // Kalshi's title case: "Will ARIRANG have At Least 400000 album sales".
+            | "least"
             // Kalshi's choices of a value: "— Between 4.3% and 4.4%", "— Above 72°".
             | "above"
             | "below"
@@ -1243,7 +1245,11 @@ fn claim_names(tokens: &mut [Token], entities: &mut Entities, first: &mut Option
         // "Super Bowl LX": a numeral after a contest is its edition, which the numbers read.
         let numbers_a_contest =
             at > 0 && tokens[at - 1].used && super::numbers::roman_numeral(&tokens[at].text).is_some();
-        if (!starts_name(&tokens[at]) && !opens_with_new) || is_ordinal_of_a_round(tokens, at) || numbers_a_contest {
+        if (!starts_name(&tokens[at]) && !opens_with_new)
+            || is_ordinal_of_a_round(tokens, at)
+            || numbers_a_contest
+            || super::numbers::is_rank_cutoff(tokens, at)
+        {
             at += 1;
             continue;
         }
@@ -1301,6 +1307,15 @@ mod tests {
 
     fn subject_keys(question: &str) -> Vec<String> {
         entities(question).subjects.iter().map(Entity::key).collect()
+    }
+
+    #[test]
+    fn title_case_direction_words_are_no_names() {
+        // Kalshi's title case, as in its album-sales markets (demo-data/kalshi/events-nested-2.json).
+        assert_eq!(
+            subject_keys("Will ARIRANG have At Least 400000 album sales on the chart?"),
+            ["arirang"]
+        );
     }
 
     #[test]

@@ -308,6 +308,10 @@ fn canonical_word(word: &str) -> &str {
     }
 }
 
+/// The weights of the wording's words: a subject's count double.
+const PLAIN_WORD_WEIGHT: f32 = 1.0;
+const SUBJECT_WORD_WEIGHT: f32 = 2.0;
+
 fn wording(tokens: &[tokens::Token], entities: &Entities) -> Vec<(u64, f32)> {
     let mut weighted: Vec<(u64, f32)> = Vec::new();
     for token in tokens.iter().filter(|token| !token.used) {
@@ -315,19 +319,36 @@ fn wording(tokens: &[tokens::Token], entities: &Entities) -> Vec<(u64, f32)> {
         if is_stopword(word) || word.len() < 2 || token.starts_with_digit() || is_question_glue(word) {
             continue;
         }
-        weighted.push((hash(word), 1.0));
+        weighted.push((hash(word), PLAIN_WORD_WEIGHT));
     }
     for entity in &entities.subjects {
         for word in &entity.words {
-            weighted.push((hash(word), 2.0));
+            weighted.push((hash(word), SUBJECT_WORD_WEIGHT));
         }
     }
     for context in &entities.contexts {
-        weighted.push((hash(context), 1.0));
+        weighted.push((hash(context), PLAIN_WORD_WEIGHT));
     }
     weighted.sort_by(|left, right| left.0.cmp(&right.0).then(right.1.total_cmp(&left.1)));
     weighted.dedup_by_key(|(hash, _weight)| *hash);
     weighted
+}
+
+impl Features {
+    /// Whether every word of `entity` is among this question's plain words (those no
+    /// extractor read), as a name in capitals elsewhere may be written in lower case here.
+    pub fn writes_in_plain_words(&self, entity: &Entity) -> bool {
+        // A word the wording folds into another ("championship" into "win") is not
+        // written as such.
+        entity.words.iter().all(|word| {
+            canonical_word(word) == word && {
+                let hash = hash(word);
+                self.wording
+                    .binary_search_by(|(other, _weight)| other.cmp(&hash))
+                    .is_ok_and(|at| self.wording[at].1 == PLAIN_WORD_WEIGHT)
+            }
+        })
+    }
 }
 
 /// Words that carry no meaning in a market question beyond the stopwords of search.

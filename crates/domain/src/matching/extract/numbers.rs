@@ -112,7 +112,7 @@ const LABELLED_NOUNS: [&str; 26] = [
 fn label_noun(tokens: &[Token], index: usize) -> Option<String> {
     let token = &tokens[index];
     let previous = index.checked_sub(1).map(|previous| &tokens[previous])?;
-    if token.gap_before != " " {
+    if token.gap_before != " " || is_rank_cutoff(tokens, index - 1) {
         return None;
     }
     let opens_the_question = index == 1
@@ -124,6 +124,18 @@ fn label_noun(tokens: &[Token], index: usize) -> Option<String> {
         && super::dates::month(&previous.lower).is_none()
         && previous.text.chars().any(|character| character.is_ascii_uppercase());
     (LABELLED_NOUNS.contains(&previous.lower.as_str()) || names_something).then(|| previous.lower.clone())
+}
+
+/// Whether `tokens[at]` is "top" before a whole number in a place ("finish in the top 4",
+/// "finish Top 4", "a top 10 finish"): a cutoff of ranks, read as a threshold in either case,
+/// not a name. "Will Bitcoin top $100k?" (a verb, before an amount) is not one.
+pub fn is_rank_cutoff(tokens: &[Token], at: usize) -> bool {
+    let follows = |words: &[&str]| at > 0 && words.contains(&tokens[at - 1].lower.as_str());
+    tokens[at].lower == "top"
+        && follows(&["the", "a", "in", "finish", "finishes", "place"])
+        && tokens.get(at + 1).is_some_and(|number| {
+            number.gap_before == " " && number.text.chars().all(|character| character.is_ascii_digit())
+        })
 }
 
 /// The value of a Roman numeral of two letters or more written in capitals ("LX", "VIII"),
@@ -267,7 +279,22 @@ impl Quantity {
             Bound::Above => strict.low + step,
             _ => strict.low - step,
         };
-        (inclusive.low - expected).abs() < step / 100.0
+        (inclusive.low - expected).abs() < step / 100.0 || strict.same_whole_counts(inclusive)
+    }
+
+    /// For a count, the strict threshold at a half ("over 2.5 goals", the books' line) and the
+    /// inclusive whole one next to it ("3 or more goals"): a count is whole, so both say
+    /// "at least 3" ("under 2.5" and "2 or fewer" both "at most 2").
+    fn same_whole_counts(&self, inclusive: &Quantity) -> bool {
+        let is_whole = |value: f64| value.fract() == 0.0;
+        if self.unit != Unit::Count || !is_whole(inclusive.low) || self.low.fract() != 0.5 {
+            return false;
+        }
+        let nearest_whole = match self.bound {
+            Bound::Above => self.low.ceil(),
+            _ => self.low.floor(),
+        };
+        nearest_whole == inclusive.low
     }
 }
 
@@ -517,15 +544,8 @@ fn bound_around(tokens: &[Token], first: usize, last: usize) -> (Bound, Option<b
                 .zip(phrase)
                 .all(|(token, word)| token.lower == *word)
     };
-    let following: Vec<&str> = tokens[last + 1..]
-        .iter()
-        .take(2)
-        .map(|token| token.lower.as_str())
-        .collect();
-    match following.as_slice() {
-        ["or", "more" | "higher" | "greater" | "above"] | ["or", "more", ..] => return (Bound::Above, Some(true)),
-        ["or", "less" | "fewer" | "lower" | "below"] => return (Bound::Below, Some(true)),
-        _ => {}
+    if let Some(open_end) = open_end_after(tokens, last) {
+        return (open_end, Some(true));
     }
     let ends_before = |phrase: &[&str]| {
         first >= phrase.len()
@@ -534,7 +554,10 @@ fn bound_around(tokens: &[Token], first: usize, last: usize) -> (Bound, Option<b
                 .zip(phrase)
                 .all(|(token, word)| token.lower == *word)
     };
-    if let Some(phrase) = ABOVE_WORDS.iter().find(|phrase| ends_before(phrase)) {
+    if first > 0 && is_rank_cutoff(tokens, first - 1) {
+        // The top 4 are places 1 to 4.
+        (Bound::Below, Some(true))
+    } else if let Some(phrase) = ABOVE_WORDS.iter().find(|phrase| ends_before(phrase)) {
         (Bound::Above, inclusion_of(phrase))
     } else if let Some(phrase) = BELOW_WORDS.iter().find(|phrase| ends_before(phrase)) {
         (Bound::Below, inclusion_of(phrase))
@@ -546,6 +569,42 @@ fn bound_around(tokens: &[Token], first: usize, last: usize) -> (Bound, Option<b
     } else {
         (Bound::Unstated, None)
     }
+}
+
+/// The open end written after a number ("or more", "and above"), directly or after the
+/// words naming what is counted ("2 goals or more", "$15 per hour or higher", "5 points or
+/// fewer"): at most three plain words, none a number, with no punctuation between them.
+fn open_end_after(tokens: &[Token], last: usize) -> Option<Bound> {
+    const UNIT_WORDS_AT_MOST: usize = 3;
+    let mut at = last + 1;
+    for _ in 0..=UNIT_WORDS_AT_MOST {
+        let (word, next) = (tokens.get(at)?, tokens.get(at + 1));
+        // The unit's sign may sit between the number and the words ("4.5% or more").
+        if tokens[at - 1]
+            .gap_after
+            .chars()
+            .any(|character| ",;:?!()".contains(character))
+        {
+            return None;
+        }
+        if matches!(word.lower.as_str(), "or" | "and")
+            && let Some(next) = next
+        {
+            match (word.lower.as_str(), next.lower.as_str()) {
+                ("or", "more" | "higher" | "greater" | "above" | "over")
+                | ("and", "above" | "over" | "up" | "higher") => return Some(Bound::Above),
+                ("or", "less" | "fewer" | "lower" | "below" | "under") | ("and", "below" | "under" | "lower") => {
+                    return Some(Bound::Below);
+                }
+                _ => return None,
+            }
+        }
+        if word.used || !word.text.chars().all(|character| character.is_ascii_alphabetic()) {
+            return None;
+        }
+        at += 1;
+    }
+    None
 }
 
 /// Whether a direction word includes its number: "at least" and "at most" do; "above",
@@ -772,6 +831,71 @@ mod tests {
         assert_eq!(roman_numeral("IIII"), None);
         assert_eq!(roman_numeral("DC"), None);
         assert_eq!(roman_numeral("I"), None);
+    }
+
+    #[test]
+    fn an_open_end_may_follow_what_is_counted() {
+        for (question, bound) in [
+            ("Will Mbappe score 2 goals or more?", Bound::Above),
+            ("Will Harris win by 5 points or more?", Bound::Above),
+            ("Will the minimum wage be $15 per hour or higher?", Bound::Above),
+            ("Will the high be 90° and above?", Bound::Above),
+            ("Will SpaceX have 100 launches or fewer in 2026?", Bound::Below),
+        ] {
+            let quantity = one(question);
+            assert_eq!((quantity.bound, quantity.inclusive), (bound, Some(true)), "{question}");
+        }
+        assert!(one("Will Mbappe score 2 goals or more?").agrees_with(&one("Will Mbappe score 2+ goals?")));
+        // Not across punctuation, another number or a long phrase: those say something else.
+        for question in [
+            "Will Mbappe score 2 goals, or more assists?",
+            "Will Mbappe score 2 goals in the final or more?",
+        ] {
+            assert_eq!(one(question).bound, Bound::Unstated, "{question}");
+        }
+    }
+
+    #[test]
+    fn the_top_places_are_a_cutoff_in_either_case() {
+        let lower = one("Will Arsenal finish in the top 4?");
+        assert_eq!(
+            (lower.low, lower.bound, lower.inclusive),
+            (4.0, Bound::Below, Some(true))
+        );
+        let mut capitals = tokenize("Will Arsenal finish Top 4 in the Premier League?");
+        assert!(
+            super::super::entities::extract(&mut capitals)
+                .subjects
+                .iter()
+                .all(|subject| subject.words != ["top", "4"])
+        );
+        let capitals = extract(&mut capitals).quantities;
+        assert_eq!(capitals.len(), 1);
+        assert_eq!(capitals[0].boundary_with(&lower), Some(Boundary::Same));
+        assert!(!lower.agrees_with(&one("Will Arsenal finish in the top 6?")));
+        // A verb before an amount is a threshold reached, a title's capital no rank.
+        assert_eq!(one("Will Bitcoin top $100k?").bound, Bound::Above);
+        assert!(quantities("Will Top Gun 3 be released?").is_empty());
+    }
+
+    #[test]
+    fn a_line_at_a_half_is_the_whole_count_next_to_it() {
+        let over = one("Will the Lakers score over 110.5 points?");
+        assert_eq!(
+            over.boundary_with(&one("Will the Lakers score 111 or more points?")),
+            Some(Boundary::OneStepApart)
+        );
+        assert_eq!(one("111+ points").boundary_with(&over), Some(Boundary::OneStepApart));
+        assert_eq!(
+            one("under 2.5 goals").boundary_with(&one("2 or fewer goals")),
+            Some(Boundary::OneStepApart)
+        );
+        // The next whole count only, and counts only.
+        assert_eq!(over.boundary_with(&one("112 or more points")), None);
+        assert_eq!(over.boundary_with(&one("110 or more points")), None);
+        assert_eq!(one("under 2.5 goals").boundary_with(&one("3 or fewer goals")), None);
+        assert_eq!(one("above 4.5%").boundary_with(&one("5% or more")), None);
+        assert_eq!(one("above $2.5").boundary_with(&one("$3 or more")), None);
     }
 
     #[test]
