@@ -59,6 +59,12 @@ impl Entity {
         if self.words == other.words
             || is_acronym_of(&self.words, &other.words)
             || is_acronym_of(&other.words, &self.words)
+            || joined_alike(&self.words, &other.words)
+        {
+            return true;
+        }
+        if (leaves_out_middle_names(&self.words, &other.words) || leaves_out_middle_names(&other.words, &self.words))
+            && suffixes_agree(&self.words, &other.words)
         {
             return true;
         }
@@ -72,6 +78,34 @@ impl Entity {
             names_run_alike(&self.words, &other.words)
         };
         runs_match && suffixes_agree(&self.words, &other.words)
+    }
+}
+
+/// Whether two names are the same letters with the spaces between words put elsewhere
+/// ("MrBeast" / "Mr Beast", "LaLiga" / "La Liga"). Compared byte by byte, without joining.
+fn joined_alike(left: &[String], right: &[String]) -> bool {
+    left.len() != right.len()
+        && left
+            .iter()
+            .flat_map(|word| word.bytes())
+            .eq(right.iter().flat_map(|word| word.bytes()))
+}
+
+/// Whether `short` is a person's first and last name and `long` the same with middle names
+/// between them ("Zohran Mamdani" / "Zohran Kwame Mamdani"): both names in full, three
+/// letters or more, the suffix aside ("Robert Kennedy Jr." / "Robert Francis Kennedy Jr.").
+fn leaves_out_middle_names(short: &[String], long: &[String]) -> bool {
+    let (short, long) = (without_suffix(short), without_suffix(long));
+    let [first, last] = short else {
+        return false;
+    };
+    long.len() > 2 && first.len() >= 3 && last.len() >= 3 && long.first() == Some(first) && long.last() == Some(last)
+}
+
+fn without_suffix(words: &[String]) -> &[String] {
+    match suffix_of(words) {
+        Some(_suffix) => &words[..words.len() - 1],
+        None => words,
     }
 }
 
@@ -95,6 +129,24 @@ fn is_acronym_of(short: &[String], long: &[String]) -> bool {
     spells(false) || spells(true)
 }
 
+/// Whether two words are one, or one transliterated with a letter doubled where the other
+/// writes it once ("Zelenskyy" / "Zelensky", "Hillary" / "Hilary"), in words of five letters
+/// or more.
+fn same_word(left: &str, right: &str) -> bool {
+    fn single_letters(word: &str) -> impl Iterator<Item = u8> + '_ {
+        let bytes = word.as_bytes();
+        bytes
+            .iter()
+            .enumerate()
+            .filter(move |(at, byte)| *at == 0 || bytes[at - 1] != **byte)
+            .map(|(_at, byte)| *byte)
+    }
+    left == right
+        || (left.len() != right.len()
+            && left.len().min(right.len()) >= 5
+            && single_letters(left).eq(single_letters(right)))
+}
+
 /// Whether the shorter of two names is a run at the start or end of the longer (see
 /// [`Entity::corresponds_to`]).
 fn names_run_alike<S: AsRef<str>>(left: &[S], right: &[S]) -> bool {
@@ -109,7 +161,7 @@ fn names_run_alike<S: AsRef<str>>(left: &[S], right: &[S]) -> bool {
     let initial_of = |initial: &str, word: &str| initial.len() == 1 && word.starts_with(initial);
     let spelled_alike = |short: &str, long: &str| short.len() >= 5 && long.len() >= 5 && within_one_edit(short, long);
     let word_matches = |short: &str, long: &str| {
-        short == long
+        same_word(short, long)
             || initial_of(short, long)
             || initial_of(long, short)
             || abbreviates(short, long)
@@ -134,7 +186,8 @@ fn names_run_alike<S: AsRef<str>>(left: &[S], right: &[S]) -> bool {
                 misspelled = Some((short, long));
             }
         }
-        pairs().any(|(short, long)| short == long) && misspelled.is_none_or(|(short, long)| spelled_alike(short, long))
+        pairs().any(|(short, long)| same_word(short, long))
+            && misspelled.is_none_or(|(short, long)| spelled_alike(short, long))
     };
     // "New Mexico" is not Mexico, nor "South Korea" Korea, nor core inflation inflation, nor
     // Western Michigan Michigan, nor Mount St. Mary's Saint Mary's, nor the British Virgin
@@ -238,7 +291,7 @@ const DEMONYMS: &[(&str, &str)] = &[
     ("belgian", "belgium"),
     ("bolivian", "bolivia"),
     ("brazilian", "brazil"),
-    ("british", "united kingdom"),
+    ("british", "uk"),
     ("bulgarian", "bulgaria"),
     ("canadian", "canada"),
     ("chilean", "chile"),
@@ -302,6 +355,34 @@ const DEMONYMS: &[(&str, &str)] = &[
     ("welsh", "wales"),
 ];
 
+/// Countries under their other names, and the name the rest of the matcher knows them by.
+/// Kalshi's World Cup markets use FIFA's names for its members ("Korea Republic", "Czechia",
+/// "Congo DR", "Türkiye", "Cabo Verde", "IR Iran"), Polymarket's the common English ones;
+/// news and politics markets write the older or official forms. Source: FIFA's member
+/// association list (inside.fifa.com/associations) and the ISO 3166-1 short names.
+const COUNTRY_SPELLINGS: &[(&str, &str)] = &[
+    ("korea republic", "south korea"),
+    ("republic of korea", "south korea"),
+    ("korea dpr", "north korea"),
+    ("dpr korea", "north korea"),
+    ("czechia", "czech republic"),
+    ("congo dr", "dr congo"),
+    ("turkiye", "turkey"),
+    ("cabo verde", "cape verde"),
+    ("cote d ivoire", "ivory coast"),
+    ("china pr", "china"),
+    ("chinese taipei", "taiwan"),
+    ("holland", "netherlands"),
+    ("the netherlands", "netherlands"),
+    ("burma", "myanmar"),
+    ("swaziland", "eswatini"),
+    ("russian federation", "russia"),
+    ("viet nam", "vietnam"),
+    ("great britain", "uk"),
+    ("britain", "uk"),
+    ("republic of ireland", "ireland"),
+];
+
 /// Whether `words` (lower case) name a country: one of [`DEMONYMS`]' or the United States.
 fn is_country(words: &str) -> bool {
     matches!(words, "us" | "u s" | "usa" | "united states" | "america")
@@ -309,15 +390,26 @@ fn is_country(words: &str) -> bool {
 }
 
 /// Reads a name that is only a nationality adjective ("Bolivian") as its country
-/// ("bolivia"), so that the two exchanges' ways of naming one country's election meet.
-pub fn demonym_to_country(entity: &mut Entity) {
-    if entity.kind != EntityKind::Name || entity.words.len() != 1 {
+/// ("bolivia"), and a country's other name ("Türkiye", "Korea Republic") as the common one,
+/// so that the two exchanges' ways of naming one country meet.
+pub fn to_common_country_name(entity: &mut Entity) {
+    if entity.kind != EntityKind::Name {
         return;
     }
-    if let Some((_adjective, country)) = DEMONYMS
-        .iter()
-        .find(|(adjective, _country)| *adjective == entity.words[0])
-    {
+    let demonym = || match entity.words.as_slice() {
+        [word] => DEMONYMS
+            .iter()
+            .find(|(adjective, _country)| adjective == word)
+            .map(|(_adjective, country)| *country),
+        _ => None,
+    };
+    let spelling = || {
+        COUNTRY_SPELLINGS
+            .iter()
+            .find(|(other, _common)| other.split(' ').eq(entity.words.iter().map(String::as_str)))
+            .map(|(_other, common)| *common)
+    };
+    if let Some(country) = demonym().or_else(spelling) {
         entity.words = country.split(' ').map(str::to_owned).collect();
     }
 }
@@ -717,6 +809,7 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("mayor election", "mayor election", Alias::Context),
     ("president of the united states", "us president", Alias::Context),
     ("prime minister", "prime minister", Alias::Context),
+    ("pm", "prime minister", Alias::Context),
     ("supreme leader", "supreme leader", Alias::Context),
     ("fed chair", "fed chair", Alias::Context),
     ("speaker of the house", "house speaker", Alias::Context),
@@ -800,6 +893,8 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("united kingdom", "uk", Alias::Subject(EntityKind::Country)),
     ("uk", "uk", Alias::Subject(EntityKind::Country)),
     ("u k", "uk", Alias::Subject(EntityKind::Country)),
+    ("european union", "eu", Alias::Subject(EntityKind::Country)),
+    ("eu", "eu", Alias::Subject(EntityKind::Country)),
     // Economic figures: the quantity a macro print measures.
     (
         "unemployment rate",
@@ -1031,7 +1126,7 @@ fn is_ordinal_of_a_round(tokens: &[Token], at: usize) -> bool {
 fn is_name_connector(word: &str) -> bool {
     matches!(
         word,
-        "of" | "de" | "van" | "der" | "den" | "la" | "le" | "da" | "del" | "von" | "bin" | "al"
+        "of" | "de" | "van" | "der" | "den" | "la" | "le" | "da" | "del" | "von" | "bin" | "al" | "d"
     )
 }
 
@@ -1387,6 +1482,50 @@ mod tests {
     }
 
     #[test]
+    fn one_name_written_several_ways_is_one() {
+        let name = |text: &str| {
+            let mut entity = Entity {
+                kind: EntityKind::Name,
+                words: text.split(' ').map(str::to_owned).collect(),
+            };
+            to_common_country_name(&mut entity);
+            entity
+        };
+        let same = |left: &str, right: &str| {
+            let (left, right) = (name(left), name(right));
+            assert_eq!(
+                left.corresponds_to(&right),
+                right.corresponds_to(&left),
+                "{left:?} {right:?}"
+            );
+            left.corresponds_to(&right)
+        };
+        // Middle names, doubled letters of a transliteration, spaces moved.
+        assert!(same("zohran mamdani", "zohran kwame mamdani"));
+        assert!(same("robert kennedy jr", "robert francis kennedy jr"));
+        assert!(same("zelensky", "zelenskyy"));
+        assert!(same("hilary clinton", "hillary clinton"));
+        assert!(same("mrbeast", "mr beast"));
+        assert!(same("laliga", "la liga"));
+        // FIFA's names of its members (Kalshi's World Cup markets) and the common ones.
+        assert!(same("korea republic", "south korea"));
+        assert!(same("czechia", "czech republic"));
+        assert!(same("turkiye", "turkey"));
+        assert!(same("congo dr", "dr congo"));
+        assert_eq!(
+            entities("Will the Côte d'Ivoire win the 2026 Men's World Cup?").subjects[0].key(),
+            "cote d ivoire"
+        );
+        assert!(same("cote d ivoire", "ivory coast"));
+        // Not another person, suffix, country or a word two letters apart.
+        assert!(!same("donald trump jr", "donald john trump"));
+        assert!(!same("korea republic", "north korea"));
+        assert!(!same("colombia", "columbia"));
+        assert!(!same("john smith", "john paul"));
+        assert!(!same("jackson", "johnson"));
+    }
+
+    #[test]
     fn a_qualified_place_or_a_bare_initial_is_another_name() {
         // Polymarket 558945 against Kalshi KXNCAAMBGAME (markets-1.json).
         let mexico = &entities("Will Mexico win the 2026 FIFA World Cup?").subjects[0];
@@ -1518,20 +1657,20 @@ mod tests {
             kind: EntityKind::Name,
             words: vec!["bolivian".to_owned()],
         };
-        demonym_to_country(&mut bolivian);
+        to_common_country_name(&mut bolivian);
         assert_eq!(bolivian.key(), "bolivia");
         let mut irish = Entity {
             kind: EntityKind::Name,
             words: vec!["irish".to_owned()],
         };
-        demonym_to_country(&mut irish);
+        to_common_country_name(&mut irish);
         assert_eq!(irish.key(), "ireland");
         // Only a name that is the adjective alone: "French Open" is a tournament.
         let mut french_open = Entity {
             kind: EntityKind::Name,
             words: vec!["french".to_owned(), "open".to_owned()],
         };
-        demonym_to_country(&mut french_open);
+        to_common_country_name(&mut french_open);
         assert_eq!(french_open.key(), "french open");
     }
 

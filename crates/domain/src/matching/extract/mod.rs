@@ -161,7 +161,7 @@ impl Features {
         {
             entities::drop_club_words(entity);
             clubs::canonicalize(entity);
-            entities::demonym_to_country(entity);
+            entities::to_common_country_name(entity);
             teams::canonicalize(entity, league);
         }
         let named_outcomes = (!side::is_yes_no(outcomes) && outcomes.len() == 2).then(|| {
@@ -175,6 +175,7 @@ impl Features {
                     });
                     entities::drop_club_words(&mut entity);
                     clubs::canonicalize(&mut entity);
+                    entities::to_common_country_name(&mut entity);
                     teams::canonicalize(&mut entity, league);
                     entity
                 })

@@ -175,7 +175,7 @@ fn coded_team(entity: &Entity) -> Option<&'static Vec<&'static Team>> {
     let teams = BY_SPELLING.get(&rest.join(" "))?;
     teams
         .iter()
-        .all(|team| abbreviates(code, &team.location))
+        .all(|team| abbreviates(code, &team.location) || abbreviates(code, &team.city))
         .then_some(teams)
 }
 
@@ -226,6 +226,9 @@ mod tests {
         assert_eq!(canonical("NYI Islanders", None), "new york islanders");
         assert_eq!(canonical("BUF Sabres", None), "buffalo sabres");
         assert_eq!(canonical("TOR Maple Leafs", None), "toronto maple leafs");
+        // The city's initials, where Kalshi's location adds a letter ("Los Angeles L").
+        assert_eq!(canonical("LA Lakers", None), "los angeles lakers");
+        assert_eq!(canonical("NY Yankees", None), "new york yankees");
         // A code that is not the team's location is not read as it.
         assert_eq!(canonical("BOS Islanders", None), "bos islanders");
     }
