@@ -119,7 +119,7 @@ const LATE_END_DATE_SCORE: f64 = 0.5;
 const GAME_END_TOLERANCE_DAYS: i64 = 15;
 /// How far a game's day (from Kalshi's ticker) may be from the end date of a market its game
 /// decides: the exchanges' days differ by time zone.
-const GAME_DAY_TOLERANCE_DAYS: i64 = 2;
+const GAME_DAY_TOLERANCE_DAYS: i64 = 1;
 /// End dates further apart than this, with no date in either question, are other markets.
 const END_DATE_CONFLICT_DAYS: i64 = 365;
 
@@ -134,7 +134,9 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
     let one_game = left.named_outcomes.is_some()
         || right.named_outcomes.is_some()
         || left.opponent.is_some()
-        || right.opponent.is_some();
+        || right.opponent.is_some()
+        || left.names_a_line()
+        || right.names_a_line();
     let date = compare_dates(left, right, one_game);
     let contest = compare_contests(left, right);
     let side = if left.side.opposes(&right.side) {
@@ -590,6 +592,17 @@ fn compare_thresholds(left: &Features, right: &Features) -> (Agreement, bool) {
     if !numbered_alike(left, right) || !numbered_alike(right, left) {
         return (Agreement::Conflict, false);
     }
+    // A margin is the subject's: "Houston wins by over 8.5" is not Dallas's, though the
+    // spread market's outcomes name both teams.
+    if left.names_a_margin() || right.names_a_margin() {
+        let same_side = matches!(
+            (&left.entities.primary, &right.entities.primary),
+            (Some(left), Some(right)) if left.corresponds_to(right)
+        );
+        if !same_side {
+            return (Agreement::Conflict, false);
+        }
+    }
     match (left.quantities.is_empty(), right.quantities.is_empty()) {
         (true, true) => match (left.labels.is_empty(), right.labels.is_empty()) {
             (true, true) => (Agreement::NotStated, false),
@@ -671,7 +684,19 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
                     None => (Agreement::Unknown, UNCONFIRMED_DATE_SCORE),
                 }
             } else {
+                // Kalshi's ticker says which day its game is played, where its close (two
+                // weeks later) cannot: another day is another meeting of the same sides.
+                let game_day_against_end =
+                    |game: &Features, other: &Features| Some(days(game.game.as_ref()?.day, other.end_date?).abs());
+                let game_day_gap = game_day_against_end(left, right).or_else(|| game_day_against_end(right, left));
                 match (left.end_date, right.end_date) {
+                    _ if one_game && game_day_gap.is_some() => {
+                        if game_day_gap.is_some_and(|gap| gap <= GAME_DAY_TOLERANCE_DAYS) {
+                            (Agreement::Agree, 1.0)
+                        } else {
+                            (Agreement::Conflict, 0.0)
+                        }
+                    }
                     (Some(left_end), Some(right_end)) => {
                         let gap = days(left_end, right_end).abs();
                         if one_game && gap > GAME_END_TOLERANCE_DAYS {
@@ -788,12 +813,16 @@ impl Comparison {
                 names.push(format!("against {}", opponent.key()));
             }
             if let Some(game) = &features.game {
-                names.push(format!(
-                    "ticker: the game of {}, {} against {}",
-                    game.day,
-                    game.chosen.to_uppercase(),
-                    game.opponent.to_uppercase()
-                ));
+                names.push(if game.chosen.is_empty() {
+                    format!("ticker: the game of {}", game.day)
+                } else {
+                    format!(
+                        "ticker: the game of {}, {} against {}",
+                        game.day,
+                        game.chosen.to_uppercase(),
+                        game.opponent.to_uppercase()
+                    )
+                });
             }
             list_or_none(names)
         };
@@ -1347,6 +1376,54 @@ mod tests {
         let mut kalshi = features(question, end);
         kalshi.game = ticker::TickerGame::read(ticker);
         kalshi
+    }
+
+    fn on_day(question: &str, outcomes: &[&str], day: (i32, u32, u32)) -> Features {
+        let outcomes: Vec<String> = outcomes.iter().map(|outcome| (*outcome).to_owned()).collect();
+        Features::of(question, &outcomes, None, NaiveDate::from_ymd_opt(day.0, day.1, day.2))
+    }
+
+    #[test]
+    fn a_games_spread_and_total_match_their_like_only() {
+        // Polymarket's spread and total (Gamma's formats) against Kalshi's, whose close is two
+        // weeks after the game and whose ticker names the game's day.
+        let spread = on_day("Spread: Rockets (-8.5)", &["Rockets", "Mavericks"], (2026, 1, 5));
+        let total = on_day("Rockets vs. Mavericks: O/U 229.5", &["Over", "Under"], (2026, 1, 5));
+        let margin = |question: &str| kalshi_game(question, "KXNBASPREAD-26JAN05HOUDAL-HOU8", (2026, 1, 19));
+        let over = |question: &str, ticker: &str| kalshi_game(question, ticker, (2026, 1, 19));
+        let houston = margin("Houston wins by over 8.5 points?");
+        let judgement = judge(&spread, &houston);
+        assert_eq!(judgement.refused_by, None, "{judgement:?}");
+        assert_eq!(judgement.date.0, Agreement::Agree);
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
+        let same_total = over(
+            "Houston at Dallas: Total Points — Over 229.5 points scored",
+            "KXNBATOTAL-26JAN05HOUDAL-229",
+        );
+        assert_eq!(judge(&total, &same_total).refused_by, None);
+        // The other side's margin, another line, a total against a margin, another meeting, a
+        // half against the whole game.
+        assert_eq!(
+            judge(&spread, &margin("Dallas wins by over 8.5 points?")).refused_by,
+            Some(Field::Threshold)
+        );
+        assert_eq!(
+            judge(&spread, &margin("Houston wins by over 6.5 points?")).refused_by,
+            Some(Field::Threshold)
+        );
+        let underdog = on_day("Spread: Mavericks (+8.5)", &["Mavericks", "Rockets"], (2026, 1, 5));
+        assert_eq!(judge(&underdog, &houston).refused_by, Some(Field::Threshold));
+        assert_eq!(
+            judge(&total, &margin("Houston wins by over 229.5 points?")).refused_by,
+            Some(Field::Threshold)
+        );
+        let next_meeting = over(
+            "Houston at Dallas: Total Points — Over 229.5 points scored",
+            "KXNBATOTAL-26JAN08HOUDAL-229",
+        );
+        assert_eq!(judge(&total, &next_meeting).refused_by, Some(Field::Date));
+        let half = on_day("Rockets vs. Mavericks: 1H O/U 229.5", &["Over", "Under"], (2026, 1, 5));
+        assert_eq!(judge(&half, &same_total).refused_by, Some(Field::Form));
     }
 
     fn undated(question: &str, outcomes: &[&str]) -> Features {

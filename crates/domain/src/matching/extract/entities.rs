@@ -1036,6 +1036,12 @@ fn is_capitalised_non_name(word: &str) -> bool {
             | "lowest"
             // Kalshi's title case: "Will ARIRANG have At Least 400000 album sales".
             | "least"
+            // The names of a game's markets ("Kansas City at Jacksonville: Total Points",
+            // "Full Game: Over 45.5 points scored", "Spread: Rockets (-8.5)"): its lines.
+            | "total"
+            | "points"
+            | "full"
+            | "spread"
             // Kalshi's choices of a value: "— Between 4.3% and 4.4%", "— Above 72°".
             | "above"
             | "below"

@@ -515,6 +515,8 @@ const STAGES: &[(&[&str], Stage)] = &[
     (&["first", "set"], Stage::PartOfGame),
     (&["second", "set"], Stage::PartOfGame),
     (&["first", "half"], Stage::PartOfGame),
+    (&["1h"], Stage::PartOfGame),
+    (&["2h"], Stage::PartOfGame),
     (&["second", "half"], Stage::PartOfGame),
     (&["1st", "half"], Stage::PartOfGame),
     (&["2nd", "half"], Stage::PartOfGame),

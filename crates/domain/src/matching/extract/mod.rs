@@ -336,6 +336,20 @@ fn wording(tokens: &[tokens::Token], entities: &Entities) -> Vec<(u64, f32)> {
 }
 
 impl Features {
+    /// Whether a number is a game's line (a margin or a total): the market is on one game.
+    pub fn names_a_line(&self) -> bool {
+        self.quantities
+            .iter()
+            .any(|quantity| quantity.counted != numbers::Counted::Unsaid)
+    }
+
+    /// Whether a number is the margin the subject wins by.
+    pub fn names_a_margin(&self) -> bool {
+        self.quantities
+            .iter()
+            .any(|quantity| quantity.counted == numbers::Counted::Margin)
+    }
+
     /// Whether every word of `entity` is among this question's plain words (those no
     /// extractor read), as a name in capitals elsewhere may be written in lower case here.
     pub fn writes_in_plain_words(&self, entity: &Entity) -> bool {

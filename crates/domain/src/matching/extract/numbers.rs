@@ -50,6 +50,23 @@ pub struct Quantity {
     pub inclusive: Option<bool>,
     /// Digits written after the decimal point: a figure published as "4.6%" moves by 0.1.
     pub decimals: u8,
+    /// What a game's line counts, when the number is one.
+    pub counted: Counted,
+}
+
+/// What a sports line counts. A game's markets are its winner, a winning margin (a spread)
+/// and a total, often on the same number: "Rockets win by over 8.5" is not "over 8.5 goals
+/// scored", and one side's margin is not the other's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Counted {
+    /// No line the words name: whatever the question counts.
+    Unsaid,
+    /// By how much the question's subject wins: Kalshi's "Houston wins by over 8.5 points",
+    /// Polymarket's "Spread: Rockets (-8.5)" (outcomes the two teams, the first covering).
+    Margin,
+    /// A sum over the line: Polymarket's "Colts vs. Commanders: O/U 46.5" (outcomes Over and
+    /// Under), Kalshi's "over 46.5 points scored".
+    Total,
 }
 
 /// A number that says which one: the thing it numbers (the word before it, lower-cased) and
@@ -227,6 +244,10 @@ impl Quantity {
     /// number, unit or direction, or the same number included on one side and excluded on
     /// the other ("above 72" and "72 or above" resolve apart at exactly 72).
     pub fn boundary_with(&self, other: &Quantity) -> Option<Boundary> {
+        // A margin is not a total; a line the words do not name may be either.
+        if self.counted != other.counted && self.counted != Counted::Unsaid && other.counted != Counted::Unsaid {
+            return None;
+        }
         let close = |left: f64, right: f64| (left - right).abs() <= 1e-3 * left.abs().max(right.abs()).max(1.0);
         // A bare number ("increase by 0.1%") includes itself, whether it means exactly or at
         // least: it cannot be an excluded bound ("more than 0.1%").
@@ -387,6 +408,7 @@ pub fn extract(tokens: &mut [Token]) -> Numbers {
             bound: Bound::Unstated,
             inclusive: None,
             decimals: first.decimals,
+            counted: Counted::Unsaid,
         };
         let mut last = first.last_token;
         // "250-500k", "$2,500-2,600", "between 100 and 119", "10 to 20"
@@ -419,8 +441,13 @@ pub fn extract(tokens: &mut [Token]) -> Numbers {
             quantity.bound = Bound::Between;
             quantity.decimals = first.decimals.max(second.decimals);
             last = second.last_token;
+        } else if let Some((counted, bound)) = line_before(tokens, index) {
+            // Over the line: the total's Over, the spread's favourite covering; under it,
+            // the underdog's "(+8.5)".
+            (quantity.counted, quantity.bound, quantity.inclusive) = (counted, bound, Some(false));
         } else {
             (quantity.bound, quantity.inclusive) = bound_around(tokens, index, last);
+            quantity.counted = counted_after_a_bound(tokens, index, last);
         }
         let bare = quantity.unit == Unit::Count && quantity.bound == Bound::Unstated && !first.explicit_scale;
         match bare.then(|| label_noun(tokens, index)).flatten() {
@@ -568,6 +595,55 @@ fn bound_around(tokens: &[Token], first: usize, last: usize) -> (Bound, Option<b
         (Bound::Exact, Some(true))
     } else {
         (Bound::Unstated, None)
+    }
+}
+
+/// The line Polymarket writes before its number: "O/U 46.5" or "Over/Under 46.5" (a total),
+/// "Spread: Rockets (-8.5)" (a margin the named side wins by, or with "+", does not lose by).
+fn line_before(tokens: &[Token], first: usize) -> Option<(Counted, Bound)> {
+    let over_under = first >= 2 && {
+        let (over, under) = (&tokens[first - 2], &tokens[first - 1]);
+        matches!(
+            (over.lower.as_str(), under.lower.as_str()),
+            ("o", "u") | ("over", "under")
+        ) && under.gap_before == "/"
+    };
+    let gap = tokens[first].gap_before.trim_start();
+    if over_under && !gap.contains('(') {
+        return Some((Counted::Total, Bound::Above));
+    }
+    let a_spread = tokens[..first].iter().any(|token| token.lower == "spread");
+    match (a_spread, gap.strip_prefix('(')) {
+        (true, Some("-")) => Some((Counted::Margin, Bound::Above)),
+        (true, Some("+")) => Some((Counted::Margin, Bound::Below)),
+        _ => None,
+    }
+}
+
+/// What a number with its direction counts, from the words around it: a margin after a
+/// win and "by" ("wins by over 8.5 points", "beat the Packers by more than 3.5 points"), a
+/// total before points, goals or runs "scored".
+fn counted_after_a_bound(tokens: &[Token], first: usize, last: usize) -> Counted {
+    let mut before = tokens[..first].iter().rev().map(|token| token.lower.as_str());
+    let by_at = before.by_ref().take(3).position(|word| word == "by").is_some();
+    let after_a_win = by_at
+        && tokens[..first].iter().any(|token| {
+            matches!(
+                token.lower.as_str(),
+                "win" | "wins" | "won" | "beat" | "beats" | "defeat" | "defeats"
+            )
+        });
+    if after_a_win {
+        return Counted::Margin;
+    }
+    let after: Vec<&str> = tokens[last + 1..]
+        .iter()
+        .take(2)
+        .map(|token| token.lower.as_str())
+        .collect();
+    match after.as_slice() {
+        ["points" | "goals" | "runs", "scored"] => Counted::Total,
+        _ => Counted::Unsaid,
     }
 }
 
@@ -876,6 +952,36 @@ mod tests {
         // A verb before an amount is a threshold reached, a title's capital no rank.
         assert_eq!(one("Will Bitcoin top $100k?").bound, Bound::Above);
         assert!(quantities("Will Top Gun 3 be released?").is_empty());
+    }
+
+    #[test]
+    fn reads_what_a_games_line_counts() {
+        for (question, counted, bound) in [
+            ("Colts vs. Commanders: O/U 46.5", Counted::Total, Bound::Above),
+            ("Colts vs. Commanders: Over/Under 46.5", Counted::Total, Bound::Above),
+            ("Full Game: over 46.5 points scored?", Counted::Total, Bound::Above),
+            ("Spread: Rockets (-8.5)", Counted::Margin, Bound::Above),
+            ("Spread: Mavericks (+8.5)", Counted::Margin, Bound::Below),
+            ("Houston wins by over 8.5 points?", Counted::Margin, Bound::Above),
+            (
+                "NFL: Will the Falcons beat the Panthers by more than 3.5 points in their October 31st matchup?",
+                Counted::Margin,
+                Bound::Above,
+            ),
+            (
+                "Will there be more than 56 points in Super Bowl 55?",
+                Counted::Unsaid,
+                Bound::Above,
+            ),
+            ("Will CPI rise by more than 0.3%?", Counted::Unsaid, Bound::Above),
+        ] {
+            let quantity = one(question);
+            assert_eq!((quantity.counted, quantity.bound), (counted, bound), "{question}");
+        }
+        let total = one("Colts vs. Commanders: O/U 46.5");
+        assert!(total.agrees_with(&one("Full Game: over 46.5 points scored?")));
+        assert!(total.agrees_with(&one("Will there be more than 46.5 points?")));
+        assert!(!total.agrees_with(&one("Indianapolis wins by over 46.5 points?")));
     }
 
     #[test]

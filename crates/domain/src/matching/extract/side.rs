@@ -125,9 +125,14 @@ pub fn extract(tokens: &[Token]) -> Side {
     side
 }
 
-/// Whether a market's outcome names are Yes and No.
+/// Whether a market's outcome names are Yes and No, or a total's Over and Under (whose first
+/// outcome is its Yes): outcomes that name no side.
 pub fn is_yes_no(outcomes: &[String]) -> bool {
-    outcomes.len() == 2 && outcomes[0].eq_ignore_ascii_case("yes") && outcomes[1].eq_ignore_ascii_case("no")
+    let [first, second] = outcomes else {
+        return false;
+    };
+    (first.eq_ignore_ascii_case("yes") && second.eq_ignore_ascii_case("no"))
+        || (first.eq_ignore_ascii_case("over") && second.eq_ignore_ascii_case("under"))
 }
 
 #[cfg(test)]

@@ -23,7 +23,8 @@ use super::entities::Entity;
 pub struct TickerGame {
     /// The day of the game (the exchange's local date).
     pub day: NaiveDate,
-    /// The chosen side's code, lower-case ("pau").
+    /// The chosen side's code, lower-case ("pau"); empty for a market that backs no side (a
+    /// total, `KXNFLTOTAL-26JAN25KCJAC-45`), whose ticker names only the day.
     pub chosen: String,
     /// The other side's code, lower-case ("cob").
     pub opponent: String,
@@ -32,13 +33,24 @@ pub struct TickerGame {
 impl TickerGame {
     /// Reads a Kalshi ticker; `None` when it names no game of two sides.
     pub fn read(ticker: &str) -> Option<TickerGame> {
-        let (series_and_event, chosen) = ticker.rsplit_once('-')?;
-        if chosen.is_empty() || !chosen.bytes().all(|byte| byte.is_ascii_uppercase()) {
+        let (series_and_event, last) = ticker.rsplit_once('-')?;
+        // A spread's last segment adds its line to the side's code (`KC7`); a total's is the
+        // line alone (`45`).
+        let letters = last.trim_end_matches(|character: char| character.is_ascii_digit());
+        let line = letters.len() < last.len();
+        if !letters.bytes().all(|byte| byte.is_ascii_uppercase()) || (letters.is_empty() && !line) {
             return None;
         }
-        let chosen = chosen.to_ascii_lowercase();
+        let chosen = letters.to_ascii_lowercase();
         series_and_event.split('-').skip(1).find_map(|segment| {
             let (day, sides) = day_and_rest(segment)?;
+            if chosen.is_empty() {
+                return Some(TickerGame {
+                    day,
+                    chosen: String::new(),
+                    opponent: String::new(),
+                });
+            }
             let sides = sides.to_ascii_lowercase();
             let opponent = sides
                 .strip_prefix(chosen.as_str())
@@ -151,12 +163,21 @@ mod tests {
     }
 
     #[test]
+    fn reads_the_game_of_a_spread_or_a_total() {
+        let spread = TickerGame::read("KXNFLSPREAD-26JAN25KCJAC-KC7").unwrap();
+        assert_eq!(spread.day, NaiveDate::from_ymd_opt(2026, 1, 25).unwrap());
+        assert_eq!((spread.chosen.as_str(), spread.opponent.as_str()), ("kc", "jac"));
+        let total = TickerGame::read("KXNFLTOTAL-26JAN25KCJAC-45").unwrap();
+        assert_eq!(total.day, NaiveDate::from_ymd_opt(2026, 1, 25).unwrap());
+        assert!(total.chosen.is_empty() && total.opponent.is_empty());
+    }
+
+    #[test]
     fn other_tickers_name_no_game() {
         for ticker in [
             "KXKHAMENEIOUT-AKHA-26FEB01",
             "KXLEADERSOUT-27JAN01-XJINCHI",
             "KXWCROUND-26FINAL-ESP",
-            "KXNFLSPREAD-26JAN25KCJAC-KC7",
             "KXATP-26CINCIN-TIA",
             "558946",
             "",
