@@ -438,6 +438,10 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             year_inferred: false,
         });
     }
+    // "by 12/31", "on 11/5/2026": the American numeric date, month first.
+    if let Some(found) = slashed_date_at(tokens, index, reference) {
+        return Some(found);
+    }
     if let Some(quarter) = quarter(&token.lower) {
         let (year, length) = match tokens.get(index + 1).and_then(Token::year) {
             Some(year) => (year, 2),
@@ -545,6 +549,45 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
 }
 
 /// Whether a token is an ISO timestamp's day and hour ("01t14").
+/// "12/31", "11/5/26", "11/5/2026" at `index`: month, day and optional year joined by
+/// slashes. Without a year, the year is the market's, as for a month written alone, and a
+/// word of time must stand before it.
+fn slashed_date_at(tokens: &[Token], index: usize, reference: Option<Reference>) -> Option<FoundDate> {
+    let whole = |token: &Token, digits: std::ops::RangeInclusive<usize>| {
+        (digits.contains(&token.text.len()) && token.text.bytes().all(|byte| byte.is_ascii_digit()))
+            .then(|| token.text.parse::<u32>().ok())
+            .flatten()
+    };
+    let month_token = &tokens[index];
+    let day_token = tokens.get(index + 1)?;
+    if month_token.gap_after != "/" || month_token.gap_before.ends_with('/') {
+        return None;
+    }
+    let (month, day) = (whole(month_token, 1..=2)?, whole(day_token, 1..=2)?);
+    let year_token = tokens
+        .get(index + 2)
+        .filter(|_| day_token.gap_after == "/")
+        .and_then(|year| whole(year, 2..=4).map(|number| (year, number)));
+    let (year, length, year_inferred) = match year_token {
+        Some((year, number)) if year.text.len() == 4 => (i32::try_from(number).ok()?, 3, false),
+        Some((year, number)) if year.text.len() == 2 => (2000 + i32::try_from(number).ok()?, 3, false),
+        Some(_) => return None,
+        // Without a year, only after a word of time ("by 12/31"): "a 2/3 majority" and "3/4
+        // of the vote" are fractions.
+        None if cue_before(tokens, index).is_some() => (reference?.year_of(month)?, 2, true),
+        None => return None,
+    };
+    let date = NaiveDate::from_ymd_opt(year, month, day)?;
+    Some(FoundDate {
+        first: index,
+        length,
+        start: date,
+        end: date.succ_opt()?,
+        single_day: true,
+        year_inferred,
+    })
+}
+
 fn is_day_and_hour(lower: &str) -> bool {
     let bytes = lower.as_bytes();
     bytes.len() == 5 && bytes[2] == b't' && [0, 1, 3, 4].iter().all(|&at| bytes[at].is_ascii_digit())
@@ -695,6 +738,35 @@ mod tests {
                 .all(|token| token.used)
         );
         assert_eq!(timing_of("Released by 2026-13-01?").on_date, None);
+    }
+
+    #[test]
+    fn american_numeric_dates_are_days() {
+        let end = NaiveDate::from_ymd_opt(2026, 12, 31).map(Reference::MarketEnd);
+        let mut tokens = tokenize("Will Trump visit China by 12/31?");
+        let timing = extract(&mut tokens, end);
+        assert_eq!(timing.deadline, Some(date(2027, 1, 1)), "{timing:?}");
+        assert!(
+            tokens
+                .iter()
+                .filter(|token| token.starts_with_digit())
+                .all(|token| token.used)
+        );
+        assert_eq!(
+            extract(&mut tokenize("Will the race be called on 11/5/2026?"), None).on_date,
+            Some(date(2026, 11, 5))
+        );
+        assert_eq!(
+            extract(&mut tokenize("Will the race be called on 11/5/26?"), None).on_date,
+            Some(date(2026, 11, 5))
+        );
+        // Not a date: a fraction, a ratio of scores, a month past twelve.
+        assert_eq!(extract(&mut tokenize("Will 13/5 happen?"), end).on_date, None);
+        assert_eq!(extract(&mut tokenize("Will it be 3/4 of the vote?"), end).on_date, None);
+        assert_eq!(
+            extract(&mut tokenize("Will a 2/3 majority vote for it?"), end).on_date,
+            None
+        );
     }
 
     #[test]

@@ -366,14 +366,19 @@ pub fn extract(tokens: &mut [Token]) -> Numbers {
         let names_something = tokens[index].gap_before == "-" && index > 0 && !tokens[index - 1].starts_with_digit();
         // "Round of 16": which match, not a threshold.
         let names_a_round = index >= 2 && tokens[index - 2].lower == "round" && tokens[index - 1].lower == "of";
-        // "12-month inflation", "30-day average": a span, not a threshold.
-        let names_a_span = tokens[index].gap_after == "-"
-            && tokens.get(index + 1).is_some_and(|next| {
-                matches!(
-                    next.lower.as_str(),
-                    "month" | "months" | "year" | "years" | "week" | "weeks" | "day" | "days" | "hour" | "hours"
-                )
-            });
+        // "12-month inflation", "30-day average", "within 2 weeks", "in his first 100 days":
+        // a span the question is asked over, not a threshold. ("Will the shutdown last more
+        // than 30 days?" keeps its threshold: no window word stands before it.)
+        let before_a_time_unit = tokens.get(index + 1).is_some_and(|next| {
+            matches!(
+                next.lower.as_str(),
+                "month" | "months" | "year" | "years" | "week" | "weeks" | "day" | "days" | "hour" | "hours"
+            )
+        });
+        let after_a_window_word = index
+            .checked_sub(1)
+            .is_some_and(|previous| matches!(tokens[previous].lower.as_str(), "within" | "next" | "first" | "past"));
+        let names_a_span = before_a_time_unit && (tokens[index].gap_after == "-" || after_a_window_word);
         // "Super Bowl LX" is "Super Bowl 60".
         if !tokens[index].used
             && let Some(number) = roman_numeral(&tokens[index].text)
@@ -388,7 +393,7 @@ pub fn extract(tokens: &mut [Token]) -> Numbers {
             continue;
         }
         if tokens[index].used
-            || !tokens[index].starts_with_digit()
+            || !(tokens[index].starts_with_digit() || spelled_with_a_direction(tokens, index))
             || is_year
             || names_something
             || names_a_span
@@ -427,7 +432,7 @@ pub fn extract(tokens: &mut [Token]) -> Numbers {
         if let Some(second_at) = second_at
             && tokens
                 .get(second_at)
-                .is_some_and(|token| !token.used && token.starts_with_digit())
+                .is_some_and(|token| !token.used && (token.starts_with_digit() || spelled(&token.lower).is_some()))
             && let Some(second) = parse(tokens, second_at)
         {
             let scale = if first.explicit_scale { 1.0 } else { second.scale };
@@ -475,8 +480,49 @@ struct Parsed {
     last_token: usize,
 }
 
+/// A number written as a word ("two", "ten"), as questions spell small counts.
+fn spelled(word: &str) -> Option<f64> {
+    const WORDS: [&str; 13] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    ];
+    WORDS
+        .iter()
+        .position(|spelled| *spelled == word)
+        .map(|value| value as f64)
+}
+
+/// Whether `tokens[index]` is a spelled number with a direction or range around it ("two or
+/// more", "at least three", "between two and four", "fewer than ten") or before "times": a
+/// count the question turns on. A spelled number alone is read as no threshold: "the two leaders", "one of the
+/// candidates" describe, and the other exchange's words rarely repeat them.
+fn spelled_with_a_direction(tokens: &[Token], index: usize) -> bool {
+    if spelled(&tokens[index].lower).is_none() {
+        return false;
+    }
+    let in_a_range = |at: usize| {
+        tokens
+            .get(at)
+            .is_some_and(|joiner| matches!(joiner.lower.as_str(), "and" | "to"))
+            && tokens.get(at + 1).is_some_and(|other| spelled(&other.lower).is_some())
+    };
+    let after_between = index > 0 && tokens[index - 1].lower == "between";
+    // "cut rates three times": how many times is the question.
+    let times = tokens.get(index + 1).is_some_and(|next| next.lower == "times");
+    after_between || times || in_a_range(index + 1) || bound_around(tokens, index, index).0 != Bound::Unstated
+}
+
 fn parse(tokens: &[Token], index: usize) -> Option<Parsed> {
     let token = &tokens[index];
+    if let Some(value) = spelled(&token.lower) {
+        return Some(Parsed {
+            value,
+            decimals: 0,
+            unit: Unit::Count,
+            scale: 1.0,
+            explicit_scale: false,
+            last_token: index,
+        });
+    }
     let digits: String = token
         .lower
         .chars()
@@ -929,6 +975,36 @@ mod tests {
         ] {
             assert_eq!(one(question).bound, Bound::Unstated, "{question}");
         }
+    }
+
+    #[test]
+    fn a_window_of_time_is_no_threshold() {
+        for question in [
+            "Will Trump be impeached in the next 2 years?",
+            "Will Harris be the nominee within 2 weeks?",
+            "Will it pass in his first 100 days?",
+            "Will 12-month inflation rise?",
+        ] {
+            assert!(quantities(question).is_empty(), "{question}");
+        }
+        assert_eq!(one("Will the shutdown last more than 30 days?").bound, Bound::Above);
+    }
+
+    #[test]
+    fn a_spelled_count_is_read_where_a_direction_or_range_turns_on_it() {
+        assert!(
+            one("Will there be two or more Fed cuts in 2026?").agrees_with(&one("Will there be 2+ Fed cuts in 2026?"))
+        );
+        assert_eq!(one("Will fewer than ten candidates qualify?").bound, Bound::Below);
+        let range = one("Will Trump pardon between two and four people?");
+        assert_eq!((range.low, range.high, range.bound), (2.0, 4.0, Bound::Between));
+        assert!(
+            one("Will the Fed cut rates three times in 2026?")
+                .agrees_with(&one("Will the Fed cut rates 3 times in 2026?"))
+        );
+        // Alone, a spelled number describes.
+        assert!(quantities("Will the two leaders meet in 2026?").is_empty());
+        assert!(quantities("Will one of them win?").is_empty());
     }
 
     #[test]
