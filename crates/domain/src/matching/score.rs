@@ -248,6 +248,9 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
     let (left_subjects, right_subjects) = (&*left_subjects, &*right_subjects);
     let agreement = match (left_subjects.is_empty(), right_subjects.is_empty()) {
         (true, true) => (Agreement::NotStated, 0.5),
+        (true, false) | (false, true) if ticker_names_the_game(left, right) || ticker_names_the_game(right, left) => {
+            (Agreement::Agree, 1.0)
+        }
         (true, false) | (false, true) => (Agreement::Unknown, 0.4),
         // Kalshi's choice is who or what resolves Yes ("Which boroughs will Mamdani win? —
         // Queens"): a market that names subjects but not the choice asks about something else
@@ -307,6 +310,18 @@ fn ticker_names_another_opponent(kalshi: &Features, other: &Features) -> bool {
         .filter(|side| !side.corresponds_to(chosen))
         .peekable();
     other_sides.peek().is_some() && !other_sides.any(|side| ticker::code_fits(&game.opponent, side))
+}
+
+/// Whether `kalshi` names no side but its ticker names a game whose two codes are the two
+/// sides `other` names ("Full Game: over 45.5 points scored?", `KXNFLTOTAL-26JAN25KCJAC-45`,
+/// against "Chiefs vs. Jaguars: O/U 45.5"): the ticker says which game the question is on.
+fn ticker_names_the_game(kalshi: &Features, other: &Features) -> bool {
+    let Some(game) = &kalshi.game else {
+        return false;
+    };
+    let sides = other.named_outcomes.as_deref().unwrap_or(&other.entities.subjects);
+    kalshi.entities.subjects.is_empty()
+        && matches!(sides, [first, second] if ticker::codes_fit_both(game, [first, second]))
 }
 
 /// The subjects of `features`, less the opponent in its game when `other` asks about the same
@@ -1401,6 +1416,13 @@ mod tests {
             "KXNBATOTAL-26JAN05HOUDAL-229",
         );
         assert_eq!(judge(&total, &same_total).refused_by, None);
+        // Kalshi's newer titles name no team: the ticker's codes say which game.
+        let unnamed = |ticker: &str| over("Full Game: over 229.5 points scored?", ticker);
+        let judgement = judge(&total, &unnamed("KXNBATOTAL-26JAN05HOUDAL-229"));
+        assert_eq!(judgement.subject, (Agreement::Agree, 1.0), "{judgement:?}");
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
+        let elsewhere = judge(&total, &unnamed("KXNBATOTAL-26JAN05HOULAL-229"));
+        assert!(elsewhere.similarity < SERVING_THRESHOLD, "{elsewhere:?}");
         // The other side's margin, another line, a total against a margin, another meeting, a
         // half against the whole game.
         assert_eq!(

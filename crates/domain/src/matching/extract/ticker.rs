@@ -23,10 +23,12 @@ use super::entities::Entity;
 pub struct TickerGame {
     /// The day of the game (the exchange's local date).
     pub day: NaiveDate,
+    /// Both sides' codes run together, lower-case ("paucob").
+    pub sides: String,
     /// The chosen side's code, lower-case ("pau"); empty for a market that backs no side (a
-    /// total, `KXNFLTOTAL-26JAN25KCJAC-45`), whose ticker names only the day.
+    /// total, `KXNFLTOTAL-26JAN25KCJAC-45`), whose ticker names the day and both sides only.
     pub chosen: String,
-    /// The other side's code, lower-case ("cob").
+    /// The other side's code, lower-case ("cob"); empty with `chosen`.
     pub opponent: String,
 }
 
@@ -44,19 +46,21 @@ impl TickerGame {
         let chosen = letters.to_ascii_lowercase();
         series_and_event.split('-').skip(1).find_map(|segment| {
             let (day, sides) = day_and_rest(segment)?;
+            let sides = sides.to_ascii_lowercase();
             if chosen.is_empty() {
                 return Some(TickerGame {
                     day,
+                    sides,
                     chosen: String::new(),
                     opponent: String::new(),
                 });
             }
-            let sides = sides.to_ascii_lowercase();
             let opponent = sides
                 .strip_prefix(chosen.as_str())
                 .or_else(|| sides.strip_suffix(chosen.as_str()))?;
             (!opponent.is_empty()).then(|| TickerGame {
                 day,
+                sides: sides.clone(),
                 chosen: chosen.clone(),
                 opponent: opponent.to_owned(),
             })
@@ -108,6 +112,18 @@ pub fn code_fits(code: &str, name: &Entity) -> bool {
             code.strip_prefix(particle)
                 .is_some_and(|rest| !rest.is_empty() && letters_fit(rest, name))
         })
+}
+
+/// Whether the ticker's two codes are the two sides `names` names, in either order: a
+/// market whose question names no side ("Full Game: over 45.5 points scored?") is on the game
+/// its ticker names, which the other market's sides then confirm.
+pub fn codes_fit_both(game: &TickerGame, names: [&Entity; 2]) -> bool {
+    let sides = game.sides.as_str();
+    (2..sides.len().saturating_sub(1)).any(|at| {
+        let (first, second) = sides.split_at(at);
+        (code_fits(first, names[0]) && code_fits(second, names[1]))
+            || (code_fits(first, names[1]) && code_fits(second, names[0]))
+    })
 }
 
 /// Surname particles a code may begin with.
@@ -170,6 +186,10 @@ mod tests {
         let total = TickerGame::read("KXNFLTOTAL-26JAN25KCJAC-45").unwrap();
         assert_eq!(total.day, NaiveDate::from_ymd_opt(2026, 1, 25).unwrap());
         assert!(total.chosen.is_empty() && total.opponent.is_empty());
+        // Its two codes are the game's two sides, in either order.
+        let (chiefs, jaguars) = (name("Kansas City Chiefs"), name("Jacksonville Jaguars"));
+        assert!(codes_fit_both(&total, [&jaguars, &chiefs]));
+        assert!(!codes_fit_both(&total, [&chiefs, &name("Denver Broncos")]));
     }
 
     #[test]
