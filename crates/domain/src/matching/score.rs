@@ -446,9 +446,9 @@ impl Unmatched {
             names_an_institution: false,
         };
         for entity in subjects {
-            if !against.iter().any(|subject| entity.corresponds_to(subject))
-                && !(entity.kind == EntityKind::Name && other.writes_in_plain_words(entity))
-            {
+            let named_by_the_other = against.iter().any(|subject| entity.corresponds_to(subject))
+                || (entity.kind == EntityKind::Name && other.writes_in_plain_words(entity));
+            if !named_by_the_other {
                 unmatched.count += 1;
                 unmatched.names_someone |= entity.kind != EntityKind::Institution;
                 unmatched.names_a_figure |= entity.kind == EntityKind::Indicator;

@@ -698,8 +698,7 @@ fn counted_after_a_bound(tokens: &[Token], first: usize, last: usize) -> Counted
 /// fewer"): at most three plain words, none a number, with no punctuation between them.
 fn open_end_after(tokens: &[Token], last: usize) -> Option<Bound> {
     const UNIT_WORDS_AT_MOST: usize = 3;
-    let mut at = last + 1;
-    for _ in 0..=UNIT_WORDS_AT_MOST {
+    for at in last + 1..=last + 1 + UNIT_WORDS_AT_MOST {
         let (word, next) = (tokens.get(at)?, tokens.get(at + 1));
         // The unit's sign may sit between the number and the words ("4.5% or more").
         if tokens[at - 1]
@@ -724,7 +723,6 @@ fn open_end_after(tokens: &[Token], last: usize) -> Option<Bound> {
         if word.used || !word.text.chars().all(|character| character.is_ascii_alphabetic()) {
             return None;
         }
-        at += 1;
     }
     None
 }
