@@ -60,6 +60,7 @@ impl Entity {
             || is_acronym_of(&self.words, &other.words)
             || is_acronym_of(&other.words, &self.words)
             || joined_alike(&self.words, &other.words)
+            || same_words_reordered(&self.words, &other.words)
         {
             return true;
         }
@@ -89,6 +90,16 @@ fn joined_alike(left: &[String], right: &[String]) -> bool {
             .iter()
             .flat_map(|word| word.bytes())
             .eq(right.iter().flat_map(|word| word.bytes()))
+}
+
+/// Whether two names of two words or more are the same words in another order ("Korea
+/// Republic" / "Republic Korea", a family name first or last). Without allocation: each word
+/// of one is found in the other, and the lengths are equal, the words distinct.
+fn same_words_reordered(left: &[String], right: &[String]) -> bool {
+    left.len() >= 2
+        && left.len() == right.len()
+        && left.iter().all(|word| right.contains(word))
+        && right.iter().all(|word| left.contains(word))
 }
 
 /// Whether `short` is a person's first and last name and `long` the same with middle names
@@ -1097,6 +1108,22 @@ fn is_capitalised_non_name(word: &str) -> bool {
             | "senate"
             | "house"
             | "president"
+            // Titles before a person's name ("Vice President JD Vance", "Sen. Marco Rubio",
+            // "Secretary Rubio"): the exchanges write them or not.
+            | "vice"
+            | "senator"
+            | "sen"
+            | "rep"
+            | "representative"
+            | "congressman"
+            | "congresswoman"
+            | "secretary"
+            | "chairman"
+            | "chairwoman"
+            | "speaker"
+            | "mr"
+            | "mrs"
+            | "ms"
             | "midterm"
             | "midterms"
             | "elections"
@@ -1411,6 +1438,17 @@ mod tests {
     }
 
     #[test]
+    fn a_persons_title_is_no_part_of_the_name() {
+        for question in [
+            "Will Vice President JD Vance attend?",
+            "Will Sen. JD Vance attend?",
+            "Will Senator JD Vance attend?",
+        ] {
+            assert_eq!(subject_keys(question), ["jd vance"], "{question}");
+        }
+    }
+
+    #[test]
     fn title_case_direction_words_are_no_names() {
         // Kalshi's title case, as in its album-sales markets (demo-data/kalshi/events-nested-2.json).
         assert_eq!(
@@ -1512,6 +1550,8 @@ mod tests {
         assert!(same("zelensky", "zelenskyy"));
         assert!(same("hilary clinton", "hillary clinton"));
         assert!(same("mrbeast", "mr beast"));
+        assert!(same("jinping xi", "xi jinping"));
+        assert!(!same("john paul", "paul john smith"));
         assert!(same("laliga", "la liga"));
         // FIFA's names of its members (Kalshi's World Cup markets) and the common ones.
         assert!(same("korea republic", "south korea"));
