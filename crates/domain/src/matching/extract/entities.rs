@@ -85,7 +85,9 @@ impl Entity {
 /// Whether two names are the same letters with the spaces between words put elsewhere
 /// ("MrBeast" / "Mr Beast", "LaLiga" / "La Liga"). Compared byte by byte, without joining.
 fn joined_alike(left: &[String], right: &[String]) -> bool {
+    let letters = |words: &[String]| words.iter().map(String::len).sum::<usize>();
     left.len() != right.len()
+        && letters(left) == letters(right)
         && left
             .iter()
             .flat_map(|word| word.bytes())
@@ -155,6 +157,8 @@ fn same_word(left: &str, right: &str) -> bool {
     left == right
         || (left.len() != right.len()
             && left.len().min(right.len()) >= 5
+            && left.as_bytes()[0] == right.as_bytes()[0]
+            && left.as_bytes().last() == right.as_bytes().last()
             && single_letters(left).eq(single_letters(right)))
 }
 
