@@ -135,8 +135,8 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
         || right.named_outcomes.is_some()
         || left.opponent.is_some()
         || right.opponent.is_some()
-        || left.names_a_line()
-        || right.names_a_line();
+        || left.names_a_line_of_a_game()
+        || right.names_a_line_of_a_game();
     let date = compare_dates(left, right, one_game);
     let contest = compare_contests(left, right);
     let side = if left.side.opposes(&right.side) {
@@ -259,8 +259,21 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
             (Agreement::Conflict, 0.0)
         }
         (false, false) => {
-            let left_unmatched = Unmatched::of(left_subjects, right_subjects, right);
-            let right_unmatched = Unmatched::of(right_subjects, left_subjects, left);
+            let (left_unmatched, right_unmatched) = (
+                Unmatched::of(left_subjects, right_subjects, None),
+                Unmatched::of(right_subjects, left_subjects, None),
+            );
+            // A name in capitals that the other question writes in lower case is named by
+            // both, but only where the other names nobody this one does not: "Robotaxi" against
+            // "a robotaxi service in Austin" leaves Austin on one side only.
+            let (left_unmatched, right_unmatched) = match (left_unmatched.count, right_unmatched.count) {
+                (1.., 0) => (
+                    Unmatched::of(left_subjects, right_subjects, Some(right)),
+                    right_unmatched,
+                ),
+                (0, 1..) => (left_unmatched, Unmatched::of(right_subjects, left_subjects, Some(left))),
+                _ => (left_unmatched, right_unmatched),
+            };
             if left_unmatched.count == 0 && right_unmatched.count == 0 {
                 (Agreement::Agree, 1.0)
             } else if left_unmatched.count == left_subjects.len() && right_unmatched.count == right_subjects.len()
@@ -433,11 +446,11 @@ fn foreign_figure(unmatched: &Unmatched, other_subjects: &[Entity]) -> bool {
 }
 
 impl Unmatched {
-    /// The subjects with no counterpart among `against`, the other side's subjects. A name
-    /// whose every word the other question writes in lower case ("Will Taylor Swift release
-    /// a new Album?" against "… a new album") is not one: the other names it too, without
-    /// capitals.
-    fn of(subjects: &[Entity], against: &[Entity], other: &Features) -> Unmatched {
+    /// The subjects with no counterpart among `against`, the other side's subjects. With
+    /// `in_lower_case_by`, a name whose every word that question writes in lower case ("Will
+    /// Taylor Swift release a new Album?" against "… a new album") is not one: the other
+    /// names it too, without capitals.
+    fn of(subjects: &[Entity], against: &[Entity], in_lower_case_by: Option<&Features>) -> Unmatched {
         let mut unmatched = Unmatched {
             count: 0,
             names_someone: false,
@@ -447,7 +460,8 @@ impl Unmatched {
         };
         for entity in subjects {
             let named_by_the_other = against.iter().any(|subject| entity.corresponds_to(subject))
-                || (entity.kind == EntityKind::Name && other.writes_in_plain_words(entity));
+                || (entity.kind == EntityKind::Name
+                    && in_lower_case_by.is_some_and(|other| other.writes_in_plain_words(entity)));
             if !named_by_the_other {
                 unmatched.count += 1;
                 unmatched.names_someone |= entity.kind != EntityKind::Institution;
@@ -607,6 +621,21 @@ fn compare_thresholds(left: &Features, right: &Features) -> (Agreement, bool) {
     if !numbered_alike(left, right) || !numbered_alike(right, left) {
         return (Agreement::Conflict, false);
     }
+    // A total is the game's: one naming someone the other does not ("Arsenal vs Chelsea:
+    // Bukayo Saka — Over 1.5 goals scored") counts another's goals.
+    if left.names_a_total() || right.names_a_total() {
+        let named_by = |of: &Features, by: &Features| {
+            of.entities
+                .subjects
+                .iter()
+                .all(|subject| by.entities.subjects.iter().any(|their| their.corresponds_to(subject)))
+        };
+        let either_unnamed = left.entities.subjects.is_empty() || right.entities.subjects.is_empty();
+        let the_same_sides = named_by(left, right) && named_by(right, left);
+        if !(either_unnamed || the_same_sides) {
+            return (Agreement::Conflict, false);
+        }
+    }
     // A margin is the subject's: "Houston wins by over 8.5" is not Dallas's, though the
     // spread market's outcomes name both teams.
     if left.names_a_margin() || right.names_a_margin() {
@@ -700,13 +729,21 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
                 }
             } else {
                 // Kalshi's ticker says which day its game is played, where its close (two
-                // weeks later) cannot: another day is another meeting of the same sides.
-                let game_day_against_end =
-                    |game: &Features, other: &Features| Some(days(game.game.as_ref()?.day, other.end_date?).abs());
-                let game_day_gap = game_day_against_end(left, right).or_else(|| game_day_against_end(right, left));
+                // weeks later) cannot: another day is another meeting of the same sides (the
+                // next game of a series is a day later). The other's end is read in American
+                // time, as the ticker's day is: a game in the evening ends after midnight UTC.
+                // Where the recording keeps only the other's day, it may be a day later.
+                let game_day_against_end = |game: &Features, other: &Features| {
+                    let day = game.game.as_ref()?.day;
+                    Some(match other.end_day_american {
+                        Some(end) => days(day, end).abs() == 0,
+                        None => days(day, other.end_date?).abs() <= GAME_DAY_TOLERANCE_DAYS,
+                    })
+                };
+                let same_day = game_day_against_end(left, right).or_else(|| game_day_against_end(right, left));
                 match (left.end_date, right.end_date) {
-                    _ if one_game && game_day_gap.is_some() => {
-                        if game_day_gap.is_some_and(|gap| gap <= GAME_DAY_TOLERANCE_DAYS) {
+                    _ if one_game && same_day.is_some() => {
+                        if same_day == Some(true) {
                             (Agreement::Agree, 1.0)
                         } else {
                             (Agreement::Conflict, 0.0)
@@ -1016,13 +1053,18 @@ mod tests {
         let judgement = judge(&capitals, &lower);
         assert_eq!(judgement.subject, (Agreement::Agree, 1.0), "{judgement:?}");
         assert_eq!(judge(&lower, &capitals), judgement);
-        // A word the wording folds ("championship" as "win") is not written on the other side.
-        let conference = features("Will the Ravens win the AFC Championship?", (2026, 2, 1));
-        let super_bowl = features(
-            "Will the Baltimore win the 2026 Pro Football Championship?",
-            (2026, 2, 8),
+        // Only where the other names nobody else: a service in Austin is not the robotaxi
+        // anywhere, and Germany's recession not any.
+        let robotaxi = features("Will Tesla launch Robotaxi by June 30, 2025?", (2025, 6, 30));
+        let in_austin = features(
+            "Will Tesla launch a robotaxi service in Austin by June 30, 2025?",
+            (2025, 6, 30),
         );
-        assert!(!Comparison::new(&conference, &super_bowl, SERVING_THRESHOLD).is_match());
+        assert_eq!(judge(&robotaxi, &in_austin).refused_by, Some(Field::Subject));
+        assert_eq!(judge(&in_austin, &robotaxi).refused_by, Some(Field::Subject));
+        let recession = features("Recession in 2025?", (2025, 12, 31));
+        let germany = features("Will Germany enter a recession in 2025?", (2025, 12, 31));
+        assert_eq!(judge(&recession, &germany).refused_by, Some(Field::Subject));
     }
 
     #[test]
@@ -1446,6 +1488,43 @@ mod tests {
         assert_eq!(judge(&total, &next_meeting).refused_by, Some(Field::Date));
         let half = on_day("Rockets vs. Mavericks: 1H O/U 229.5", &["Over", "Under"], (2026, 1, 5));
         assert_eq!(judge(&half, &same_total).refused_by, Some(Field::Form));
+        // The next game of a series, a day later: told apart by the end's American day where
+        // the time is known, a day's leeway where only the day is.
+        let series = |american: Option<(i32, u32, u32)>| {
+            let mut polymarket = on_day(
+                "New York Yankees vs. Boston Red Sox",
+                &["Yankees", "Red Sox"],
+                (2026, 5, 2),
+            );
+            polymarket.end_day_american =
+                american.and_then(|(year, month, day)| NaiveDate::from_ymd_opt(year, month, day));
+            polymarket
+        };
+        let yankees = kalshi_game(
+            "New York Y at Boston Winner? — New York Y",
+            "KXMLBGAME-26MAY01NYYBOS-NYY",
+            (2026, 5, 15),
+        );
+        assert_eq!(judge(&series(Some((2026, 5, 1))), &yankees).date.0, Agreement::Agree);
+        assert_eq!(
+            judge(&series(Some((2026, 5, 2))), &yankees).refused_by,
+            Some(Field::Date)
+        );
+        assert_eq!(judge(&series(None), &yankees).date.0, Agreement::Agree);
+        // An election's margin is no game's line: its close is not a game day.
+        let election =
+            |day: (i32, u32, u32)| features("Will Mamdani win the NYC mayoral election by more than 10 points?", day);
+        assert_ne!(
+            judge(&election((2025, 11, 4)), &election((2025, 11, 20))).refused_by,
+            Some(Field::Date)
+        );
+        // A player's goals are not the game's.
+        let game = on_day("Arsenal vs. Chelsea: O/U 1.5", &["Over", "Under"], (2026, 1, 5));
+        let player = over(
+            "Arsenal vs Chelsea: Bukayo Saka — Over 1.5 goals scored",
+            "KXEPLGOAL-26JAN05ARSCHE-SAKA",
+        );
+        assert_eq!(judge(&game, &player).refused_by, Some(Field::Threshold));
     }
 
     fn undated(question: &str, outcomes: &[&str]) -> Features {

@@ -210,3 +210,18 @@ proptest! {
         prop_assert_eq!(incremental, match_markets(&remaining));
     }
 }
+
+#[test]
+fn a_games_end_is_read_on_the_american_day() {
+    let ending = |end: &str| {
+        let mut market = input(0, "Yankees vs. Red Sox", false);
+        market.end_date = Some(end.parse().unwrap());
+        market.features().end_day_american
+    };
+    let day = |text: &str| Some(text.parse::<chrono::NaiveDate>().unwrap());
+    // An evening game ends after midnight UTC; a recording with only the day has no time.
+    assert_eq!(ending("2026-05-02T00:15:00Z"), day("2026-05-01"));
+    assert_eq!(ending("2026-05-02T04:00:00Z"), day("2026-05-01"));
+    assert_eq!(ending("2026-05-02T23:00:00Z"), day("2026-05-02"));
+    assert_eq!(ending("2026-05-02T00:00:00Z"), None);
+}

@@ -112,8 +112,53 @@ fn leaves_out_middle_names(short: &[String], long: &[String]) -> bool {
     let [first, last] = short else {
         return false;
     };
-    long.len() > 2 && first.len() >= 3 && last.len() >= 3 && long.first() == Some(first) && long.last() == Some(last)
+    // Schools and places are named by the words between ("Mississippi Valley State" is not
+    // Mississippi State, nor "New South Wales" "New Wales"): a person's name only.
+    let a_place = long.iter().any(|word| PLACE_WORDS.contains(&word.as_str()));
+    long.len() > 2
+        && !a_place
+        && first.len() >= 3
+        && last.len() >= 3
+        && long.first() == Some(first)
+        && long.last() == Some(last)
 }
+
+/// Words of the names of schools, places and clubs, which a person's name lacks.
+const PLACE_WORDS: &[&str] = &[
+    "state",
+    "st",
+    "tech",
+    "city",
+    "county",
+    "university",
+    "college",
+    "valley",
+    "bay",
+    "island",
+    "islands",
+    "republic",
+    "united",
+    "new",
+    "north",
+    "south",
+    "east",
+    "west",
+    "northern",
+    "southern",
+    "eastern",
+    "western",
+    "central",
+    "saint",
+    "san",
+    "santa",
+    "los",
+    "las",
+    "fort",
+    "lake",
+    "park",
+    "beach",
+    "port",
+];
 
 fn without_suffix(words: &[String]) -> &[String] {
     match suffix_of(words) {
@@ -201,8 +246,11 @@ fn names_run_alike<S: AsRef<str>>(left: &[S], right: &[S]) -> bool {
                 misspelled = Some((short, long));
             }
         }
-        pairs().any(|(short, long)| same_word(short, long))
-            && misspelled.is_none_or(|(short, long)| spelled_alike(short, long))
+        // A single word a doubled letter apart must be long ("Zelensky", not "Cameron" for
+        // "Cameroon"); in a longer name another word matches exactly.
+        pairs().any(|(short, long)| {
+            short == long || (shorter.len() == 1 && short.len().min(long.len()) >= 8 && same_word(short, long))
+        }) && misspelled.is_none_or(|(short, long)| spelled_alike(short, long))
     };
     // "New Mexico" is not Mexico, nor "South Korea" Korea, nor core inflation inflation, nor
     // Western Michigan Michigan, nor Mount St. Mary's Saint Mary's, nor the British Virgin
@@ -224,6 +272,8 @@ fn names_run_alike<S: AsRef<str>>(left: &[S], right: &[S]) -> bool {
                 | "mt"
                 | "core"
                 | "british"
+                // "DR Congo" is not the Republic of the Congo.
+                | "dr"
         )
     });
     // Nor is Michigan State Michigan: a school's "State", "Tech", "Southern", "Atlantic",
@@ -382,6 +432,8 @@ const COUNTRY_SPELLINGS: &[(&str, &str)] = &[
     ("dpr korea", "north korea"),
     ("czechia", "czech republic"),
     ("congo dr", "dr congo"),
+    ("congo republic", "congo"),
+    ("republic of congo", "congo"),
     ("turkiye", "turkey"),
     ("cabo verde", "cape verde"),
     ("cote d ivoire", "ivory coast"),
@@ -1055,6 +1107,8 @@ fn is_capitalised_non_name(word: &str) -> bool {
             // "Full Game: Over 45.5 points scored", "Spread: Rockets (-8.5)"): its lines.
             | "total"
             | "points"
+            | "goals"
+            | "runs"
             | "full"
             | "spread"
             // Kalshi's choices of a value: "— Between 4.3% and 4.4%", "— Above 72°".
@@ -1391,6 +1445,9 @@ fn claim_names(tokens: &mut [Token], entities: &mut Entities, first: &mut Option
             && (tokens[end].joined_to_previous() || follows_abbreviation(&tokens[end - 1], &tokens[end]))
         {
             let token = &tokens[end];
+            if super::numbers::is_rank_cutoff(tokens, end) {
+                break;
+            }
             let continues = starts_name(token)
                 || (token.text.len() == 1 && token.is_capitalized())
                 || (is_name_connector(&token.lower)
@@ -1562,6 +1619,8 @@ mod tests {
         assert!(same("czechia", "czech republic"));
         assert!(same("turkiye", "turkey"));
         assert!(same("congo dr", "dr congo"));
+        assert!(!same("congo", "dr congo"));
+        assert!(same("congo republic", "congo"));
         assert_eq!(
             entities("Will the Côte d'Ivoire win the 2026 Men's World Cup?").subjects[0].key(),
             "cote d ivoire"
@@ -1572,7 +1631,11 @@ mod tests {
         assert!(!same("korea republic", "north korea"));
         assert!(!same("colombia", "columbia"));
         assert!(!same("john smith", "john paul"));
+        assert!(!same("mississippi state", "mississippi valley state"));
+        assert!(!same("missouri state", "missouri southern state"));
         assert!(!same("jackson", "johnson"));
+        assert!(!same("cameroon", "cameron"));
+        assert!(!same("phillips", "philips"));
     }
 
     #[test]

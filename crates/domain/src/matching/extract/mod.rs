@@ -49,6 +49,13 @@ pub struct Features {
     /// [`crate::matching::MatchInput::features`]: the question alone may name one side only.
     pub game: Option<ticker::TickerGame>,
     pub end_date: Option<NaiveDate>,
+    /// The day the market ends on in American time (see
+    /// [`crate::matching::MatchInput::features`]): a game played in the evening ends after
+    /// midnight UTC. `None` where only the day is known, which `end_date` then is.
+    pub end_day_american: Option<NaiveDate>,
+    /// Whether the question or its event names a game of two sides ("Rockets vs.
+    /// Mavericks: O/U 229.5", "Houston at Dallas: Total Points"): a line on it is on one game.
+    pub names_a_game: bool,
     /// Remaining informative words as (hash, weight), sorted by hash.
     pub wording: Vec<(u64, f32)>,
 }
@@ -194,6 +201,12 @@ impl Features {
             primary_is_choice,
             game: None,
             end_date,
+            end_day_american: None,
+            names_a_game: names_a_game(
+                question
+                    .rsplit_once(" \u{2014} ")
+                    .map_or(&*question, |(title, _choice)| title),
+            ) || event_title.is_some_and(names_a_game),
             wording,
         }
     }
@@ -336,11 +349,21 @@ fn wording(tokens: &[tokens::Token], entities: &Entities) -> Vec<(u64, f32)> {
 }
 
 impl Features {
-    /// Whether a number is a game's line (a margin or a total): the market is on one game.
-    pub fn names_a_line(&self) -> bool {
+    /// Whether a number is the line (a margin or a total) of a game the market names or its
+    /// ticker does: the market is on one game. An election's margin is not.
+    pub fn names_a_line_of_a_game(&self) -> bool {
+        (self.names_a_game || self.game.is_some())
+            && self
+                .quantities
+                .iter()
+                .any(|quantity| quantity.counted != numbers::Counted::Unsaid)
+    }
+
+    /// Whether a number is a game's total.
+    pub fn names_a_total(&self) -> bool {
         self.quantities
             .iter()
-            .any(|quantity| quantity.counted != numbers::Counted::Unsaid)
+            .any(|quantity| quantity.counted == numbers::Counted::Total)
     }
 
     /// Whether a number is the margin the subject wins by.
@@ -350,18 +373,16 @@ impl Features {
             .any(|quantity| quantity.counted == numbers::Counted::Margin)
     }
 
-    /// Whether every word of `entity` is among this question's plain words (those no
-    /// extractor read), as a name in capitals elsewhere may be written in lower case here.
+    /// Whether every word of `entity` is among this question's plain words (those not read
+    /// as a subject; a contest's name counts as one word), as a name in capitals elsewhere
+    /// may be written in lower case here. A word the wording folds into another
+    /// ("championship" into "win") is never found: the wording holds only the folded one.
     pub fn writes_in_plain_words(&self, entity: &Entity) -> bool {
-        // A word the wording folds into another ("championship" into "win") is not
-        // written as such.
         entity.words.iter().all(|word| {
-            canonical_word(word) == word && {
-                let hash = hash(word);
-                self.wording
-                    .binary_search_by(|(other, _weight)| other.cmp(&hash))
-                    .is_ok_and(|at| self.wording[at].1 == PLAIN_WORD_WEIGHT)
-            }
+            let hash = hash(word);
+            self.wording
+                .binary_search_by(|(other, _weight)| other.cmp(&hash))
+                .is_ok_and(|at| self.wording[at].1 == PLAIN_WORD_WEIGHT)
         })
     }
 }

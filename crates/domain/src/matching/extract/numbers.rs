@@ -52,6 +52,10 @@ pub struct Quantity {
     pub decimals: u8,
     /// What a game's line counts, when the number is one.
     pub counted: Counted,
+    /// Whether the words say it counts whole things ("goals", "seats", "launches", a game's
+    /// line): only such a number moves in whole steps. An index level or a magnitude ("above
+    /// 20.5") does not.
+    pub counts_whole_things: bool,
 }
 
 /// What a sports line counts. A game's markets are its winner, a winning margin (a spread)
@@ -144,12 +148,13 @@ fn label_noun(tokens: &[Token], index: usize) -> Option<String> {
 }
 
 /// Whether `tokens[at]` is "top" before a whole number in a place ("finish in the top 4",
-/// "finish Top 4", "a top 10 finish"): a cutoff of ranks, read as a threshold in either case,
-/// not a name. "Will Bitcoin top $100k?" (a verb, before an amount) is not one.
+/// "finish Top 4", "a top 10 finish", "Masters Top 10 finish?"): a cutoff of ranks, read as a
+/// threshold in either case, not a name. "Will Bitcoin top $100k?" (a verb, before an amount) is not one.
 pub fn is_rank_cutoff(tokens: &[Token], at: usize) -> bool {
     let follows = |words: &[&str]| at > 0 && words.contains(&tokens[at - 1].lower.as_str());
+    let finish_after = tokens.get(at + 2).is_some_and(|next| next.lower == "finish");
     tokens[at].lower == "top"
-        && follows(&["the", "a", "in", "finish", "finishes", "place"])
+        && (follows(&["the", "a", "in", "finish", "finishes", "place"]) || finish_after)
         && tokens.get(at + 1).is_some_and(|number| {
             number.gap_before == " " && number.text.chars().all(|character| character.is_ascii_digit())
         })
@@ -244,8 +249,9 @@ impl Quantity {
     /// number, unit or direction, or the same number included on one side and excluded on
     /// the other ("above 72" and "72 or above" resolve apart at exactly 72).
     pub fn boundary_with(&self, other: &Quantity) -> Option<Boundary> {
-        // A margin is not a total; a line the words do not name may be either.
-        if self.counted != other.counted && self.counted != Counted::Unsaid && other.counted != Counted::Unsaid {
+        // A margin is not a total, and neither is a number the words name no line for ("Will
+        // Arsenal score over 1.5 goals?" is a team's, not the game's).
+        if self.counted != other.counted {
             return None;
         }
         let close = |left: f64, right: f64| (left - right).abs() <= 1e-3 * left.abs().max(right.abs()).max(1.0);
@@ -295,6 +301,10 @@ impl Quantity {
             (Some(true), Some(false)) => (other, self),
             _ => return false,
         };
+        // A number counts whole things only where the words say so on one side at least.
+        if self.unit == Unit::Count && !(self.counts_whole_things || other.counts_whole_things) {
+            return false;
+        }
         let step = 10f64.powi(-i32::from(self.decimals.max(other.decimals)));
         let expected = match self.bound {
             Bound::Above => strict.low + step,
@@ -414,6 +424,7 @@ pub fn extract(tokens: &mut [Token]) -> Numbers {
             inclusive: None,
             decimals: first.decimals,
             counted: Counted::Unsaid,
+            counts_whole_things: false,
         };
         let mut last = first.last_token;
         // "250-500k", "$2,500-2,600", "between 100 and 119", "10 to 20"
@@ -446,14 +457,16 @@ pub fn extract(tokens: &mut [Token]) -> Numbers {
             quantity.bound = Bound::Between;
             quantity.decimals = first.decimals.max(second.decimals);
             last = second.last_token;
-        } else if let Some((counted, bound)) = line_before(tokens, index) {
-            // Over the line: the total's Over, the spread's favourite covering; under it,
-            // the underdog's "(+8.5)".
-            (quantity.counted, quantity.bound, quantity.inclusive) = (counted, bound, Some(false));
+        } else if let Some((counted, sign)) = line_before(tokens, index) {
+            // Over the line: the total's Over, the favourite's margin over 8.5, the
+            // underdog's "(+8.5)" a margin over -8.5 (it wins, or loses by less).
+            (quantity.counted, quantity.bound, quantity.inclusive) = (counted, Bound::Above, Some(false));
+            (quantity.low, quantity.high) = (sign * quantity.low, sign * quantity.high);
         } else {
             (quantity.bound, quantity.inclusive) = bound_around(tokens, index, last);
             quantity.counted = counted_after_a_bound(tokens, index, last);
         }
+        quantity.counts_whole_things = quantity.counted != Counted::Unsaid || counts_things_after(tokens, last);
         let bare = quantity.unit == Unit::Count && quantity.bound == Bound::Unstated && !first.explicit_scale;
         match bare.then(|| label_noun(tokens, index)).flatten() {
             Some(noun) => numbers.labels.push(Label {
@@ -644,9 +657,62 @@ fn bound_around(tokens: &[Token], first: usize, last: usize) -> (Bound, Option<b
     }
 }
 
-/// The line Polymarket writes before its number: "O/U 46.5" or "Over/Under 46.5" (a total),
-/// "Spread: Rockets (-8.5)" (a margin the named side wins by, or with "+", does not lose by).
-fn line_before(tokens: &[Token], first: usize) -> Option<(Counted, Bound)> {
+/// Whether a noun of whole things follows the number, within three words ("2+ goals", "over
+/// 24.5 points", "50 or more Senate seats", "3 Fed rate cuts").
+fn counts_things_after(tokens: &[Token], last: usize) -> bool {
+    const WHOLE_THINGS: &[&str] = &[
+        "goal",
+        "goals",
+        "point",
+        "points",
+        "run",
+        "runs",
+        "seat",
+        "seats",
+        "vote",
+        "votes",
+        "touchdowns",
+        "yards",
+        "strikeouts",
+        "assists",
+        "rebounds",
+        "hits",
+        "wins",
+        "games",
+        "sets",
+        "maps",
+        "launches",
+        "times",
+        "cuts",
+        "hikes",
+        "people",
+        "deaths",
+        "medals",
+        "tweets",
+        "posts",
+        "bills",
+        "orders",
+        "pardons",
+        "states",
+        "delegates",
+        "candidates",
+        "upsets",
+        "shots",
+        "aces",
+        "birdies",
+        "laps",
+        "rounds",
+    ];
+    tokens[last + 1..]
+        .iter()
+        .take(3)
+        .any(|token| WHOLE_THINGS.contains(&token.lower.as_str()))
+}
+
+/// The line Polymarket writes before its number, with the sign of the margin: "O/U 46.5" or
+/// "Over/Under 46.5" (a total), "Spread: Rockets (-8.5)" (a margin the named side wins by,
+/// over 8.5), "Spread: Mavericks (+8.5)" (a margin over -8.5: it does not lose by more).
+fn line_before(tokens: &[Token], first: usize) -> Option<(Counted, f64)> {
     let over_under = first >= 2 && {
         let (over, under) = (&tokens[first - 2], &tokens[first - 1]);
         matches!(
@@ -655,13 +721,16 @@ fn line_before(tokens: &[Token], first: usize) -> Option<(Counted, Bound)> {
         ) && under.gap_before == "/"
     };
     let gap = tokens[first].gap_before.trim_start();
-    if over_under && !gap.contains('(') {
-        return Some((Counted::Total, Bound::Above));
+    // "Arsenal vs. Chelsea: Arsenal O/U 1.5" is Arsenal's goals, not the game's: a name right
+    // before the line says whose total it is.
+    let whose = first >= 3 && tokens[first - 3].gap_after == " " && tokens[first - 3].is_capitalized();
+    if over_under && !gap.contains('(') && !whose {
+        return Some((Counted::Total, 1.0));
     }
     let a_spread = tokens[..first].iter().any(|token| token.lower == "spread");
     match (a_spread, gap.strip_prefix('(')) {
-        (true, Some("-")) => Some((Counted::Margin, Bound::Above)),
-        (true, Some("+")) => Some((Counted::Margin, Bound::Below)),
+        (true, Some("-")) => Some((Counted::Margin, 1.0)),
+        (true, Some("+")) => Some((Counted::Margin, -1.0)),
         _ => None,
     }
 }
@@ -1026,6 +1095,9 @@ mod tests {
         // A verb before an amount is a threshold reached, a title's capital no rank.
         assert_eq!(one("Will Bitcoin top $100k?").bound, Bound::Above);
         assert!(quantities("Will Top Gun 3 be released?").is_empty());
+        let mut masters = tokenize("Masters Top 10 finish? — Scottie Scheffler");
+        super::super::entities::extract(&mut masters);
+        assert_eq!(extract(&mut masters).quantities[0].bound, Bound::Below);
     }
 
     #[test]
@@ -1035,7 +1107,7 @@ mod tests {
             ("Colts vs. Commanders: Over/Under 46.5", Counted::Total, Bound::Above),
             ("Full Game: over 46.5 points scored?", Counted::Total, Bound::Above),
             ("Spread: Rockets (-8.5)", Counted::Margin, Bound::Above),
-            ("Spread: Mavericks (+8.5)", Counted::Margin, Bound::Below),
+            ("Spread: Mavericks (+8.5)", Counted::Margin, Bound::Above),
             ("Houston wins by over 8.5 points?", Counted::Margin, Bound::Above),
             (
                 "NFL: Will the Falcons beat the Panthers by more than 3.5 points in their October 31st matchup?",
@@ -1054,7 +1126,16 @@ mod tests {
         }
         let total = one("Colts vs. Commanders: O/U 46.5");
         assert!(total.agrees_with(&one("Full Game: over 46.5 points scored?")));
-        assert!(total.agrees_with(&one("Will there be more than 46.5 points?")));
+        assert!(!total.agrees_with(&one("Will there be more than 46.5 points?")));
+        assert!(
+            quantities("Arsenal vs. Chelsea: Arsenal O/U 46.5")
+                .iter()
+                .all(|team| team.counted != Counted::Total)
+        );
+        // The underdog's line is its margin over -8.5: not the favourite's, nor "fewer than".
+        let underdog = one("Spread: Mavericks (+8.5)");
+        assert_eq!(underdog.low, -8.5);
+        assert!(!underdog.agrees_with(&one("Will Dallas win by fewer than 8.5 points?")));
         assert!(!total.agrees_with(&one("Indianapolis wins by over 46.5 points?")));
     }
 
@@ -1076,6 +1157,15 @@ mod tests {
         assert_eq!(one("under 2.5 goals").boundary_with(&one("3 or fewer goals")), None);
         assert_eq!(one("above 4.5%").boundary_with(&one("5% or more")), None);
         assert_eq!(one("above $2.5").boundary_with(&one("$3 or more")), None);
+        // Only where the words count whole things: an index level moves in fractions.
+        assert_eq!(
+            one("Will the VIX close above 20.5?").boundary_with(&one("Will the VIX close at 21 or above?")),
+            None
+        );
+        assert_eq!(
+            one("Will the VIX close above 20?").boundary_with(&one("Will the VIX close at 21 or above?")),
+            None
+        );
     }
 
     #[test]
