@@ -225,3 +225,26 @@ fn a_games_end_is_read_on_the_american_day() {
     assert_eq!(ending("2026-05-02T23:00:00Z"), day("2026-05-02"));
     assert_eq!(ending("2026-05-02T00:00:00Z"), None);
 }
+
+#[test]
+fn thresholds_one_step_apart_meet_in_the_index() {
+    // Judged alike, so they must be compared: the index lists a strict threshold under its
+    // inclusive equal too.
+    for (polymarket, kalshi) in [
+        (
+            "Will Kylian Mbappe score over 1.5 goals against Chelsea on January 25?",
+            "Will Kylian Mbappe score 2 or more goals against Chelsea on January 25?",
+        ),
+        (
+            "Will the unemployment rate be above 4.6% in January 2026?",
+            "Will the unemployment rate be 4.7% or more in January 2026?",
+        ),
+    ] {
+        let pairs = match_markets(&[input(0, polymarket, false), input(1, kalshi, true)]);
+        assert_eq!(
+            pairs.len(),
+            2,
+            "{polymarket} | {kalshi}: one pair, listed from each side"
+        );
+    }
+}

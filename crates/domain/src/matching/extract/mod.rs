@@ -239,10 +239,17 @@ impl Features {
     /// that "$150k" and "149999.99" meet. Two markets with different thresholds never
     /// match, so blocking on them loses nothing.
     pub fn threshold_tokens(&self) -> Vec<String> {
+        // A strict threshold is listed under its inclusive equal too ("over 2.5 goals" under
+        // 3): pairs one step apart agree, and must meet.
         let mut tokens: Vec<String> = self
             .quantities
             .iter()
-            .map(|quantity| format!("{:?} {}", quantity.unit, three_significant_figures(quantity.low)))
+            .flat_map(|quantity| {
+                std::iter::once(quantity.low)
+                    .chain(quantity.inclusive_equivalent())
+                    .map(move |value| (quantity.unit, value))
+            })
+            .map(|(unit, value)| format!("{unit:?} {}", three_significant_figures(value)))
             .collect();
         tokens.sort();
         tokens.dedup();

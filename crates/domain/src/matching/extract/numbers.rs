@@ -313,6 +313,29 @@ impl Quantity {
         (inclusive.low - expected).abs() < step / 100.0 || strict.same_whole_counts(inclusive)
     }
 
+    /// The inclusive threshold a strict one equals where its figure moves in steps ("above
+    /// 4.6%" is "4.7% or more" at one decimal, "over 2.5 goals" and "more than 2 goals" are "3
+    /// or more", "above 72°" is "73° or above"): the index lists the market under it too, so
+    /// that the two meet. `None` where no step is known.
+    pub fn inclusive_equivalent(&self) -> Option<f64> {
+        if self.inclusive != Some(false) || !matches!(self.bound, Bound::Above | Bound::Below) {
+            return None;
+        }
+        let above = self.bound == Bound::Above;
+        match self.unit {
+            Unit::Percent | Unit::Degrees => {
+                let step = 10f64.powi(-i32::from(self.decimals));
+                Some(if above { self.low + step } else { self.low - step })
+            }
+            Unit::Count if self.counts_whole_things => Some(if above {
+                self.low.floor() + 1.0
+            } else {
+                self.low.ceil() - 1.0
+            }),
+            _ => None,
+        }
+    }
+
     /// For a count, the strict threshold at a half ("over 2.5 goals", the books' line) and the
     /// inclusive whole one next to it ("3 or more goals"): a count is whole, so both say
     /// "at least 3" ("under 2.5" and "2 or fewer" both "at most 2").
