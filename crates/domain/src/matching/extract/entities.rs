@@ -59,8 +59,14 @@ impl Entity {
         if self.words == other.words
             || is_acronym_of(&self.words, &other.words)
             || is_acronym_of(&other.words, &self.words)
-            || joined_alike(&self.words, &other.words)
-            || same_words_reordered(&self.words, &other.words)
+        {
+            return true;
+        }
+        // The same letters, spaced or ordered otherwise ("MrBeast" / "Mr Beast", "Xi Jinping"
+        // / "Jinping Xi"): counted first, as most names differ in length.
+        let letters = |words: &[String]| words.iter().map(String::len).sum::<usize>();
+        if letters(&self.words) == letters(&other.words)
+            && (joined_alike(&self.words, &other.words) || same_words_reordered(&self.words, &other.words))
         {
             return true;
         }
@@ -85,9 +91,7 @@ impl Entity {
 /// Whether two names are the same letters with the spaces between words put elsewhere
 /// ("MrBeast" / "Mr Beast", "LaLiga" / "La Liga"). Compared byte by byte, without joining.
 fn joined_alike(left: &[String], right: &[String]) -> bool {
-    let letters = |words: &[String]| words.iter().map(String::len).sum::<usize>();
     left.len() != right.len()
-        && letters(left) == letters(right)
         && left
             .iter()
             .flat_map(|word| word.bytes())
@@ -114,13 +118,12 @@ fn leaves_out_middle_names(short: &[String], long: &[String]) -> bool {
     };
     // Schools and places are named by the words between ("Mississippi Valley State" is not
     // Mississippi State, nor "New South Wales" "New Wales"): a person's name only.
-    let a_place = long.iter().any(|word| PLACE_WORDS.contains(&word.as_str()));
     long.len() > 2
-        && !a_place
         && first.len() >= 3
         && last.len() >= 3
         && long.first() == Some(first)
         && long.last() == Some(last)
+        && !long.iter().any(|word| PLACE_WORDS.contains(&word.as_str()))
 }
 
 /// Words of the names of schools, places and clubs, which a person's name lacks.
