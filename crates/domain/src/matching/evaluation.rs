@@ -48,7 +48,8 @@ pub enum Label {
 #[derive(Debug, Clone, Deserialize)]
 pub struct LabelledMarket {
     pub question: String,
-    /// A time, or a date alone where the recording kept only the day (read as its start, UTC).
+    /// A time, or a date alone where the recording kept only the day (read as noon UTC, a
+    /// time on that day in both exchanges' time zones).
     #[serde(deserialize_with = "time_or_date")]
     pub end_date: Option<Timestamp>,
     /// `null` where the recording lacks them: read as none, which the matcher takes as Yes/No.
@@ -69,7 +70,12 @@ fn time_or_date<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Opt
         return Ok(Some(time.to_utc()));
     }
     chrono::NaiveDate::parse_from_str(&text, "%Y-%m-%d")
-        .map(|date| Some(date.and_time(chrono::NaiveTime::MIN).and_utc()))
+        .map(|date| {
+            Some(
+                date.and_time(chrono::NaiveTime::from_hms_opt(12, 0, 0).unwrap_or_default())
+                    .and_utc(),
+            )
+        })
         .map_err(|error| serde::de::Error::custom(format!("end_date {text:?}: {error}")))
 }
 

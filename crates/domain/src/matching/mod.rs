@@ -83,18 +83,15 @@ impl MatchInput {
         if self.exchange == Exchange::Kalshi {
             features.game = extract::ticker::TickerGame::read(&self.external_id);
         }
-        features.end_day_american = self.end_date.and_then(american_day);
+        features.end_day_american = self.end_date.map(american_day);
         features
     }
 }
 
-/// The day of `end` in the Americas' evening: five hours behind UTC (Eastern standard time),
-/// so that a game ending at 00:15 or 04:00 UTC is on the day before, as Kalshi's tickers date
-/// it. `None` for midnight UTC exactly, the time a recording with only the day is read at.
-fn american_day(end: crate::time::Timestamp) -> Option<chrono::NaiveDate> {
-    use chrono::Timelike;
-    let only_a_day = end.hour() == 0 && end.minute() == 0 && end.second() == 0;
-    (!only_a_day).then(|| (end - chrono::Duration::hours(5)).date_naive())
+/// The day of `end` in New York, where the exchanges date their games: a game starting at
+/// 7pm Eastern ends after midnight UTC, on the day before.
+fn american_day(end: crate::time::Timestamp) -> chrono::NaiveDate {
+    end.with_timezone(&chrono_tz::America::New_York).date_naive()
 }
 
 /// How the outcomes of two matched markets line up.

@@ -624,6 +624,14 @@ fn compare_thresholds(left: &Features, right: &Features) -> (Agreement, bool) {
     // A total is the game's: one naming someone the other does not ("Arsenal vs Chelsea:
     // Bukayo Saka — Over 1.5 goals scored") counts another's goals.
     if left.names_a_total() || right.names_a_total() {
+        // One side's total ("Houston Total Points", Kalshi's team-total ticker choosing a side,
+        // `…-ARS1`) is never the game's, and is not read further: refused.
+        let a_sides_total = |features: &Features| {
+            features.names_a_sides_total || features.game.as_ref().is_some_and(|game| !game.chosen.is_empty())
+        };
+        if a_sides_total(left) || a_sides_total(right) {
+            return (Agreement::Conflict, false);
+        }
         let named_by = |of: &Features, by: &Features| {
             of.entities
                 .subjects
@@ -1518,6 +1526,13 @@ mod tests {
             judge(&election((2025, 11, 4)), &election((2025, 11, 20))).refused_by,
             Some(Field::Date)
         );
+        // One team's total is not the game's.
+        let houston_only = over(
+            "Houston at Dallas: Houston Total Points? — Over 115.5 points scored",
+            "KXNBATEAMTOTAL-26JAN05HOUDAL-HOU115",
+        );
+        let game_115 = on_day("Rockets vs. Mavericks: O/U 115.5", &["Over", "Under"], (2026, 1, 5));
+        assert_eq!(judge(&game_115, &houston_only).refused_by, Some(Field::Threshold));
         // A player's goals are not the game's.
         let game = on_day("Arsenal vs. Chelsea: O/U 1.5", &["Over", "Under"], (2026, 1, 5));
         let player = over(

@@ -219,11 +219,13 @@ fn a_games_end_is_read_on_the_american_day() {
         market.features().end_day_american
     };
     let day = |text: &str| Some(text.parse::<chrono::NaiveDate>().unwrap());
-    // An evening game ends after midnight UTC; a recording with only the day has no time.
+    // A game in the evening ends after midnight UTC: in New York it is the day before, in
+    // summer time (8pm EDT is 00:00 UTC) and in winter (11pm EST is 04:00 UTC).
+    assert_eq!(ending("2026-05-02T00:00:00Z"), day("2026-05-01"));
     assert_eq!(ending("2026-05-02T00:15:00Z"), day("2026-05-01"));
-    assert_eq!(ending("2026-05-02T04:00:00Z"), day("2026-05-01"));
+    assert_eq!(ending("2026-01-06T04:00:00Z"), day("2026-01-05"));
+    assert_eq!(ending("2026-05-02T04:30:00Z"), day("2026-05-02"));
     assert_eq!(ending("2026-05-02T23:00:00Z"), day("2026-05-02"));
-    assert_eq!(ending("2026-05-02T00:00:00Z"), None);
 }
 
 #[test]

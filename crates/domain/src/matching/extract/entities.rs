@@ -116,14 +116,17 @@ fn leaves_out_middle_names(short: &[String], long: &[String]) -> bool {
     let [first, last] = short else {
         return false;
     };
-    // Schools and places are named by the words between ("Mississippi Valley State" is not
+    // Schools and places are named by the words between, which a person's middle names are
+    // not ("Mississippi Valley State" is not
     // Mississippi State, nor "New South Wales" "New Wales"): a person's name only.
     long.len() > 2
         && first.len() >= 3
         && last.len() >= 3
         && long.first() == Some(first)
         && long.last() == Some(last)
-        && !long.iter().any(|word| PLACE_WORDS.contains(&word.as_str()))
+        && !long[1..long.len() - 1]
+            .iter()
+            .any(|word| PLACE_WORDS.contains(&word.as_str()))
 }
 
 /// Words of the names of schools, places and clubs, which a person's name lacks.
@@ -257,7 +260,8 @@ fn names_run_alike<S: AsRef<str>>(left: &[S], right: &[S]) -> bool {
     };
     // "New Mexico" is not Mexico, nor "South Korea" Korea, nor core inflation inflation, nor
     // Western Michigan Michigan, nor Mount St. Mary's Saint Mary's, nor the British Virgin
-    // Islands the (US) Virgin Islands: a qualifier before the shorter name makes another thing.
+    // Islands the (US) Virgin Islands, nor DR Congo Congo: a qualifier before the shorter name
+    // makes another thing.
     let qualified = longer[..longer.len() - shorter.len()].iter().any(|word| {
         matches!(
             word.as_ref(),
@@ -275,9 +279,7 @@ fn names_run_alike<S: AsRef<str>>(left: &[S], right: &[S]) -> bool {
                 | "mt"
                 | "core"
                 | "british"
-                // "DR Congo" is not the Republic of the Congo.
-                | "dr"
-        )
+        ) || (word.as_ref() == "dr" && shorter.last().is_some_and(|last| last.as_ref() == "congo"))
     });
     // Nor is Michigan State Michigan: a school's "State", "Tech", "Southern", "Atlantic",
     // "International" or "A&M" after the shorter name makes another school.
@@ -1636,6 +1638,9 @@ mod tests {
         assert!(!same("john smith", "john paul"));
         assert!(!same("mississippi state", "mississippi valley state"));
         assert!(!same("missouri state", "missouri southern state"));
+        assert!(same("kanye west", "kanye omari west"));
+        assert!(same("kari lake", "kari ann lake"));
+        assert!(same("anthony fauci", "dr anthony fauci"));
         assert!(!same("jackson", "johnson"));
         assert!(!same("cameroon", "cameron"));
         assert!(!same("phillips", "philips"));

@@ -49,13 +49,16 @@ pub struct Features {
     /// [`crate::matching::MatchInput::features`]: the question alone may name one side only.
     pub game: Option<ticker::TickerGame>,
     pub end_date: Option<NaiveDate>,
-    /// The day the market ends on in American time (see
-    /// [`crate::matching::MatchInput::features`]): a game played in the evening ends after
-    /// midnight UTC. `None` where only the day is known, which `end_date` then is.
+    /// The day the market ends on in New York, where the exchanges date their games (set by
+    /// [`crate::matching::MatchInput::features`] from the end's time): a game in the evening
+    /// ends after midnight UTC. `None` where only the day is known, which `end_date` then is.
     pub end_day_american: Option<NaiveDate>,
     /// Whether the question or its event names a game of two sides ("Rockets vs.
     /// Mavericks: O/U 229.5", "Houston at Dallas: Total Points"): a line on it is on one game.
     pub names_a_game: bool,
+    /// Whether the title names one side's total ("Houston at Dallas: Houston Total Points?"):
+    /// a total of one team, not of the game.
+    pub names_a_sides_total: bool,
     /// Remaining informative words as (hash, weight), sorted by hash.
     pub wording: Vec<(u64, f32)>,
 }
@@ -202,6 +205,7 @@ impl Features {
             game: None,
             end_date,
             end_day_american: None,
+            names_a_sides_total: names_a_sides_total(&question),
             names_a_game: names_a_game(
                 question
                     .rsplit_once(" \u{2014} ")
@@ -282,6 +286,18 @@ fn names_a_game(title: &str) -> bool {
         matches!(window[1].trim_end_matches('.'), "vs" | "v" | "at" | "@")
             && capitalised(&window[0])
             && capitalised(&window[2])
+    })
+}
+
+/// Whether a capitalised name stands right before "Total" ("Houston Total Points", not "Full
+/// Game: Total Points" nor "Dallas: Total Points").
+fn names_a_sides_total(question: &str) -> bool {
+    let words: Vec<&str> = question.split_whitespace().collect();
+    words.windows(2).any(|pair| {
+        pair[1] == "Total"
+            && pair[0].starts_with(|first: char| first.is_uppercase())
+            && !pair[0].ends_with(':')
+            && !matches!(pair[0], "Full" | "Game" | "Match" | "The" | "Over" | "Under")
     })
 }
 

@@ -301,8 +301,7 @@ impl Quantity {
             (Some(true), Some(false)) => (other, self),
             _ => return false,
         };
-        // A number counts whole things only where the words say so on one side at least.
-        if self.unit == Unit::Count && !(self.counts_whole_things || other.counts_whole_things) {
+        if !self.moves_in_steps(other) {
             return false;
         }
         let step = 10f64.powi(-i32::from(self.decimals.max(other.decimals)));
@@ -311,6 +310,20 @@ impl Quantity {
             _ => strict.low - step,
         };
         (inclusive.low - expected).abs() < step / 100.0 || strict.same_whole_counts(inclusive)
+    }
+
+    /// Whether the figure of two thresholds moves in published steps: a percentage written
+    /// with decimals ("4.6%": an unemployment rate, a CPI print; "above 4%" is not "5% or
+    /// more"), whole degrees, and counts where the words say on one side at least that they
+    /// count whole things ("goals", "seats"; an index level or an election's margin moves in
+    /// fractions).
+    fn moves_in_steps(&self, other: &Quantity) -> bool {
+        match self.unit {
+            Unit::Percent => self.decimals.max(other.decimals) >= 1,
+            Unit::Degrees => self.decimals == 0 && other.decimals == 0,
+            Unit::Count => self.counts_whole_things || other.counts_whole_things,
+            Unit::Usd | Unit::BasisPoints => false,
+        }
     }
 
     /// The inclusive threshold a strict one equals where its figure moves in steps ("above
@@ -322,17 +335,20 @@ impl Quantity {
             return None;
         }
         let above = self.bound == Bound::Above;
+        if !self.moves_in_steps(self) {
+            return None;
+        }
         match self.unit {
             Unit::Percent | Unit::Degrees => {
                 let step = 10f64.powi(-i32::from(self.decimals));
                 Some(if above { self.low + step } else { self.low - step })
             }
-            Unit::Count if self.counts_whole_things => Some(if above {
+            Unit::Count => Some(if above {
                 self.low.floor() + 1.0
             } else {
                 self.low.ceil() - 1.0
             }),
-            _ => None,
+            Unit::Usd | Unit::BasisPoints => None,
         }
     }
 
@@ -489,7 +505,10 @@ pub fn extract(tokens: &mut [Token]) -> Numbers {
             (quantity.bound, quantity.inclusive) = bound_around(tokens, index, last);
             quantity.counted = counted_after_a_bound(tokens, index, last);
         }
-        quantity.counts_whole_things = quantity.counted != Counted::Unsaid || counts_things_after(tokens, last);
+        // A game's total counts points, goals or runs; a margin may be an election's, in
+        // fractions of a point.
+        quantity.counts_whole_things = quantity.counted == Counted::Total
+            || (quantity.counted == Counted::Unsaid && counts_things_after(tokens, last));
         let bare = quantity.unit == Unit::Count && quantity.bound == Bound::Unstated && !first.explicit_scale;
         match bare.then(|| label_noun(tokens, index)).flatten() {
             Some(noun) => numbers.labels.push(Label {
@@ -705,7 +724,6 @@ fn counts_things_after(tokens: &[Token], last: usize) -> bool {
         "sets",
         "maps",
         "launches",
-        "times",
         "cuts",
         "hikes",
         "people",
@@ -724,12 +742,12 @@ fn counts_things_after(tokens: &[Token], last: usize) -> bool {
         "aces",
         "birdies",
         "laps",
-        "rounds",
     ];
-    tokens[last + 1..]
-        .iter()
-        .take(3)
-        .any(|token| WHOLE_THINGS.contains(&token.lower.as_str()))
+    // Not "percentage points", a figure's fraction; not "rounds" ("over 2.5 rounds" is a
+    // time within the third) nor "times" ("2 times higher" multiplies).
+    let following = || tokens[last + 1..].iter().take(3);
+    following().any(|token| WHOLE_THINGS.contains(&token.lower.as_str()))
+        && !following().any(|token| token.lower == "percentage")
 }
 
 /// The line Polymarket writes before its number, with the sign of the margin: "O/U 46.5" or
@@ -746,7 +764,10 @@ fn line_before(tokens: &[Token], first: usize) -> Option<(Counted, f64)> {
     let gap = tokens[first].gap_before.trim_start();
     // "Arsenal vs. Chelsea: Arsenal O/U 1.5" is Arsenal's goals, not the game's: a name right
     // before the line says whose total it is.
-    let whose = first >= 3 && tokens[first - 3].gap_after == " " && tokens[first - 3].is_capitalized();
+    let whose = first >= 3
+        && tokens[first - 3].gap_after == " "
+        && tokens[first - 3].is_capitalized()
+        && !matches!(tokens[first - 3].lower.as_str(), "total" | "game" | "points" | "match");
     if over_under && !gap.contains('(') && !whose {
         return Some((Counted::Total, 1.0));
     }
@@ -779,8 +800,13 @@ fn counted_after_a_bound(tokens: &[Token], first: usize, last: usize) -> Counted
         .take(2)
         .map(|token| token.lower.as_str())
         .collect();
+    // "combine for more than 45.5 points": both sides' points together.
+    let combined = tokens[..first]
+        .iter()
+        .any(|token| matches!(token.lower.as_str(), "combine" | "combined"));
     match after.as_slice() {
-        ["points" | "goals" | "runs", "scored"] => Counted::Total,
+        ["points" | "goals" | "runs", "scored"] | ["total", "points" | "goals" | "runs"] => Counted::Total,
+        ["points" | "goals" | "runs", ..] if combined => Counted::Total,
         _ => Counted::Unsaid,
     }
 }
@@ -1143,6 +1169,17 @@ mod tests {
                 Bound::Above,
             ),
             ("Will CPI rise by more than 0.3%?", Counted::Unsaid, Bound::Above),
+            (
+                "Will the Chiefs and Jaguars combine for more than 45.5 points?",
+                Counted::Total,
+                Bound::Above,
+            ),
+            (
+                "Chiefs vs. Jaguars: Will there be more than 45.5 total points?",
+                Counted::Total,
+                Bound::Above,
+            ),
+            ("Rockets vs. Mavericks: Total O/U 229.5", Counted::Total, Bound::Above),
         ] {
             let quantity = one(question);
             assert_eq!((quantity.counted, quantity.bound), (counted, bound), "{question}");
@@ -1180,6 +1217,38 @@ mod tests {
         assert_eq!(one("under 2.5 goals").boundary_with(&one("3 or fewer goals")), None);
         assert_eq!(one("above 4.5%").boundary_with(&one("5% or more")), None);
         assert_eq!(one("above $2.5").boundary_with(&one("$3 or more")), None);
+        // Not a percentage written whole, a temperature with decimals, an election's margin,
+        // percentage points, rounds of a fight, a multiplier.
+        for (strict, inclusive) in [
+            (
+                "Will the unemployment rate be above 4%?",
+                "Will the unemployment rate be 5% or more?",
+            ),
+            ("Will the anomaly be above 1.5°?", "Will the anomaly be 1.6° or more?"),
+            (
+                "Will Mamdani win by more than 10 points?",
+                "Will Mamdani win by 11 points or more?",
+            ),
+            (
+                "Will he win by more than 10 percentage points?",
+                "Will he win by 11 percentage points or more?",
+            ),
+            (
+                "Will the fight go over 2.5 rounds?",
+                "Will the fight last 3 rounds or more?",
+            ),
+            (
+                "Will Bitcoin be more than 2 times higher?",
+                "Will Bitcoin be 3 times higher or more?",
+            ),
+        ] {
+            assert_eq!(
+                one(strict).boundary_with(&one(inclusive)),
+                None,
+                "{strict} | {inclusive}"
+            );
+            assert_eq!(one(strict).inclusive_equivalent(), None, "{strict}");
+        }
         // Only where the words count whole things: an index level moves in fractions.
         assert_eq!(
             one("Will the VIX close above 20.5?").boundary_with(&one("Will the VIX close at 21 or above?")),
