@@ -73,9 +73,8 @@ impl Entity {
         // apart ("Zelensky" / "Zelenskyy"): most pairs the index compares share none, and stop
         // here.
         let one_long_word = |words: &[String]| matches!(words, [word] if word.len() >= 8);
-        if !self.words.iter().any(|word| other.words.contains(word))
-            && !(one_long_word(&self.words) || one_long_word(&other.words))
-        {
+        let shares_a_word = self.words.iter().any(|word| other.words.contains(word));
+        if !(shares_a_word || one_long_word(&self.words) || one_long_word(&other.words)) {
             return false;
         }
         if same_letters && same_words_reordered(&self.words, &other.words) {
