@@ -56,29 +56,32 @@ impl Entity {
         if self.kind != other.kind && self.kind != EntityKind::Name && other.kind != EntityKind::Name {
             return false;
         }
-        if self.words == other.words
-            || is_acronym_of(&self.words, &other.words)
-            || is_acronym_of(&other.words, &self.words)
-        {
+        if self.words == other.words {
             return true;
         }
-        // The same letters, spaced or ordered otherwise ("MrBeast" / "Mr Beast", "Xi Jinping"
-        // / "Jinping Xi"): counted first, as most names differ in length.
         let letters = |words: &[String]| words.iter().map(String::len).sum::<usize>();
         let same_letters = letters(&self.words) == letters(&other.words);
-        if same_letters && joined_alike(&self.words, &other.words) {
-            return true;
-        }
-        // Every other way needs a word in common, but for one long word a doubled letter
-        // apart ("Zelensky" / "Zelenskyy"): most pairs the index compares share none, and stop
-        // here.
-        let one_long_word = |words: &[String]| matches!(words, [word] if word.len() >= 8);
         let shares_a_word = self.words.iter().any(|word| other.words.contains(word));
-        if !(shares_a_word || one_long_word(&self.words) || one_long_word(&other.words)) {
-            return false;
-        }
-        if same_letters && same_words_reordered(&self.words, &other.words) {
-            return true;
+        if shares_a_word {
+            // The same words in another order ("Xi Jinping" / "Jinping Xi").
+            if same_letters && same_words_reordered(&self.words, &other.words) {
+                return true;
+            }
+        } else {
+            // With no word in common, an acronym ("BOA" / Bank of America), the same letters
+            // spaced otherwise ("MrBeast" / "Mr Beast") or one long word a doubled letter
+            // apart ("Zelensky" / "Zelenskyy") can still be one name; nothing else can, and
+            // most pairs the index compares stop here.
+            if is_acronym_of(&self.words, &other.words)
+                || is_acronym_of(&other.words, &self.words)
+                || (same_letters && joined_alike(&self.words, &other.words))
+            {
+                return true;
+            }
+            let one_long_word = |words: &[String]| matches!(words, [word] if word.len() >= 8);
+            if !(one_long_word(&self.words) || one_long_word(&other.words)) {
+                return false;
+            }
         }
         if (leaves_out_middle_names(&self.words, &other.words) || leaves_out_middle_names(&other.words, &self.words))
             && suffixes_agree(&self.words, &other.words)
