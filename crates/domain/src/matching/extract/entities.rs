@@ -1471,7 +1471,15 @@ fn claim_names(tokens: &mut [Token], entities: &mut Entities, first: &mut Option
                 || (is_name_connector(&token.lower)
                     && tokens.get(end + 1).is_some_and(|next| starts_name(next) && next.joined_to_previous()))
                 // A number right after a name belongs to it: "GPT-5", "Avatar 3", "UFC 259".
-                || (token.starts_with_digit() && token.year().is_none() && !token.gap_before.contains('$'));
+                || (token.starts_with_digit() && token.year().is_none() && !token.gap_before.contains('$'))
+                // The second half of a hyphened given name, in lower case, short syllables
+                // both: "Lee Jae-myung" is not "Lee Jae-yong", and "Kim Jong-un" is "Kim Jong
+                // Un" ("Trump-backed", "Musk-backed" are no names).
+                || (token.gap_before == "-"
+                    && !token.used
+                    && (2..=5).contains(&token.text.len())
+                    && tokens[end - 1].text.len() <= 4
+                    && token.text.chars().all(|character| character.is_ascii_lowercase()));
             if !continues {
                 break;
             }
@@ -1514,6 +1522,23 @@ mod tests {
 
     fn subject_keys(question: &str) -> Vec<String> {
         entities(question).subjects.iter().map(Entity::key).collect()
+    }
+
+    #[test]
+    fn a_hyphened_given_name_is_whole() {
+        assert_eq!(subject_keys("Will Lee Jae-myung win?"), ["lee jae myung"]);
+        assert_eq!(subject_keys("Will Kim Jong-un visit?"), ["kim jong un"]);
+        let (myung, yong) = (
+            entities("Will Lee Jae-myung win?").subjects.remove(0),
+            entities("Will Lee Jae-yong win?").subjects.remove(0),
+        );
+        assert!(!myung.corresponds_to(&yong));
+        for question in ["Will Trump-backed candidates win?", "Will Elon Musk-backed PAC spend?"] {
+            assert!(
+                subject_keys(question).iter().all(|key| !key.ends_with("backed")),
+                "{question}"
+            );
+        }
     }
 
     #[test]
