@@ -53,8 +53,8 @@ pub struct Quantity {
     /// What a game's line counts, when the number is one.
     pub counted: Counted,
     /// Whether the words say it counts whole things ("goals", "seats", "launches", a game's
-    /// line): only such a number moves in whole steps. An index level or a magnitude ("above
-    /// 20.5") does not.
+    /// total): only such a number moves in whole steps. An index level, a magnitude ("above
+    /// 20.5") or an election's margin does not.
     pub counts_whole_things: bool,
 }
 
@@ -149,7 +149,8 @@ fn label_noun(tokens: &[Token], index: usize) -> Option<String> {
 
 /// Whether `tokens[at]` is "top" before a whole number in a place ("finish in the top 4",
 /// "finish Top 4", "a top 10 finish", "Masters Top 10 finish?"): a cutoff of ranks, read as a
-/// threshold in either case, not a name. "Will Bitcoin top $100k?" (a verb, before an amount) is not one.
+/// threshold in either case, not a name. "Will Bitcoin top $100k?" (a verb, before an
+/// amount) is not one.
 pub fn is_rank_cutoff(tokens: &[Token], at: usize) -> bool {
     let follows = |words: &[&str]| at > 0 && words.contains(&tokens[at - 1].lower.as_str());
     let finish_after = tokens.get(at + 2).is_some_and(|next| next.lower == "finish");
@@ -548,8 +549,9 @@ fn spelled(word: &str) -> Option<f64> {
 
 /// Whether `tokens[index]` is a spelled number with a direction or range around it ("two or
 /// more", "at least three", "between two and four", "fewer than ten") or before "times": a
-/// count the question turns on. A spelled number alone is read as no threshold: "the two leaders", "one of the
-/// candidates" describe, and the other exchange's words rarely repeat them.
+/// count the question turns on. A spelled number alone is read as no threshold: "the two
+/// leaders", "one of the candidates" describe, and the other exchange's words rarely repeat
+/// them.
 fn spelled_with_a_direction(tokens: &[Token], index: usize) -> bool {
     if spelled(&tokens[index].lower).is_none() {
         return false;
