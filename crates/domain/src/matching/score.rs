@@ -632,14 +632,10 @@ fn compare_thresholds(left: &Features, right: &Features) -> (Agreement, bool) {
         if a_sides_total(left) || a_sides_total(right) {
             return (Agreement::Conflict, false);
         }
-        let named_by = |of: &Features, by: &Features| {
-            of.entities
-                .subjects
-                .iter()
-                .all(|subject| by.entities.subjects.iter().any(|their| their.corresponds_to(subject)))
-        };
-        let either_unnamed = left.entities.subjects.is_empty() || right.entities.subjects.is_empty();
-        let the_same_sides = named_by(left, right) && named_by(right, left);
+        let (left_subjects, right_subjects) = (&left.entities.subjects, &right.entities.subjects);
+        let either_unnamed = left_subjects.is_empty() || right_subjects.is_empty();
+        let the_same_sides = Unmatched::of(left_subjects, right_subjects, None).count == 0
+            && Unmatched::of(right_subjects, left_subjects, None).count == 0;
         if !(either_unnamed || the_same_sides) {
             return (Agreement::Conflict, false);
         }

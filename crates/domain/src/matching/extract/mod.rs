@@ -292,12 +292,12 @@ fn names_a_game(title: &str) -> bool {
 /// Whether a capitalised name stands right before "Total" ("Houston Total Points", not "Full
 /// Game: Total Points" nor "Dallas: Total Points").
 fn names_a_sides_total(question: &str) -> bool {
-    let words: Vec<&str> = question.split_whitespace().collect();
-    words.windows(2).any(|pair| {
-        pair[1] == "Total"
-            && pair[0].starts_with(|first: char| first.is_uppercase())
-            && !pair[0].ends_with(':')
-            && !matches!(pair[0], "Full" | "Game" | "Match" | "The" | "Over" | "Under")
+    let words = question.split_whitespace();
+    words.clone().zip(words.skip(1)).any(|(name, next)| {
+        next == "Total"
+            && name.starts_with(|first: char| first.is_uppercase())
+            && !name.ends_with(':')
+            && !matches!(name, "Full" | "Game" | "Match" | "The" | "Over" | "Under")
     })
 }
 
