@@ -105,6 +105,9 @@ const END_DATE_TOLERANCE_DAYS: i64 = 45;
 /// The date score when one question states a date and the other market gives no date at
 /// all, not even an end date: the date decides resolution and nothing confirms it.
 const UNCONFIRMED_DATE_SCORE: f64 = 0.3;
+/// The date score when a date written without its year, in a market that gives none,
+/// falls on the other's month and day: the day agrees, the year is not confirmed.
+const YEARLESS_DATE_SCORE: f64 = 0.7;
 /// The date score when one question states a date or year and the other market, stating
 /// none, ends well after it, but a contest named on both fixes the event ("the 2026 NBA
 /// Finals"): Kalshi closes its season markets late, so the end date says nothing. With no
@@ -683,12 +686,13 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
     } else {
         (Agreement::Conflict, 0.0)
     };
+    if let Some(agreement) = compare_yearless(left, right) {
+        return agreement;
+    }
     match (left_date, right_date) {
         (Some(left_date), Some(right_date)) => {
             // The state on a day ("above $100k on December 31") is not an event within a
             // window ("reach $100k by December 31"), nor a reading at 10am one at noon.
-            let reads_a_moment =
-                |features: &Features| features.timing.deadline.is_none() && features.timing.on_date.is_some();
             let other_clock = matches!(
                 (left.timing.clock, right.timing.clock),
                 (Some(left_clock), Some(right_clock)) if left_clock != right_clock
@@ -771,6 +775,51 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
             }
         }
     }
+}
+
+/// Whether the state on a day decides ("above $100k on December 31"), rather than an event
+/// before it ("reach $100k by December 31").
+fn reads_a_moment(features: &Features) -> bool {
+    features.timing.deadline.is_none() && features.timing.on_date.is_some()
+}
+
+/// Dates written without a year in a market with no end date ("enter Iran by June 30"), on
+/// either side: the month and day must agree with the other's date, and the year, unknown,
+/// leaves the agreement partial. `None` when neither side has one.
+fn compare_yearless(left: &Features, right: &Features) -> Option<(Agreement, f64)> {
+    let (yearless, other) = match (left.timing.yearless, right.timing.yearless) {
+        (Some(left), Some(right)) => {
+            return Some(if left == right {
+                (Agreement::Partial, YEARLESS_DATE_SCORE)
+            } else {
+                (Agreement::Conflict, 0.0)
+            });
+        }
+        (Some(yearless), None) => (yearless, right),
+        (None, Some(yearless)) => (yearless, left),
+        (None, None) => return None,
+    };
+    Some(match other.timing.resolution_date() {
+        Some(date) if yearless.falls_on(date) && yearless.reads_a_moment == reads_a_moment(other) => {
+            (Agreement::Partial, YEARLESS_DATE_SCORE)
+        }
+        Some(_) => (Agreement::Conflict, 0.0),
+        // "by June 30" against "during Trump's term": another period.
+        None if !other.timing.unresolved.is_empty() => (Agreement::Conflict, 0.0),
+        None => {
+            let near_the_end = other.end_date.is_some_and(|end| {
+                [end.year() - 1, end.year(), end.year() + 1].into_iter().any(|year| {
+                    chrono::NaiveDate::from_ymd_opt(year, yearless.month, yearless.day)
+                        .is_some_and(|date| (date - end).num_days().abs() <= END_DATE_TOLERANCE_DAYS)
+                })
+            });
+            if near_the_end {
+                (Agreement::Partial, YEARLESS_DATE_SCORE)
+            } else {
+                (Agreement::Unknown, UNCONFIRMED_DATE_SCORE)
+            }
+        }
+    })
 }
 
 /// One question names a date; the other names only years, a dateless period, or nothing.
@@ -1069,6 +1118,38 @@ mod tests {
         let recession = features("Recession in 2025?", (2025, 12, 31));
         let germany = features("Will Germany enter a recession in 2025?", (2025, 12, 31));
         assert_eq!(judge(&recession, &germany).refused_by, Some(Field::Subject));
+    }
+
+    #[test]
+    fn a_date_without_a_year_in_a_market_without_an_end_date_is_compared_by_month_and_day() {
+        let undated = |question: &str| Features::of(question, &[], None, None);
+        let by_june_30 = undated("Will Marco Rubio enter Iran by June 30?");
+        assert_eq!(by_june_30.quantities, [], "the day is no threshold");
+        let before_july = features("Will Marco Rubio visit Iran before Jul 1, 2026?", (2026, 7, 1));
+        let judgement = judge(&by_june_30, &before_july);
+        assert_eq!(
+            judgement.date,
+            (Agreement::Partial, YEARLESS_DATE_SCORE),
+            "{judgement:?}"
+        );
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
+        assert_eq!(judge(&before_july, &by_june_30), judgement);
+        // Another day, a reading on the day, or a period that names no date is another date.
+        let before_june = features("Will Marco Rubio visit Iran before Jun 1, 2026?", (2026, 6, 1));
+        assert_eq!(judge(&by_june_30, &before_june).refused_by, Some(Field::Date));
+        let on_june_30 = undated("Will Marco Rubio be in Iran on June 30?");
+        assert_eq!(judge(&on_june_30, &before_july).refused_by, Some(Field::Date));
+        let in_his_term = undated("Will Marco Rubio enter Iran during his term?");
+        assert_eq!(judge(&by_june_30, &in_his_term).refused_by, Some(Field::Date));
+        // Kalshi's "before May" is a month; both without a year, the days must be one.
+        let before_may = features("Will Howard Lutnick leave office before May?", (2026, 5, 1));
+        let by_march_31 = undated("Howard Lutnick out as Secretary of Commerce by March 31?");
+        assert_eq!(judge(&by_march_31, &before_may).refused_by, Some(Field::Date));
+        let before_april = undated("Howard Lutnick out as Secretary of Commerce before April?");
+        assert_eq!(judge(&by_march_31, &before_april).date.0, Agreement::Partial);
+        // With only an end date on the other side, a day near it is partly confirmed.
+        let open_ended = features("Will Marco Rubio visit Iran?", (2026, 6, 30));
+        assert_eq!(judge(&by_june_30, &open_ended).date.0, Agreement::Partial);
     }
 
     #[test]

@@ -32,6 +32,27 @@ pub struct Timing {
     /// The time of day a reading or deadline is at, as written ("10am ET"): minutes past
     /// midnight and the zone's abbreviation ("" when none is written).
     pub clock: Option<(u32, &'static str)>,
+    /// A date written without its year in a market with no end date to give it one ("enter
+    /// Iran by June 30" in a recording that kept no end date): only its month and day are
+    /// known, so only they can be compared.
+    pub yearless: Option<YearlessDate>,
+}
+
+/// The month and day a question's date resolves on, its year unknown; the day is read as
+/// [`Timing::resolution_date`] reads a dated one ("by June 30" is July 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct YearlessDate {
+    pub month: u32,
+    pub day: u32,
+    /// The state on that day decides ("on June 30"), not an event before it.
+    pub reads_a_moment: bool,
+}
+
+impl YearlessDate {
+    /// Whether `date` falls on this month and day.
+    pub fn falls_on(self, date: NaiveDate) -> bool {
+        (date.month(), date.day()) == (self.month, self.day)
+    }
 }
 
 impl Timing {
@@ -41,7 +62,10 @@ impl Timing {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.resolution_date().is_none() && self.years.is_empty() && self.unresolved.is_empty()
+        self.resolution_date().is_none()
+            && self.years.is_empty()
+            && self.unresolved.is_empty()
+            && self.yearless.is_none()
     }
 
     /// A short human description, for `--why`.
@@ -59,6 +83,13 @@ impl Timing {
         if parts.is_empty() && !self.years.is_empty() {
             let years: Vec<String> = self.years.iter().map(i32::to_string).collect();
             parts.push(format!("year {}", years.join(", ")));
+        }
+        if let Some(yearless) = self.yearless {
+            let reading = if yearless.reads_a_moment { "on" } else { "before" };
+            parts.push(format!(
+                "{reading} {:02}-{:02} of a year not stated",
+                yearless.month, yearless.day
+            ));
         }
         for phrase in &self.unresolved {
             parts.push(format!("\"{phrase}\" (no date)"));
@@ -170,7 +201,17 @@ pub fn extract(tokens: &mut [Token], reference: Option<Reference>) -> Timing {
         }
         // "This year" is the whole of the market's year, with or without "in" before it.
         let cue = cue.or_else(|| (tokens[index].lower == "this").then(|| "in".to_owned()));
-        apply(&mut timing, cue.as_deref(), &found);
+        if found.year_unknown {
+            let mut dated = Timing::default();
+            apply(&mut dated, cue.as_deref(), &found);
+            timing.yearless = dated.resolution_date().map(|date| YearlessDate {
+                month: date.month(),
+                day: date.day(),
+                reads_a_moment: dated.deadline.is_none() && dated.on_date.is_some(),
+            });
+        } else {
+            apply(&mut timing, cue.as_deref(), &found);
+        }
         for token in &mut tokens[found.first..found.first + found.length] {
             token.used = true;
         }
@@ -374,7 +415,14 @@ struct FoundDate {
     /// A month written without its year ("before September"), the year taken from the
     /// market's end.
     year_inferred: bool,
+    /// A month written without its year in a market with no end date: its dates are in
+    /// [`YEAR_UNKNOWN`] and only their month and day mean anything.
+    year_unknown: bool,
 }
+
+/// The year a date written without one is placed in when nothing gives it one: not a leap
+/// year, as most years are.
+const YEAR_UNKNOWN: i32 = 2001;
 
 fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_year: Option<i32>) -> Option<FoundDate> {
     let reference_year = reference.map(|reference| reference.date().year());
@@ -393,6 +441,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             end: inner.end,
             single_day: true,
             year_inferred: false,
+            year_unknown: inner.year_unknown,
         });
     }
     // "this year": the year of the market's end date.
@@ -405,6 +454,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             end: NaiveDate::from_ymd_opt(year + 1, 1, 1)?,
             single_day: false,
             year_inferred: false,
+            year_unknown: false,
         });
     }
     // "2026-01-23": a year, month and day joined by hyphens, as Polymarket writes game days.
@@ -436,6 +486,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             end: date.succ_opt()?,
             single_day: true,
             year_inferred: false,
+            year_unknown: false,
         });
     }
     // "by 12/31", "on 11/5/2026": the American numeric date, month first.
@@ -455,6 +506,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             end: start.checked_add_months(Months::new(3))?,
             single_day: false,
             year_inferred: false,
+            year_unknown: false,
         });
     }
     if let Some(month) = month(&token.lower) {
@@ -467,8 +519,13 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             .get(index + year_offset)
             .filter(|candidate| candidate.gap_before.trim().is_empty() || candidate.gap_before.trim() == ",")
             .and_then(Token::year);
-        // "may" is a month only beside a day or a year.
-        if token.lower == "may" && day.is_none() && year.is_none() {
+        // "may" is a month only beside a day or a year, or capitalised after a word of
+        // time ("before May").
+        if token.lower == "may"
+            && day.is_none()
+            && year.is_none()
+            && !(token.text == "May" && cue_before(tokens, index).is_some())
+        {
             return None;
         }
         // A capitalised word straight after a bare month makes a name of both ("March
@@ -483,11 +540,13 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
         }
         let length = 1 + usize::from(day.is_some()) + usize::from(year.is_some());
         let year_inferred = year.is_none();
+        let year_unknown = year.is_none() && reference.is_none();
         // A month without a year is the last one on or before the market's end ("in
         // December" of a market ending in January is the December before).
-        let year = match year {
-            Some(year) => year,
-            None => reference?.year_of(month)?,
+        let year = match (year, reference) {
+            (Some(year), _) => year,
+            (None, Some(reference)) => reference.year_of(month)?,
+            (None, None) => YEAR_UNKNOWN,
         };
         return Some(match day {
             Some(day) => {
@@ -499,6 +558,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
                     end: start.succ_opt()?,
                     single_day: true,
                     year_inferred,
+                    year_unknown,
                 }
             }
             None => {
@@ -510,6 +570,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
                     end: start.checked_add_months(Months::new(1))?,
                     single_day: false,
                     year_inferred,
+                    year_unknown,
                 }
             }
         });
@@ -536,6 +597,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             end: start.checked_add_months(Months::new(1))?,
             single_day: false,
             year_inferred: false,
+            year_unknown: false,
         });
     }
     Some(FoundDate {
@@ -545,6 +607,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
         end: NaiveDate::from_ymd_opt(year + 1, 1, 1)?,
         single_day: false,
         year_inferred: false,
+        year_unknown: false,
     })
 }
 
@@ -574,9 +637,13 @@ fn slashed_date_at(tokens: &[Token], index: usize, reference: Option<Reference>)
         Some(_) => return None,
         // Without a year, only after a word of time ("by 12/31"): "a 2/3 majority" and "3/4
         // of the vote" are fractions.
-        None if cue_before(tokens, index).is_some() => (reference?.year_of(month)?, 2, true),
+        None if cue_before(tokens, index).is_some() => match reference {
+            Some(reference) => (reference.year_of(month)?, 2, true),
+            None => (YEAR_UNKNOWN, 2, true),
+        },
         None => return None,
     };
+    let year_unknown = year_inferred && reference.is_none();
     let date = NaiveDate::from_ymd_opt(year, month, day)?;
     Some(FoundDate {
         first: index,
@@ -585,6 +652,7 @@ fn slashed_date_at(tokens: &[Token], index: usize, reference: Option<Reference>)
         end: date.succ_opt()?,
         single_day: true,
         year_inferred,
+        year_unknown,
     })
 }
 

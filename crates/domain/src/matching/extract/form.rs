@@ -146,8 +146,10 @@ pub enum Action {
     Acquire,
     /// Endorses someone.
     Endorse,
-    /// Meets or talks with someone.
+    /// Meets someone in person.
     Meet,
+    /// Talks with someone, a call included, which a meeting in person is not.
+    Talk,
     /// Signs a law, an order or a deal, or agrees to one.
     Sign,
     /// Leaves an office: resigns, steps down, is removed, is "out" (Polymarket's "Netanyahu
@@ -175,8 +177,12 @@ pub enum Action {
     Fall,
     /// Is seen or appears in public.
     Appear,
-    /// Is indicted, charged or arrested.
+    /// Is indicted or charged with a crime, which needs no arrest.
     Charged,
+    /// Is arrested, which needs no charge.
+    Arrested,
+    /// Fires someone from an office, which a resignation is not.
+    Fire,
     /// Is impeached.
     Impeached,
     /// Is pardoned.
@@ -196,6 +202,7 @@ impl fmt::Display for Action {
             Action::Acquire => "acquire",
             Action::Endorse => "endorse",
             Action::Meet => "meet",
+            Action::Talk => "talk",
             Action::Sign => "sign / agree",
             Action::Leave => "leave office",
             Action::Recognize => "recognize",
@@ -210,6 +217,8 @@ impl fmt::Display for Action {
             Action::Fall => "fall / collapse",
             Action::Appear => "appear in public",
             Action::Charged => "be charged",
+            Action::Arrested => "be arrested",
+            Action::Fire => "fire",
             Action::Impeached => "be impeached",
             Action::Pardoned => "be pardoned",
             Action::Release => "release",
@@ -390,8 +399,14 @@ const ACTIONS: &[(&[&str], Action)] = &[
     (&["meet"], Action::Meet),
     (&["meets"], Action::Meet),
     (&["meet", "with"], Action::Meet),
-    (&["talk", "to"], Action::Meet),
-    (&["talk", "with"], Action::Meet),
+    (&["talk", "to"], Action::Talk),
+    (&["talk", "with"], Action::Talk),
+    (&["talks", "to"], Action::Talk),
+    (&["talks", "with"], Action::Talk),
+    (&["speak", "to"], Action::Talk),
+    (&["speak", "with"], Action::Talk),
+    (&["speaks", "to"], Action::Talk),
+    (&["speaks", "with"], Action::Talk),
     (&["sign"], Action::Sign),
     (&["signs"], Action::Sign),
     (&["signed"], Action::Sign),
@@ -464,6 +479,14 @@ const ACTIONS: &[(&[&str], Action)] = &[
     (&["leave", "office"], Action::Leave),
     (&["leaves", "office"], Action::Leave),
     (&["removed", "from", "office"], Action::Leave),
+    (&["leave", "the", "cabinet"], Action::Leave),
+    (&["leaves", "the", "cabinet"], Action::Leave),
+    (&["leave", "the", "trump", "cabinet"], Action::Leave),
+    (&["leaves", "the", "trump", "cabinet"], Action::Leave),
+    (&["leave", "the", "administration"], Action::Leave),
+    (&["leaves", "the", "administration"], Action::Leave),
+    (&["leave", "the", "trump", "administration"], Action::Leave),
+    (&["leaves", "the", "trump", "administration"], Action::Leave),
     // Kalshi's "leave President of Russia", "leave Prime Minister of Israel": an office's
     // title after "leave" (not "leave Iran", a place).
     (&["leave", "president"], Action::Leave),
@@ -475,7 +498,18 @@ const ACTIONS: &[(&[&str], Action)] = &[
     (&["leave", "power"], Action::Leave),
     (&["indicted"], Action::Charged),
     (&["charged"], Action::Charged),
-    (&["arrested"], Action::Charged),
+    (&["arrested"], Action::Arrested),
+    (&["fire"], Action::Fire),
+    (&["fires"], Action::Fire),
+    (&["fired"], Action::Fire),
+    // Weapons fired are a strike, not a dismissal.
+    (&["fire", "a", "missile"], Action::Attack),
+    (&["fire", "missiles"], Action::Attack),
+    (&["fires", "missiles"], Action::Attack),
+    (&["fire", "rockets"], Action::Attack),
+    (&["fires", "rockets"], Action::Attack),
+    (&["open", "fire"], Action::Attack),
+    (&["opens", "fire"], Action::Attack),
     (&["impeached"], Action::Impeached),
     (&["pardon"], Action::Pardoned),
     (&["pardons"], Action::Pardoned),
@@ -927,6 +961,17 @@ mod tests {
             Some(Action::Leave)
         );
         assert!(!read("US government shutdown in 2025?").other_action(&visit));
+        // A call is not a meeting, a charge not an arrest, a firing not a departure; and
+        // missiles fired are a strike.
+        let talk = read("Will Trump talk to Pope Leo XIV in March?");
+        assert_eq!(talk.action, Some(Action::Talk));
+        assert!(talk.other_action(&read("Donald Trump and Pope Leo XIV meet before Apr 1, 2026?")));
+        let charged = read("Obama federally charged before 2027?");
+        assert!(charged.other_action(&read("Will Barack Obama be arrested before Jan 2027?")));
+        let fire = read("Will Trump fire 0 Cabinet members before 2027?");
+        assert_eq!(fire.action, Some(Action::Fire));
+        assert!(fire.other_action(&read("Will no one leave the Trump Cabinet before 2027?")));
+        assert_eq!(read("Will Iran fire missiles at Israel?").action, Some(Action::Attack));
     }
 
     #[test]
