@@ -74,14 +74,27 @@ impl MatchInput {
     }
 
     pub fn features(&self) -> extract::Features {
-        let mut features = extract::Features::of(
-            &self.question,
-            &self.outcomes,
-            self.event_title.as_deref(),
-            self.end_date.map(|end_date| end_date.date_naive()),
-        );
+        use extract::ticker::{TickerDate, TickerGame};
+        // Where a recording kept a Kalshi market's ticker but not its close, the ticker's
+        // date stands in: its day as the end date, or its year as one the question implies.
+        let ticker_date = (self.exchange == Exchange::Kalshi && self.end_date.is_none())
+            .then(|| TickerDate::read(&self.external_id))
+            .flatten();
+        let end_date = self
+            .end_date
+            .map(|end_date| end_date.date_naive())
+            .or(match ticker_date {
+                Some(TickerDate::Day(day)) => Some(day),
+                _ => None,
+            });
+        let mut features = extract::Features::of(&self.question, &self.outcomes, self.event_title.as_deref(), end_date);
+        if let Some(TickerDate::Year(year)) = ticker_date
+            && features.timing.is_empty()
+        {
+            features.timing.years.insert(year);
+        }
         if self.exchange == Exchange::Kalshi {
-            features.game = extract::ticker::TickerGame::read(&self.external_id);
+            features.game = TickerGame::read(&self.external_id);
         }
         features.end_day_american = self.end_date.map(american_day);
         features

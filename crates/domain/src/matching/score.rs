@@ -136,6 +136,8 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
     // about one meeting of them.
     let one_game = left.named_outcomes.is_some()
         || right.named_outcomes.is_some()
+        || left.game.is_some()
+        || right.game.is_some()
         || left.opponent.is_some()
         || right.opponent.is_some()
         || left.names_a_line_of_a_game()
@@ -312,6 +314,9 @@ fn ticker_names_another_opponent(kalshi: &Features, other: &Features) -> bool {
     let (Some(game), Some(chosen)) = (&kalshi.game, &kalshi.entities.primary) else {
         return false;
     };
+    if game.chosen.is_empty() {
+        return false;
+    }
     let day_confirmed = other
         .end_date
         .is_some_and(|end| (game.day - end).num_days().abs() <= GAME_DAY_TOLERANCE_DAYS);
@@ -686,7 +691,7 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
     } else {
         (Agreement::Conflict, 0.0)
     };
-    if let Some(agreement) = compare_yearless(left, right) {
+    if let Some(agreement) = compare_yearless(left, right, outside_the_date) {
         return agreement;
     }
     match (left_date, right_date) {
@@ -705,8 +710,10 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
                 (Agreement::Conflict, 0.0)
             }
         }
-        (Some(date), None) => date_against_rest(date, right, decided_by_a_contest, outside_the_date),
-        (None, Some(date)) => date_against_rest(date, left, decided_by_a_contest, outside_the_date),
+        (Some(date), None) => day_against_game(left, date, right)
+            .unwrap_or_else(|| date_against_rest(date, right, decided_by_a_contest, outside_the_date)),
+        (None, Some(date)) => day_against_game(right, date, left)
+            .unwrap_or_else(|| date_against_rest(date, left, decided_by_a_contest, outside_the_date)),
         (None, None) => {
             let left_years = &left.timing.years;
             let right_years = &right.timing.years;
@@ -785,8 +792,10 @@ fn reads_a_moment(features: &Features) -> bool {
 
 /// Dates written without a year in a market with no end date ("enter Iran by June 30"), on
 /// either side: the month and day must agree with the other's date, and the year, unknown,
-/// leaves the agreement partial. `None` when neither side has one.
-fn compare_yearless(left: &Features, right: &Features) -> Option<(Agreement, f64)> {
+/// leaves the agreement partial; against an end date alone, they must fall near it in some
+/// year, or the end speaks against them as it does against a dated question
+/// (`outside_the_date`). `None` when neither side has one.
+fn compare_yearless(left: &Features, right: &Features, outside_the_date: (Agreement, f64)) -> Option<(Agreement, f64)> {
     let (yearless, other) = match (left.timing.yearless, right.timing.yearless) {
         (Some(left), Some(right)) => {
             return Some(if left == right {
@@ -813,11 +822,25 @@ fn compare_yearless(left: &Features, right: &Features) -> Option<(Agreement, f64
                         .is_some_and(|date| (date - end).num_days().abs() <= END_DATE_TOLERANCE_DAYS)
                 })
             });
-            if near_the_end {
-                (Agreement::Partial, YEARLESS_DATE_SCORE)
-            } else {
-                (Agreement::Unknown, UNCONFIRMED_DATE_SCORE)
+            match other.end_date {
+                Some(_) if near_the_end => (Agreement::Partial, YEARLESS_DATE_SCORE),
+                Some(_) => outside_the_date,
+                None => (Agreement::Unknown, UNCONFIRMED_DATE_SCORE),
             }
+        }
+    })
+}
+
+/// A day one question names ("Will FC Barcelona win on 2026-04-14?") against the day the
+/// other's ticker says its game is played: the other leg of a tie, or the next game of a
+/// series, is another day. `None` unless the question names a day and the other a game.
+fn day_against_game(stated: &Features, date: chrono::NaiveDate, game: &Features) -> Option<(Agreement, f64)> {
+    let game = game.game.as_ref()?;
+    (reads_a_moment(stated) && stated.timing.on_date == Some(date)).then(|| {
+        if game.day == date {
+            (Agreement::Agree, 1.0)
+        } else {
+            (Agreement::Conflict, 0.0)
         }
     })
 }
@@ -1523,6 +1546,30 @@ mod tests {
     fn on_day(question: &str, outcomes: &[&str], day: (i32, u32, u32)) -> Features {
         let outcomes: Vec<String> = outcomes.iter().map(|outcome| (*outcome).to_owned()).collect();
         Features::of(question, &outcomes, None, NaiveDate::from_ymd_opt(day.0, day.1, day.2))
+    }
+
+    #[test]
+    fn a_day_named_against_a_tickers_game_day_tells_the_legs_of_a_tie_apart() {
+        let first_leg = |question: &str, ticker: &str| kalshi_game(question, ticker, (2026, 4, 22));
+        let barcelona = first_leg(
+            "Barcelona vs Atletico Winner? — Barcelona",
+            "KXUCLGAME-26APR08BARATM-BAR",
+        );
+        let on = |day: u32| features(&format!("Will FC Barcelona win on 2026-04-{day:02}?"), (2026, 4, day));
+        let judgement = judge(&on(8), &barcelona);
+        assert_eq!(judgement.date, (Agreement::Agree, 1.0), "{judgement:?}");
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
+        assert_eq!(judge(&on(14), &barcelona).refused_by, Some(Field::Date));
+        // A draw backs neither side; the game's day still tells which meeting.
+        let tie = first_leg("Barcelona vs Atletico Winner? — Tie", "KXUCLGAME-26APR08BARATM-TIE");
+        let draw = |day: u32| {
+            features(
+                "Will FC Barcelona vs. Club Atlético de Madrid end in a draw?",
+                (2026, 4, day),
+            )
+        };
+        assert_eq!(judge(&draw(8), &tie).refused_by, None);
+        assert_eq!(judge(&draw(14), &tie).refused_by, Some(Field::Date));
     }
 
     #[test]

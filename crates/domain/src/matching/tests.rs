@@ -250,3 +250,34 @@ fn thresholds_one_step_apart_meet_in_the_index() {
         );
     }
 }
+
+#[test]
+fn a_kalshi_tickers_date_stands_in_for_a_close_the_recording_lacks() {
+    let kalshi = |question: &str, ticker: &str| MatchInput {
+        end_date: None,
+        external_id: ticker.to_owned(),
+        ..input(1, question, true)
+    };
+    let polymarket = |question: &str| MatchInput {
+        end_date: None,
+        ..input(0, question, false)
+    };
+    let newsom = kalshi(
+        "Will Gavin Newsom be the nominee for the Presidency for the Democratic party?",
+        "KXPRESNOMD-28-GN",
+    );
+    let in_2024 = polymarket("Will Gavin Newsom win the 2024 Democratic Presidential Nomination?");
+    let in_2028 = polymarket("Will Gavin Newsom win the 2028 Democratic Presidential Nomination?");
+    assert!(!explain(&in_2024, &newsom).is_match());
+    assert!(explain(&in_2028, &newsom).is_match());
+    // A day: the deadline "by June 30" of a market with no close is the ticker's.
+    let rubio = kalshi("Will Marco Rubio visit Iran?", "KXVISITIRAN-26JUL01-MRUB");
+    assert!(explain(&polymarket("Will Marco Rubio enter Iran by June 30?"), &rubio).is_match());
+    assert!(!explain(&polymarket("Will Marco Rubio enter Iran by March 31?"), &rubio).is_match());
+    // A close, where recorded, decides.
+    let closing = MatchInput {
+        end_date: Some("2024-08-22T12:00:00Z".parse().unwrap()),
+        ..newsom.clone()
+    };
+    assert!(explain(&in_2024, &closing).is_match());
+}

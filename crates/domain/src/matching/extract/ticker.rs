@@ -43,7 +43,12 @@ impl TickerGame {
         if !letters.bytes().all(|byte| byte.is_ascii_uppercase()) || (letters.is_empty() && !line) {
             return None;
         }
-        let chosen = letters.to_ascii_lowercase();
+        // A soccer game's draw (`…-26APR08BARATM-TIE`) backs neither side, as a total does.
+        let chosen = if letters == "TIE" {
+            String::new()
+        } else {
+            letters.to_ascii_lowercase()
+        };
         series_and_event.split('-').skip(1).find_map(|segment| {
             let (day, sides) = day_and_rest(segment)?;
             let sides = sides.to_ascii_lowercase();
@@ -68,10 +73,43 @@ impl TickerGame {
     }
 }
 
+/// When a Kalshi ticker says its event is decided: the day its event segment starts with
+/// (`KXVISITIRAN-26JUL01-MRUB`, `KXUCLGAME-26APR08BARATM-BAR`), or only the year it is
+/// (`KXPRESNOMR-28-GN`, `PRESPARTYTN-24-R`). Kalshi's convention, read where a recording kept
+/// the ticker but not the market's close.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TickerDate {
+    Day(NaiveDate),
+    Year(i32),
+}
+
+impl TickerDate {
+    /// Reads the event segment (the second) of a ticker; `None` when it states no date.
+    pub fn read(ticker: &str) -> Option<TickerDate> {
+        let event = ticker.split('-').nth(1)?;
+        if event.len() == 2 && event.bytes().all(|byte| byte.is_ascii_digit()) {
+            return Some(TickerDate::Year(2000 + event.parse::<i32>().ok()?));
+        }
+        day_of(event).map(TickerDate::Day)
+    }
+}
+
 /// Splits `26AUG20PAUCOB` (or `26AUG201900PAUCOB`) into the day and the letters after it.
 fn day_and_rest(segment: &str) -> Option<(NaiveDate, &str)> {
+    let day = day_of(segment)?;
+    let rest = &segment[7..];
+    // An optional time of day (four digits) before the sides.
+    let rest = match rest.as_bytes() {
+        [a, b, c, d, ..] if [a, b, c, d].iter().all(|byte| byte.is_ascii_digit()) => &rest[4..],
+        _ => rest,
+    };
+    (!rest.is_empty() && rest.bytes().all(|byte| byte.is_ascii_uppercase())).then_some((day, rest))
+}
+
+/// The day a segment starts with (`26AUG20…`: year, month, day).
+fn day_of(segment: &str) -> Option<NaiveDate> {
     let bytes = segment.as_bytes();
-    if bytes.len() < 8 || !bytes[..2].iter().all(u8::is_ascii_digit) || !bytes[5..7].iter().all(u8::is_ascii_digit) {
+    if bytes.len() < 7 || !bytes[..2].iter().all(u8::is_ascii_digit) || !bytes[5..7].iter().all(u8::is_ascii_digit) {
         return None;
     }
     let month = match &segment[2..5] {
@@ -90,14 +128,7 @@ fn day_and_rest(segment: &str) -> Option<(NaiveDate, &str)> {
         _ => return None,
     };
     let year = 2000 + segment[..2].parse::<i32>().ok()?;
-    let day = NaiveDate::from_ymd_opt(year, month, segment[5..7].parse().ok()?)?;
-    let rest = &segment[7..];
-    // An optional time of day (four digits) before the sides.
-    let rest = match rest.as_bytes() {
-        [a, b, c, d, ..] if [a, b, c, d].iter().all(|byte| byte.is_ascii_digit()) => &rest[4..],
-        _ => rest,
-    };
-    (!rest.is_empty() && rest.bytes().all(|byte| byte.is_ascii_uppercase())).then_some((day, rest))
+    NaiveDate::from_ymd_opt(year, month, segment[5..7].parse().ok()?)
 }
 
 /// Whether `code` (lower-case) can abbreviate `name`: its first letter begins a word of the
@@ -190,6 +221,31 @@ mod tests {
         let (chiefs, jaguars) = (name("Kansas City Chiefs"), name("Jacksonville Jaguars"));
         assert!(codes_fit_both(&total, [&jaguars, &chiefs]));
         assert!(!codes_fit_both(&total, [&chiefs, &name("Denver Broncos")]));
+    }
+
+    #[test]
+    fn a_draw_backs_neither_side_of_its_game() {
+        let draw = TickerGame::read("KXUCLGAME-26APR08BARATM-TIE").unwrap();
+        assert_eq!(draw.day, NaiveDate::from_ymd_opt(2026, 4, 8).unwrap());
+        assert!(draw.chosen.is_empty() && draw.opponent.is_empty());
+    }
+
+    #[test]
+    fn reads_the_date_of_an_event() {
+        let day = |year, month, day| Some(TickerDate::Day(NaiveDate::from_ymd_opt(year, month, day).unwrap()));
+        assert_eq!(TickerDate::read("KXVISITIRAN-26JUL01-MRUB"), day(2026, 7, 1));
+        assert_eq!(TickerDate::read("KXUCLGAME-26APR08BARATM-BAR"), day(2026, 4, 8));
+        assert_eq!(TickerDate::read("KXRATECUTCOUNT-25DEC31-T2"), day(2025, 12, 31));
+        assert_eq!(TickerDate::read("KXPRESNOMR-28-GN"), Some(TickerDate::Year(2028)));
+        for ticker in [
+            "KXSWINGSTATES24DJT-0",
+            "KXKHAMENEIOUT-AKHA-26FEB01",
+            "KXBTC2025100",
+            "558946",
+            "",
+        ] {
+            assert_eq!(TickerDate::read(ticker), None, "{ticker}");
+        }
     }
 
     #[test]
