@@ -1549,6 +1549,34 @@ mod tests {
     }
 
     #[test]
+    fn initials_of_a_department_or_country_name_it_and_an_office_names_its_race() {
+        let polymarket = features(
+            "Markwayne Mullin confirmed as DHS Secretary by March 31, 2026?",
+            (2026, 3, 31),
+        );
+        let kalshi = features(
+            "Will Markwayne Mullin be confirmed as Secretary of Homeland Security before Apr 1, 2026?",
+            (2026, 4, 1),
+        );
+        assert_eq!(judge(&polymarket, &kalshi).subject.0, Agreement::Agree);
+        let drc = features(
+            "Tshisekedi out as President of the DRC by December 31, 2026?",
+            (2026, 12, 31),
+        );
+        let congo = features(
+            "Will Félix Tshisekedi leave President of the Democratic Republic of the Congo before Jan 1, 2027?",
+            (2027, 1, 1),
+        );
+        assert_eq!(judge(&drc, &congo).refused_by, None);
+        let presidential = features("Will a Republican win New Jersey Presidential Election?", (2024, 11, 5));
+        let governorship = features(
+            "Will the Republican party win the governorship in New Jersey",
+            (2024, 11, 5),
+        );
+        assert_eq!(judge(&presidential, &governorship).refused_by, Some(Field::Contest));
+    }
+
+    #[test]
     fn a_day_named_against_a_tickers_game_day_tells_the_legs_of_a_tie_apart() {
         let first_leg = |question: &str, ticker: &str| kalshi_game(question, ticker, (2026, 4, 22));
         let barcelona = first_leg(

@@ -244,13 +244,22 @@ const TIME_ZONES: [&str; 12] = [
 
 /// Zones no state or name shares, claimed wherever they stand in capitals ("on January 28,
 /// 2026 (ET)"): a zone says how to read a date, and read as a name it is a subject one side
-/// names and the other does not. ("CT" and "PT" are also Connecticut and Portugal.)
+/// names and the other does not. ("CT" and "PT" are also Connecticut and Portugal.) Not where
+/// a capitalised word follows in the same phrase: that is a name the letters begin ("UTC
+/// Cajamarca", a club, is not "FC Cajamarca").
 fn claim_lone_time_zones(tokens: &mut [Token]) {
-    for token in tokens.iter_mut().filter(|token| !token.used) {
-        if matches!(
-            token.text.as_str(),
-            "ET" | "EST" | "EDT" | "CST" | "CDT" | "PST" | "PDT" | "UTC" | "GMT"
-        ) {
+    for index in 0..tokens.len() {
+        let begins_a_name = tokens
+            .get(index + 1)
+            .is_some_and(|next| next.gap_before == " " && next.is_capitalized());
+        let token = &mut tokens[index];
+        if !token.used
+            && !begins_a_name
+            && matches!(
+                token.text.as_str(),
+                "ET" | "EST" | "EDT" | "CST" | "CDT" | "PST" | "PDT" | "UTC" | "GMT"
+            )
+        {
             token.used = true;
         }
     }
@@ -509,7 +518,13 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             year_unknown: false,
         });
     }
-    if let Some(month) = month(&token.lower) {
+    // A month's letters joined to a word ("Lee Jun-seok", "Mar-a-Lago") are a name.
+    if let Some(month) = month(&token.lower).filter(|_| {
+        !(token.gap_after == "-"
+            && tokens
+                .get(index + 1)
+                .is_some_and(|next| next.text.starts_with(|first: char| first.is_alphabetic())))
+    }) {
         let day = tokens
             .get(index + 1)
             .filter(|candidate| candidate.gap_before.trim().is_empty())
@@ -1017,6 +1032,22 @@ mod tests {
         let polymarket = timing("Will bitcoin hit $1m before GTA VI?", Some(2026));
         assert_eq!(polymarket.unresolved, ["before GTA VI"]);
         assert_eq!(polymarket.deadline, None);
+    }
+
+    #[test]
+    fn a_month_joined_to_a_word_is_a_name() {
+        assert!(timing_of("Will Lee Jun-seok be arrested?").is_empty());
+        assert!(timing_of("Will Trump visit Mar-a-Lago?").is_empty());
+    }
+
+    #[test]
+    fn a_zone_beginning_a_name_is_the_name() {
+        let mut club = tokenize("Will UTC Cajamarca win Peru Liga 1?");
+        extract(&mut club, None);
+        assert!(club.iter().any(|token| token.lower == "utc" && !token.used));
+        let mut deadline = tokenize("Will it happen by January 28, 2026 (UTC)?");
+        extract(&mut deadline, None);
+        assert!(deadline.iter().any(|token| token.lower == "utc" && token.used));
     }
 
     #[test]

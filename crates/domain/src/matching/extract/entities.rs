@@ -887,6 +887,7 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
         Alias::Context,
     ),
     ("governor race", "governor election", Alias::Context),
+    ("governorship", "governor election", Alias::Context),
     ("governor election", "governor election", Alias::Context),
     ("house race", "house election", Alias::Context),
     ("house election", "house election", Alias::Context),
@@ -957,6 +958,7 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
         "dr congo",
         Alias::Subject(EntityKind::Country),
     ),
+    ("drc", "dr congo", Alias::Subject(EntityKind::Country)),
     ("democratic party", "democrats", Alias::Subject(EntityKind::Party)),
     ("democrats", "democrats", Alias::Subject(EntityKind::Party)),
     ("democrat", "democrats", Alias::Subject(EntityKind::Party)),
@@ -1017,6 +1019,18 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("federal reserve", "fed", Alias::Subject(EntityKind::Institution)),
     ("fomc", "fed", Alias::Subject(EntityKind::Institution)),
     ("fed", "fed", Alias::Subject(EntityKind::Institution)),
+    // Departments under their initials ("DHS Secretary", "Secretary of Homeland Security").
+    (
+        "department of homeland security",
+        "homeland security",
+        Alias::Subject(EntityKind::Institution),
+    ),
+    (
+        "homeland security",
+        "homeland security",
+        Alias::Subject(EntityKind::Institution),
+    ),
+    ("dhs", "homeland security", Alias::Subject(EntityKind::Institution)),
     // Institutions the exchanges name without their country (the US's, unless another is
     // named), so that a question's first word ("Government shutdown in 2025?") is not read as
     // a name of its own.

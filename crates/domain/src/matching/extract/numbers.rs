@@ -494,7 +494,12 @@ pub fn extract(tokens: &mut [Token]) -> Numbers {
             } else {
                 second.unit
             };
-            quantity.bound = Bound::Between;
+            // Kalshi's buckets of one value ("Will 2 to 2 bills become law?") are that value.
+            quantity.bound = if quantity.low == quantity.high {
+                Bound::Exact
+            } else {
+                Bound::Between
+            };
             quantity.decimals = first.decimals.max(second.decimals);
             last = second.last_token;
         } else if let Some((counted, sign)) = line_before(tokens, index) {
@@ -1116,6 +1121,8 @@ mod tests {
         assert_eq!(one("Will fewer than ten candidates qualify?").bound, Bound::Below);
         let range = one("Will Trump pardon between two and four people?");
         assert_eq!((range.low, range.high, range.bound), (2.0, 4.0, Bound::Between));
+        let bucket = one("Will 2 to 2 bills become law in Mar 2026?");
+        assert_eq!((bucket.low, bucket.high, bucket.bound), (2.0, 2.0, Bound::Exact));
         assert!(
             one("Will the Fed cut rates three times in 2026?")
                 .agrees_with(&one("Will the Fed cut rates 3 times in 2026?"))

@@ -56,14 +56,23 @@ pub struct Side {
 }
 
 impl Side {
-    /// Whether Yes on one is No on the other: negations differ, or they use opposite verbs
-    /// of the same group.
+    /// Whether Yes on one is No on the other: negations differ, or they use different
+    /// classes of a group both use ("win" against "lose"; "win the election but lose
+    /// Michigan" uses both classes on both sides, and agrees).
     pub fn opposes(&self, other: &Side) -> bool {
-        let verbs_oppose = self.verbs.iter().any(|(group, class)| {
-            other
+        let classes = |side: &Side, group: usize| -> Vec<usize> {
+            let mut classes: Vec<usize> = side
                 .verbs
                 .iter()
-                .any(|(other_group, other_class)| group == other_group && class != other_class)
+                .filter(|(verb_group, _class)| *verb_group == group)
+                .map(|(_group, class)| *class)
+                .collect();
+            classes.sort_unstable();
+            classes
+        };
+        let verbs_oppose = self.verbs.iter().any(|(group, _class)| {
+            let theirs = classes(other, *group);
+            !theirs.is_empty() && classes(self, *group) != theirs
         });
         self.negated != other.negated || verbs_oppose
     }
@@ -109,8 +118,11 @@ pub fn extract(tokens: &[Token]) -> Side {
             side.note(HOLD);
             continue;
         }
+        // "No" before a noun counts none of it ("win no swing states" is "win 0 swing
+        // states", which reads as not winning any), except before a number ("No. 1 seed").
+        let no_number = word == "no" && tokens.get(index + 1).is_some_and(Token::starts_with_digit);
         let negation = matches!(word, "not" | "never" | "fail" | "fails" | "without" | "t")
-            || (word == "no" && !no_longer && (index == 0 || tokens[index - 1].lower == "will"));
+            || (word == "no" && !no_longer && !no_number);
         if negation {
             side.negated = !side.negated;
         }
@@ -163,6 +175,19 @@ mod tests {
         let kalshi = side("Will the Oklahoma City win the 2026 Pro Basketball Finals?");
         assert!(!polymarket.opposes(&kalshi));
         assert_eq!(kalshi.describe(), "win");
+    }
+
+    #[test]
+    fn both_classes_of_a_group_on_both_sides_agree() {
+        let polymarket = side("Kamala Harris wins the election but loses Michigan?");
+        assert!(!polymarket.opposes(&side("Will Kamala Harris win the Presidency but lose Michigan?")));
+        assert!(polymarket.opposes(&side("Will Kamala Harris win the Presidency?")));
+    }
+
+    #[test]
+    fn no_before_a_noun_negates_and_before_a_number_does_not() {
+        assert!(side("Will Trump win no swing states?").negated);
+        assert!(!side("Will the No. 1 seed win the tournament?").negated);
     }
 
     #[test]
