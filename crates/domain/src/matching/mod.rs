@@ -42,7 +42,7 @@ pub const MAX_MATCHES_PER_MARKET: usize = 5;
 /// each fold with (the most recall at precision 0.95, the highest threshold among equals; see
 /// [`evaluation`]), and held to it by a test, so it is never picked by hand. See
 /// `docs/MATCHING.md`.
-pub const SERVING_THRESHOLD: f64 = 0.52;
+pub const SERVING_THRESHOLD: f64 = 0.50;
 
 /// What the matcher needs of a market; every field comes from the stored market.
 #[derive(Debug, Clone, PartialEq)]
