@@ -60,19 +60,17 @@ impl Side {
     /// classes of a group both use ("win" against "lose"; "win the election but lose
     /// Michigan" uses both classes on both sides, and agrees).
     pub fn opposes(&self, other: &Side) -> bool {
-        let classes = |side: &Side, group: usize| -> Vec<usize> {
-            let mut classes: Vec<usize> = side
-                .verbs
+        // The classes of `group` a side uses, as bits (no allocation: this runs for every
+        // candidate pair).
+        let classes = |side: &Side, group: usize| -> u32 {
+            side.verbs
                 .iter()
                 .filter(|(verb_group, _class)| *verb_group == group)
-                .map(|(_group, class)| *class)
-                .collect();
-            classes.sort_unstable();
-            classes
+                .fold(0, |bits, (_group, class)| bits | 1 << class)
         };
         let verbs_oppose = self.verbs.iter().any(|(group, _class)| {
             let theirs = classes(other, *group);
-            !theirs.is_empty() && classes(self, *group) != theirs
+            theirs != 0 && classes(self, *group) != theirs
         });
         self.negated != other.negated || verbs_oppose
     }
