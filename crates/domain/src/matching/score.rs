@@ -808,6 +808,20 @@ fn compare_yearless(left: &Features, right: &Features, outside_the_date: (Agreem
         (None, Some(yearless)) => (yearless, left),
         (None, None) => return None,
     };
+    // A reading at another time of day is another reading, and a game is played on its
+    // ticker's day (the other leg of a tie is another day), as for a dated question.
+    if matches!((left.timing.clock, right.timing.clock), (Some(left), Some(right)) if left != right) {
+        return Some((Agreement::Conflict, 0.0));
+    }
+    if let Some(game) = &other.game
+        && yearless.reads_a_moment
+    {
+        return Some(if yearless.falls_on(game.day) {
+            (Agreement::Partial, YEARLESS_DATE_SCORE)
+        } else {
+            (Agreement::Conflict, 0.0)
+        });
+    }
     Some(match other.timing.resolution_date() {
         Some(date) if yearless.falls_on(date) && yearless.reads_a_moment == reads_a_moment(other) => {
             (Agreement::Partial, YEARLESS_DATE_SCORE)
@@ -1170,6 +1184,21 @@ mod tests {
         assert_eq!(judge(&by_march_31, &before_may).refused_by, Some(Field::Date));
         let before_april = undated("Howard Lutnick out as Secretary of Commerce before April?");
         assert_eq!(judge(&by_march_31, &before_april).date.0, Agreement::Partial);
+        // Another hour, or another leg of a tie, is another date, as with the year written.
+        let at_noon = undated("Will the price of Bitcoin be above $100,000 on June 30 at 12pm ET?");
+        let at_five = features(
+            "Will the price of Bitcoin be above $100,000 on Jun 30, 2026 at 5pm EDT?",
+            (2026, 6, 30),
+        );
+        assert_eq!(judge(&at_noon, &at_five).refused_by, Some(Field::Date));
+        let mut first_leg = features("Barcelona vs Atletico Winner? — Barcelona", (2026, 4, 22));
+        first_leg.game = ticker::TickerGame::read("KXUCLGAME-26APR08BARATM-BAR");
+        let second_leg = undated("Will FC Barcelona win on April 14?");
+        assert_eq!(judge(&second_leg, &first_leg).refused_by, Some(Field::Date));
+        assert_eq!(
+            judge(&undated("Will FC Barcelona win on April 8?"), &first_leg).refused_by,
+            None
+        );
         // With only an end date on the other side, a day near it is partly confirmed.
         let open_ended = features("Will Marco Rubio visit Iran?", (2026, 6, 30));
         assert_eq!(judge(&by_june_30, &open_ended).date.0, Agreement::Partial);

@@ -499,10 +499,7 @@ const ACTIONS: &[(&[&str], Action)] = &[
     (&["indicted"], Action::Charged),
     (&["charged"], Action::Charged),
     (&["arrested"], Action::Arrested),
-    (&["fire"], Action::Fire),
-    (&["fires"], Action::Fire),
-    (&["fired"], Action::Fire),
-    // Weapons fired are a strike, not a dismissal.
+    // Weapons fired are a strike, not a dismissal (which `action_by_position` reads).
     (&["fire", "a", "missile"], Action::Attack),
     (&["fire", "missiles"], Action::Attack),
     (&["fires", "missiles"], Action::Attack),
@@ -685,12 +682,24 @@ fn reaches_a_named_contest(tokens: &[Token], words: &[&str], at: usize) -> bool 
 }
 
 /// The action a word names by where it stands rather than by a fixed phrase: Polymarket's
-/// "<Name> out" (leaving office; "drop out" is read as a phrase before it), and "end" as a
-/// verb ("the conflict ends by March?"; not "by the end of", "end of 2026", "end in a draw").
+/// "<Name> out" (leaving office; "drop out" is read as a phrase before it), "end" as a verb
+/// ("the conflict ends by March?"; not "by the end of", "end of 2026", "end in a draw"), and
+/// "fire" as a dismissal only with a person or a count of them after it ("fire Powell",
+/// "fire 0 Cabinet members"; not "Chicago Fire", "cease-fire" or "fire an ICBM").
 fn action_by_position(tokens: &[Token], words: &[&str], at: usize) -> Option<Action> {
     let previous = at.checked_sub(1).map(|before| words[before]);
     let next = words.get(at + 1).copied();
     match words[at] {
+        "fire" | "fires"
+            if !tokens[at].is_capitalized()
+                && !tokens[at].gap_before.ends_with('-')
+                && tokens
+                    .get(at + 1)
+                    .is_some_and(|object| object.is_capitalized() || object.starts_with_digit()) =>
+        {
+            Some(Action::Fire)
+        }
+        "fired" if matches!(previous, Some("be" | "is" | "was" | "get" | "gets" | "got")) => Some(Action::Fire),
         // After a name, not after a capitalised verb of a title ("Knocked Out", "Sold Out").
         "out"
             if at > 0
@@ -972,6 +981,19 @@ mod tests {
         assert_eq!(fire.action, Some(Action::Fire));
         assert!(fire.other_action(&read("Will no one leave the Trump Cabinet before 2027?")));
         assert_eq!(read("Will Iran fire missiles at Israel?").action, Some(Action::Attack));
+        assert_eq!(
+            read("Will Trump fire Jerome Powell this year?").action,
+            Some(Action::Fire)
+        );
+        assert_eq!(read("Will Powell be fired before 2027?").action, Some(Action::Fire));
+        for other in [
+            "Will Chicago Fire FC win on 2025-10-18?",
+            "Russia x Ukraine cease-fire in 2025?",
+            "Will North Korea fire an ICBM in 2025?",
+            "Will China fire on Taiwan by December 31?",
+        ] {
+            assert_ne!(read(other).action, Some(Action::Fire), "{other}");
+        }
     }
 
     #[test]

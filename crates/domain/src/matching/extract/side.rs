@@ -56,21 +56,16 @@ pub struct Side {
 }
 
 impl Side {
-    /// Whether Yes on one is No on the other: negations differ, or they use different
-    /// classes of a group both use ("win" against "lose"; "win the election but lose
-    /// Michigan" uses both classes on both sides, and agrees).
+    /// Whether Yes on one is No on the other: negations differ, or they use opposite verbs
+    /// of the same group. ("Win the Presidency but lose Michigan" against the same words
+    /// opposes too: which verb takes which object is not read, and "win the popular vote but
+    /// lose the Presidency" uses the same two verbs.)
     pub fn opposes(&self, other: &Side) -> bool {
-        // The classes of `group` a side uses, as bits (no allocation: this runs for every
-        // candidate pair).
-        let classes = |side: &Side, group: usize| -> u32 {
-            side.verbs
+        let verbs_oppose = self.verbs.iter().any(|(group, class)| {
+            other
+                .verbs
                 .iter()
-                .filter(|(verb_group, _class)| *verb_group == group)
-                .fold(0, |bits, (_group, class)| bits | 1 << class)
-        };
-        let verbs_oppose = self.verbs.iter().any(|(group, _class)| {
-            let theirs = classes(other, *group);
-            theirs != 0 && classes(self, *group) != theirs
+                .any(|(other_group, other_class)| group == other_group && class != other_class)
         });
         self.negated != other.negated || verbs_oppose
     }
@@ -117,10 +112,11 @@ pub fn extract(tokens: &[Token]) -> Side {
             continue;
         }
         // "No" before a noun counts none of it ("win no swing states" is "win 0 swing
-        // states", which reads as not winning any), except before a number ("No. 1 seed").
-        let no_number = word == "no" && tokens.get(index + 1).is_some_and(Token::starts_with_digit);
+        // states", which reads as not winning any); not as an abbreviation ("No. 1 seed") or
+        // inside a compound ("no-confidence motion").
+        let not_a_determiner = word == "no" && (token.gap_after.starts_with('.') || token.gap_after.starts_with('-'));
         let negation = matches!(word, "not" | "never" | "fail" | "fails" | "without" | "t")
-            || (word == "no" && !no_longer && !no_number);
+            || (word == "no" && !no_longer && !not_a_determiner);
         if negation {
             side.negated = !side.negated;
         }
@@ -176,16 +172,11 @@ mod tests {
     }
 
     #[test]
-    fn both_classes_of_a_group_on_both_sides_agree() {
-        let polymarket = side("Kamala Harris wins the election but loses Michigan?");
-        assert!(!polymarket.opposes(&side("Will Kamala Harris win the Presidency but lose Michigan?")));
-        assert!(polymarket.opposes(&side("Will Kamala Harris win the Presidency?")));
-    }
-
-    #[test]
-    fn no_before_a_noun_negates_and_before_a_number_does_not() {
+    fn no_before_a_noun_negates_and_as_an_abbreviation_or_in_a_compound_does_not() {
         assert!(side("Will Trump win no swing states?").negated);
+        assert!(side("Will there be no 2026 FIFA World Cup final?").negated);
         assert!(!side("Will the No. 1 seed win the tournament?").negated);
+        assert!(!side("Will the no-confidence motion pass by October 31?").negated);
     }
 
     #[test]
