@@ -698,11 +698,7 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
         (Some(left_date), Some(right_date)) => {
             // The state on a day ("above $100k on December 31") is not an event within a
             // window ("reach $100k by December 31"), nor a reading at 10am one at noon.
-            let other_clock = matches!(
-                (left.timing.clock, right.timing.clock),
-                (Some(left_clock), Some(right_clock)) if left_clock != right_clock
-            );
-            if reads_a_moment(left) != reads_a_moment(right) || other_clock {
+            if left.timing.reads_a_moment() != right.timing.reads_a_moment() || other_clock(left, right) {
                 (Agreement::Conflict, 0.0)
             } else if days(left_date, right_date).abs() <= SAME_DAY_TOLERANCE_DAYS {
                 (Agreement::Agree, 1.0)
@@ -710,9 +706,9 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
                 (Agreement::Conflict, 0.0)
             }
         }
-        (Some(date), None) => day_against_game(left, date, right)
+        (Some(date), None) => day_against_game(left, right)
             .unwrap_or_else(|| date_against_rest(date, right, decided_by_a_contest, outside_the_date)),
-        (None, Some(date)) => day_against_game(right, date, left)
+        (None, Some(date)) => day_against_game(right, left)
             .unwrap_or_else(|| date_against_rest(date, left, decided_by_a_contest, outside_the_date)),
         (None, None) => {
             let left_years = &left.timing.years;
@@ -784,10 +780,10 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
     }
 }
 
-/// Whether the state on a day decides ("above $100k on December 31"), rather than an event
-/// before it ("reach $100k by December 31").
-fn reads_a_moment(features: &Features) -> bool {
-    features.timing.deadline.is_none() && features.timing.on_date.is_some()
+/// Whether both questions read at a time of day and the times differ: a reading at 10am is
+/// not one at noon.
+fn other_clock(left: &Features, right: &Features) -> bool {
+    matches!((left.timing.clock, right.timing.clock), (Some(left), Some(right)) if left != right)
 }
 
 /// Dates written without a year in a market with no end date ("enter Iran by June 30"), on
@@ -810,7 +806,7 @@ fn compare_yearless(left: &Features, right: &Features, outside_the_date: (Agreem
     };
     // A reading at another time of day is another reading, and a game is played on its
     // ticker's day (the other leg of a tie is another day), as for a dated question.
-    if matches!((left.timing.clock, right.timing.clock), (Some(left), Some(right)) if left != right) {
+    if other_clock(left, right) {
         return Some((Agreement::Conflict, 0.0));
     }
     if let Some(game) = &other.game
@@ -823,39 +819,37 @@ fn compare_yearless(left: &Features, right: &Features, outside_the_date: (Agreem
         });
     }
     Some(match other.timing.resolution_date() {
-        Some(date) if yearless.falls_on(date) && yearless.reads_a_moment == reads_a_moment(other) => {
+        Some(date) if yearless.falls_on(date) && yearless.reads_a_moment == other.timing.reads_a_moment() => {
             (Agreement::Partial, YEARLESS_DATE_SCORE)
         }
         Some(_) => (Agreement::Conflict, 0.0),
         // "by June 30" against "during Trump's term": another period.
         None if !other.timing.unresolved.is_empty() => (Agreement::Conflict, 0.0),
-        None => {
-            let near_the_end = other.end_date.is_some_and(|end| {
-                [end.year() - 1, end.year(), end.year() + 1].into_iter().any(|year| {
+        None => match other.end_date {
+            Some(end)
+                if [end.year() - 1, end.year(), end.year() + 1].into_iter().any(|year| {
                     chrono::NaiveDate::from_ymd_opt(year, yearless.month, yearless.day)
                         .is_some_and(|date| (date - end).num_days().abs() <= END_DATE_TOLERANCE_DAYS)
-                })
-            });
-            match other.end_date {
-                Some(_) if near_the_end => (Agreement::Partial, YEARLESS_DATE_SCORE),
-                Some(_) => outside_the_date,
-                None => (Agreement::Unknown, UNCONFIRMED_DATE_SCORE),
+                }) =>
+            {
+                (Agreement::Partial, YEARLESS_DATE_SCORE)
             }
-        }
+            Some(_) => outside_the_date,
+            None => (Agreement::Unknown, UNCONFIRMED_DATE_SCORE),
+        },
     })
 }
 
 /// A day one question names ("Will FC Barcelona win on 2026-04-14?") against the day the
 /// other's ticker says its game is played: the other leg of a tie, or the next game of a
 /// series, is another day. `None` unless the question names a day and the other a game.
-fn day_against_game(stated: &Features, date: chrono::NaiveDate, game: &Features) -> Option<(Agreement, f64)> {
+fn day_against_game(stated: &Features, game: &Features) -> Option<(Agreement, f64)> {
     let game = game.game.as_ref()?;
-    (reads_a_moment(stated) && stated.timing.on_date == Some(date)).then(|| {
-        if game.day == date {
-            (Agreement::Agree, 1.0)
-        } else {
-            (Agreement::Conflict, 0.0)
-        }
+    let day = stated.timing.on_date.filter(|_| stated.timing.reads_a_moment())?;
+    Some(if game.day == day {
+        (Agreement::Agree, 1.0)
+    } else {
+        (Agreement::Conflict, 0.0)
     })
 }
 

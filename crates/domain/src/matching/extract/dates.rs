@@ -61,6 +61,12 @@ impl Timing {
         self.deadline.or(self.on_date).or(self.period.map(|(_start, end)| end))
     }
 
+    /// Whether the state on a day decides ("above $100k on December 31"), rather than an
+    /// event before it ("reach $100k by December 31").
+    pub fn reads_a_moment(&self) -> bool {
+        self.deadline.is_none() && self.on_date.is_some()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.resolution_date().is_none()
             && self.years.is_empty()
@@ -201,13 +207,15 @@ pub fn extract(tokens: &mut [Token], reference: Option<Reference>) -> Timing {
         }
         // "This year" is the whole of the market's year, with or without "in" before it.
         let cue = cue.or_else(|| (tokens[index].lower == "this").then(|| "in".to_owned()));
-        if found.year_unknown {
+        // A month without a year in a market with no end date: its dates are in
+        // `YEAR_UNKNOWN`, and only their month and day mean anything.
+        if found.year_inferred && reference.is_none() {
             let mut dated = Timing::default();
             apply(&mut dated, cue.as_deref(), &found);
             timing.yearless = dated.resolution_date().map(|date| YearlessDate {
                 month: date.month(),
                 day: date.day(),
-                reads_a_moment: dated.deadline.is_none() && dated.on_date.is_some(),
+                reads_a_moment: dated.reads_a_moment(),
             });
         } else {
             apply(&mut timing, cue.as_deref(), &found);
@@ -422,11 +430,8 @@ struct FoundDate {
     /// True for a single day ("December 31"), false for a month, quarter or year.
     single_day: bool,
     /// A month written without its year ("before September"), the year taken from the
-    /// market's end.
+    /// market's end, or [`YEAR_UNKNOWN`] when it has none.
     year_inferred: bool,
-    /// A month written without its year in a market with no end date: its dates are in
-    /// [`YEAR_UNKNOWN`] and only their month and day mean anything.
-    year_unknown: bool,
 }
 
 /// The year a date written without one is placed in when nothing gives it one: not a leap
@@ -449,8 +454,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             start: last_day,
             end: inner.end,
             single_day: true,
-            year_inferred: false,
-            year_unknown: inner.year_unknown,
+            year_inferred: inner.year_inferred,
         });
     }
     // "this year": the year of the market's end date.
@@ -463,7 +467,6 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             end: NaiveDate::from_ymd_opt(year + 1, 1, 1)?,
             single_day: false,
             year_inferred: false,
-            year_unknown: false,
         });
     }
     // "2026-01-23": a year, month and day joined by hyphens, as Polymarket writes game days.
@@ -495,7 +498,6 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             end: date.succ_opt()?,
             single_day: true,
             year_inferred: false,
-            year_unknown: false,
         });
     }
     // "by 12/31", "on 11/5/2026": the American numeric date, month first.
@@ -515,7 +517,6 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             end: start.checked_add_months(Months::new(3))?,
             single_day: false,
             year_inferred: false,
-            year_unknown: false,
         });
     }
     // A month's letters joined to a word ("Lee Jun-seok", "Mar-a-Lago") are a name.
@@ -555,7 +556,6 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
         }
         let length = 1 + usize::from(day.is_some()) + usize::from(year.is_some());
         let year_inferred = year.is_none();
-        let year_unknown = year.is_none() && reference.is_none();
         // A month without a year is the last one on or before the market's end ("in
         // December" of a market ending in January is the December before).
         let year = match (year, reference) {
@@ -573,7 +573,6 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
                     end: start.succ_opt()?,
                     single_day: true,
                     year_inferred,
-                    year_unknown,
                 }
             }
             None => {
@@ -585,7 +584,6 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
                     end: start.checked_add_months(Months::new(1))?,
                     single_day: false,
                     year_inferred,
-                    year_unknown,
                 }
             }
         });
@@ -612,7 +610,6 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             end: start.checked_add_months(Months::new(1))?,
             single_day: false,
             year_inferred: false,
-            year_unknown: false,
         });
     }
     Some(FoundDate {
@@ -622,7 +619,6 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
         end: NaiveDate::from_ymd_opt(year + 1, 1, 1)?,
         single_day: false,
         year_inferred: false,
-        year_unknown: false,
     })
 }
 
@@ -658,7 +654,6 @@ fn slashed_date_at(tokens: &[Token], index: usize, reference: Option<Reference>)
         },
         None => return None,
     };
-    let year_unknown = year_inferred && reference.is_none();
     let date = NaiveDate::from_ymd_opt(year, month, day)?;
     Some(FoundDate {
         first: index,
@@ -667,7 +662,6 @@ fn slashed_date_at(tokens: &[Token], index: usize, reference: Option<Reference>)
         end: date.succ_opt()?,
         single_day: true,
         year_inferred,
-        year_unknown,
     })
 }
 
