@@ -288,6 +288,8 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
                 || foreign_figure(&right_unmatched, left_subjects)
                 || another_figure(&left_unmatched, right_subjects)
                 || another_figure(&right_unmatched, left_subjects)
+                || some_of_the_alternatives(left, &left_unmatched, &right_unmatched)
+                || some_of_the_alternatives(right, &right_unmatched, &left_unmatched)
             {
                 // Nothing shared, or each names someone the other does not: another team,
                 // candidate or asset.
@@ -430,6 +432,12 @@ struct Unmatched {
     /// Whether one of them is an institution: the Supreme Court blocking a law is not Congress
     /// blocking it.
     names_an_institution: bool,
+}
+
+/// Alternatives on one side of which the other names only some: "visit Connecticut, Maine
+/// or Vermont" resolves Yes on a visit to Maine, "visit Vermont" does not.
+fn some_of_the_alternatives(features: &Features, unmatched: &Unmatched, their_unmatched: &Unmatched) -> bool {
+    features.entities.alternatives && unmatched.count > 0 && their_unmatched.count == 0
 }
 
 /// A figure on one side that the other, naming a figure too, does not name: "core
@@ -1128,6 +1136,36 @@ mod tests {
         assert_eq!(judgement.date.0, Agreement::Agree);
         assert!(judgement.similarity > 0.8, "{judgement:?}");
         assert_eq!(judge(&kalshi, &polymarket), judgement);
+    }
+
+    #[test]
+    fn alternatives_are_not_one_of_them() {
+        let one = features("Will Donald Trump visit Vermont in 2026?", (2026, 12, 31));
+        let any = features(
+            "Will Donald Trump visit Connecticut, Maine, Massachusetts, New Hampshire, Rhode Island, or Vermont before Jan 1, 2027?",
+            (2026, 12, 31),
+        );
+        assert!(any.entities.alternatives && !one.entities.alternatives);
+        let judgement = judge(&one, &any);
+        assert_eq!(judgement.refused_by, Some(Field::Subject), "{judgement:?}");
+        assert_eq!(judge(&any, &one).refused_by, Some(Field::Subject));
+        // The same alternatives on both sides are one question.
+        let again = features(
+            "Will Trump visit Connecticut, Maine, Massachusetts, New Hampshire, Rhode Island or Vermont in 2026?",
+            (2026, 12, 31),
+        );
+        assert_eq!(judge(&again, &any).subject.0, Agreement::Agree);
+        // Months joined by "or" are a period, not names offered as alternatives.
+        assert!(
+            !features("Will the Fed cut rates in May or June?", (2026, 6, 30))
+                .entities
+                .alternatives
+        );
+        assert!(
+            features("Will Real Madrid or Barcelona win La Liga?", (2026, 6, 30))
+                .entities
+                .alternatives
+        );
     }
 
     #[test]

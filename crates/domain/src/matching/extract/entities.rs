@@ -580,6 +580,10 @@ pub struct Entities {
     /// The contest, office or award it is decided in ("nba finals", "fed chair"),
     /// canonical names.
     pub contexts: Vec<String>,
+    /// Whether the question offers its subjects as alternatives ("visit Connecticut, Maine
+    /// or Vermont?"): any one of them resolves Yes, so a market on one of them alone is
+    /// another question.
+    pub alternatives: bool,
 }
 
 /// Gazetteer kinds: a subject of some kind, or a context.
@@ -1257,15 +1261,25 @@ fn is_name_connector(word: &str) -> bool {
 pub fn extract(tokens: &mut [Token]) -> Entities {
     let mut entities = Entities::default();
     let mut first: Option<(usize, Entity)> = None;
+    let claimed_before: SmallVec<[bool; 32]> = tokens.iter().map(|token| token.used).collect();
     claim_gazetteer(tokens, &mut entities, &mut first);
     claim_state_codes(tokens, &mut entities, &mut first);
     claim_names(tokens, &mut entities, &mut first);
+    entities.alternatives = offers_alternatives(tokens, &claimed_before);
     entities.primary = first.map(|(_at, entity)| entity);
     entities.subjects.sort();
     entities.subjects.dedup();
     entities.contexts.sort();
     entities.contexts.dedup();
     entities
+}
+
+/// Whether an "or" stands between two names this extractor claimed (`claimed_before` marks
+/// the tokens earlier extractors took, such as months: "May or June" is a period, not a
+/// choice of names).
+fn offers_alternatives(tokens: &[Token], claimed_before: &[bool]) -> bool {
+    let a_name = |at: usize| tokens[at].used && !claimed_before[at] && tokens[at].is_capitalized();
+    (1..tokens.len().saturating_sub(1)).any(|at| tokens[at].text == "or" && a_name(at - 1) && a_name(at + 1))
 }
 
 /// An alias split into words, with its canonical name and kind.
