@@ -242,8 +242,11 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
         return result;
     }
     // "Will Burnley FC win on 2026-02-02?" against "Sunderland vs Burnley Winner? —
-    // Sunderland": each asks that the other's side wins.
-    if backs_the_opponent(left, right) || backs_the_opponent(right, left) {
+    // Sunderland": each asks that the other's side wins. And the Senate is not the House.
+    if backs_the_opponent(left, right)
+        || backs_the_opponent(right, left)
+        || left.entities.chambers.differ(&right.entities.chambers)
+    {
         return ((Agreement::Conflict, 0.0), Orientation::Same);
     }
     let (left_subjects, right_subjects) = with_the_united_states_unsaid(
@@ -1166,6 +1169,26 @@ mod tests {
                 .entities
                 .alternatives
         );
+    }
+
+    #[test]
+    fn the_senate_is_not_the_house() {
+        let senate = features("Will Democrats win the Senate in 2026?", (2026, 12, 31));
+        let house = features("Will Democrats win the House in 2026?", (2026, 12, 31));
+        assert_eq!(judge(&senate, &house).refused_by, Some(Field::Subject));
+        let senator = features("Will any U.S. Senator enter Iran by June 30, 2026?", (2026, 6, 30));
+        let member = features(
+            "Will any U.S. House member visit Iran before Jul 1, 2026?",
+            (2026, 6, 30),
+        );
+        assert_eq!(judge(&senator, &member).refused_by, Some(Field::Subject));
+        // A chamber named on one side only, or a title the other leaves out, refuses nothing;
+        // nor is the White House a chamber.
+        let titled = features("Will Sen. Marco Rubio be the 2028 Republican nominee?", (2028, 8, 31));
+        let untitled = features("Will Marco Rubio be the 2028 Republican nominee?", (2028, 8, 31));
+        assert_eq!(judge(&titled, &untitled).refused_by, None);
+        let white_house = features("Will Marco Rubio leave the White House in 2026?", (2026, 12, 31));
+        assert!(!white_house.entities.chambers.differ(&titled.entities.chambers));
     }
 
     #[test]

@@ -584,6 +584,42 @@ pub struct Entities {
     /// or Vermont?"): any one of them resolves Yes, so a market on one of them alone is
     /// another question.
     pub alternatives: bool,
+    /// The chambers of a legislature the question names: the exchanges drop "Senator" and
+    /// "Rep." as titles, but the Senate's control, votes or members are not the House's.
+    pub chambers: Chambers,
+}
+
+/// Which chambers a question names ("the Senate", "any U.S. Senator"; "the House", "Rep.",
+/// "House of Representatives").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Chambers {
+    pub senate: bool,
+    pub house: bool,
+}
+
+impl Chambers {
+    fn of(tokens: &[Token]) -> Chambers {
+        let mut chambers = Chambers::default();
+        for (at, token) in tokens.iter().enumerate() {
+            match token.lower.as_str() {
+                "senate" | "senator" | "senators" => chambers.senate = true,
+                "sen" if token.text == "Sen" && token.gap_after.starts_with('.') => chambers.senate = true,
+                "representative" | "representatives" | "congressman" | "congresswoman" => chambers.house = true,
+                "rep" if token.text == "Rep" && token.gap_after.starts_with('.') => chambers.house = true,
+                // Not the White House.
+                "house" if token.is_capitalized() && (at == 0 || tokens[at - 1].lower != "white") => {
+                    chambers.house = true;
+                }
+                _ => {}
+            }
+        }
+        chambers
+    }
+
+    /// Whether both name a chamber and not the same ones.
+    pub fn differ(&self, other: &Chambers) -> bool {
+        (self.senate || self.house) && (other.senate || other.house) && self != other
+    }
 }
 
 /// Gazetteer kinds: a subject of some kind, or a context.
@@ -1266,6 +1302,7 @@ pub fn extract(tokens: &mut [Token]) -> Entities {
     claim_state_codes(tokens, &mut entities, &mut first);
     claim_names(tokens, &mut entities, &mut first);
     entities.alternatives = offers_alternatives(tokens, &claimed_before);
+    entities.chambers = Chambers::of(tokens);
     entities.primary = first.map(|(_at, entity)| entity);
     entities.subjects.sort();
     entities.subjects.dedup();
