@@ -804,7 +804,7 @@ fn counted_after_a_bound(tokens: &[Token], first: usize, last: usize) -> Counted
     }
     let after: Vec<&str> = tokens[last + 1..]
         .iter()
-        .take(2)
+        .take(3)
         .map(|token| token.lower.as_str())
         .collect();
     // "combine for more than 45.5 points": both sides' points together.
@@ -812,7 +812,10 @@ fn counted_after_a_bound(tokens: &[Token], first: usize, last: usize) -> Counted
         .iter()
         .any(|token| matches!(token.lower.as_str(), "combine" | "combined"));
     match after.as_slice() {
-        ["points" | "goals" | "runs", "scored"] | ["total", "points" | "goals" | "runs"] => Counted::Total,
+        // Scored by no one named, in the passive ("Will over 1.5 goals be scored?"), too.
+        ["points" | "goals" | "runs", "scored", ..]
+        | ["points" | "goals" | "runs", "be", "scored"]
+        | ["total", "points" | "goals" | "runs", ..] => Counted::Total,
         ["points" | "goals" | "runs", ..] if combined => Counted::Total,
         _ => Counted::Unsaid,
     }
@@ -1189,6 +1192,8 @@ mod tests {
                 Bound::Above,
             ),
             ("Rockets vs. Mavericks: Total O/U 229.5", Counted::Total, Bound::Above),
+            ("Will over 1.5 goals be scored?", Counted::Total, Bound::Above),
+            ("Will Arsenal score over 1.5 goals?", Counted::Unsaid, Bound::Above),
         ] {
             let quantity = one(question);
             assert_eq!((quantity.counted, quantity.bound), (counted, bound), "{question}");
