@@ -43,12 +43,7 @@ impl TickerGame {
         if !letters.bytes().all(|byte| byte.is_ascii_uppercase()) || (letters.is_empty() && !line) {
             return None;
         }
-        // A soccer game's draw (`…-26APR08BARATM-TIE`) backs neither side, as a total does.
-        let chosen = if letters == "TIE" {
-            String::new()
-        } else {
-            letters.to_ascii_lowercase()
-        };
+        let chosen = letters.to_ascii_lowercase();
         series_and_event.split('-').skip(1).find_map(|segment| {
             let (day, sides) = day_and_rest(segment)?;
             let sides = sides.to_ascii_lowercase();
@@ -62,12 +57,16 @@ impl TickerGame {
             }
             let opponent = sides
                 .strip_prefix(chosen.as_str())
-                .or_else(|| sides.strip_suffix(chosen.as_str()))?;
-            (!opponent.is_empty()).then(|| TickerGame {
+                .or_else(|| sides.strip_suffix(chosen.as_str()))
+                .filter(|opponent| !opponent.is_empty());
+            // A last segment that is neither side's code names a market of the game that backs
+            // no side, as a total does: a draw (`…-26APR08BARATM-TIE`), both teams to score
+            // (`…-26MAY13DALVAN-BTTS`).
+            Some(TickerGame {
                 day,
                 sides: sides.clone(),
-                chosen: chosen.clone(),
-                opponent: opponent.to_owned(),
+                chosen: opponent.map(|_opponent| chosen.clone()).unwrap_or_default(),
+                opponent: opponent.unwrap_or_default().to_owned(),
             })
         })
     }
@@ -228,6 +227,8 @@ mod tests {
         let draw = TickerGame::read("KXUCLGAME-26APR08BARATM-TIE").unwrap();
         assert_eq!(draw.day, NaiveDate::from_ymd_opt(2026, 4, 8).unwrap());
         assert!(draw.chosen.is_empty() && draw.opponent.is_empty());
+        let both_score = TickerGame::read("KXMLSBTTS-26MAY13DALVAN-BTTS").unwrap();
+        assert_eq!((both_score.sides.as_str(), both_score.chosen.as_str()), ("dalvan", ""));
     }
 
     #[test]
