@@ -259,6 +259,10 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
         (true, false) | (false, true) if ticker_names_the_game(left, right) || ticker_names_the_game(right, left) => {
             (Agreement::Agree, 1.0)
         }
+        // Names the other question writes in lower case ("in Electoral College?" against "an
+        // electoral college tie?") are named by both.
+        (true, false) if Unmatched::of(right_subjects, &[], Some(left)).count == 0 => (Agreement::Agree, 1.0),
+        (false, true) if Unmatched::of(left_subjects, &[], Some(right)).count == 0 => (Agreement::Agree, 1.0),
         (true, false) | (false, true) => (Agreement::Unknown, 0.4),
         // Kalshi's choice is who or what resolves Yes ("Which boroughs will Mamdani win? —
         // Queens"): a market that names subjects but not the choice asks about something else
@@ -1193,6 +1197,18 @@ mod tests {
 
     #[test]
     fn a_name_the_other_writes_in_lower_case_is_named_by_both() {
+        // Also where the other names nothing in capitals at all.
+        let capitals = features("Will there be a 269-269 tie in Electoral College?", (2024, 12, 31));
+        let lower = features("Will there be a 269-269 electoral college tie?", (2024, 12, 31));
+        assert_eq!(judge(&capitals, &lower).subject, (Agreement::Agree, 1.0));
+        assert_eq!(judge(&lower, &capitals).subject, (Agreement::Agree, 1.0));
+        let unsaid = features("Will 2 to 2 bills become law in Mar 2026?", (2026, 3, 31));
+        let said = features(
+            "Will President Trump sign 2 pieces of legislation into law in March?",
+            (2026, 3, 31),
+        );
+        assert_eq!(judge(&unsaid, &said).subject.0, Agreement::Unknown);
+        assert_eq!(judge(&said, &unsaid).subject.0, Agreement::Unknown);
         let capitals = features("Will Taylor Swift release a new Album in 2026?", (2026, 12, 31));
         let lower = features("Will Taylor Swift release a new album in 2026?", (2026, 12, 31));
         let judgement = judge(&capitals, &lower);
