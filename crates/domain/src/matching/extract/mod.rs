@@ -161,7 +161,11 @@ impl Features {
             .iter()
             .chain(entities.primary.as_ref())
             .any(teams::needs_league)
-            .then(|| teams::league_of(&question).or_else(|| event_title.and_then(teams::league_of)))
+            .then(|| {
+                teams::league_of(&question)
+                    .or_else(|| event_title.and_then(teams::league_of))
+                    .or_else(|| teams::league_shared_by(&entities.subjects))
+            })
             .flatten();
         for entity in entities
             .subjects

@@ -186,6 +186,26 @@ fn abbreviates(code: &str, location: &[String]) -> bool {
 }
 
 /// Whether `entity` is a spelling several teams share, which only the league settles.
+/// The one league every team the question names plays in, where the names settle it: a
+/// game is played within a league, so "Timberwolves vs. Kings" is the NBA's Kings.
+pub fn league_shared_by(entities: &[Entity]) -> Option<League> {
+    let mut shared: Option<Vec<League>> = None;
+    for teams in entities
+        .iter()
+        .filter_map(|entity| teams_of(entity).or_else(|| coded_team(entity)))
+    {
+        let leagues: Vec<League> = teams.iter().map(|team| team.league).collect();
+        shared = Some(match shared {
+            None => leagues,
+            Some(shared) => shared.into_iter().filter(|league| leagues.contains(league)).collect(),
+        });
+    }
+    match shared.as_deref() {
+        Some([league]) => Some(*league),
+        _ => None,
+    }
+}
+
 pub fn needs_league(entity: &Entity) -> bool {
     teams_of(entity).is_some_and(|teams| teams.len() > 1)
 }
@@ -231,6 +251,16 @@ mod tests {
         assert_eq!(canonical("NY Yankees", None), "new york yankees");
         // A code that is not the team's location is not read as it.
         assert_eq!(canonical("BOS Islanders", None), "bos islanders");
+    }
+
+    #[test]
+    fn a_game_is_played_within_one_league() {
+        let game = |text: &str| text.split(" vs ").map(name).collect::<Vec<_>>();
+        assert_eq!(league_shared_by(&game("Timberwolves vs Kings")), Some(League::Nba));
+        assert_eq!(league_shared_by(&game("Senators vs Kings")), Some(League::Nhl));
+        // Two nicknames both leagues share settle nothing.
+        assert_eq!(league_shared_by(&game("Panthers vs Jets")), None);
+        assert_eq!(league_shared_by(&game("Kings")), None);
     }
 
     #[test]
