@@ -726,6 +726,28 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
         (None, Some(date)) => day_against_game(right, left)
             .unwrap_or_else(|| date_against_rest(date, left, decided_by_a_contest, outside_the_date)),
         (None, None) => {
+            // Kalshi's ticker says which day its game is played, where its close (two
+            // weeks later) cannot: another day is another meeting of the same sides (the
+            // next game of a series is a day later). The other's end is read in American
+            // time, as the ticker's day is: a game in the evening ends after midnight UTC.
+            // Where the recording keeps only the other's day, it may be a day later.
+            let game_day_against_end = |game: &Features, other: &Features| {
+                let day = game.game.as_ref()?.day;
+                Some(match other.end_day_american {
+                    Some(end) => days(day, end).abs() == 0,
+                    None => days(day, other.end_date?).abs() <= GAME_DAY_TOLERANCE_DAYS,
+                })
+            };
+            let same_day = game_day_against_end(left, right).or_else(|| game_day_against_end(right, left));
+            // A year in a tournament's name ("StarLadder Major Budapest 2025") does not tell
+            // two meetings of the same sides apart; the ticker's day does.
+            if one_game && let Some(same_day) = same_day {
+                return if same_day {
+                    (Agreement::Agree, 1.0)
+                } else {
+                    (Agreement::Conflict, 0.0)
+                };
+            }
             let left_years = &left.timing.years;
             let right_years = &right.timing.years;
             if !left_years.is_empty() && !right_years.is_empty() {
@@ -754,27 +776,7 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
                     None => (Agreement::Unknown, UNCONFIRMED_DATE_SCORE),
                 }
             } else {
-                // Kalshi's ticker says which day its game is played, where its close (two
-                // weeks later) cannot: another day is another meeting of the same sides (the
-                // next game of a series is a day later). The other's end is read in American
-                // time, as the ticker's day is: a game in the evening ends after midnight UTC.
-                // Where the recording keeps only the other's day, it may be a day later.
-                let game_day_against_end = |game: &Features, other: &Features| {
-                    let day = game.game.as_ref()?.day;
-                    Some(match other.end_day_american {
-                        Some(end) => days(day, end).abs() == 0,
-                        None => days(day, other.end_date?).abs() <= GAME_DAY_TOLERANCE_DAYS,
-                    })
-                };
-                let same_day = game_day_against_end(left, right).or_else(|| game_day_against_end(right, left));
                 match (left.end_date, right.end_date) {
-                    _ if one_game && same_day.is_some() => {
-                        if same_day == Some(true) {
-                            (Agreement::Agree, 1.0)
-                        } else {
-                            (Agreement::Conflict, 0.0)
-                        }
-                    }
                     (Some(left_end), Some(right_end)) => {
                         let gap = days(left_end, right_end).abs();
                         if one_game && gap > GAME_END_TOLERANCE_DAYS {
@@ -1173,6 +1175,18 @@ mod tests {
                 .entities
                 .alternatives
         );
+    }
+
+    #[test]
+    fn a_games_label_is_not_a_side_of_it() {
+        let polymarket = features("Counter-Strike: FaZe vs NIP (BO1)", (2025, 11, 25));
+        let mut kalshi = features("StarLadder Major Budapest 2025: FaZe vs. NIP", (2025, 11, 25));
+        assert_eq!(judge(&polymarket, &kalshi).subject, (Agreement::Agree, 1.0));
+        // The tournament's year does not tell two meetings apart; the ticker's day does.
+        kalshi.game = ticker::TickerGame::read("KXCSGOGAME-25NOV30NIPFAZE-NIP");
+        assert_eq!(judge(&polymarket, &kalshi).refused_by, Some(Field::Date));
+        kalshi.game = ticker::TickerGame::read("KXCSGOGAME-25NOV25FAZENIP-NIP");
+        assert_eq!(judge(&polymarket, &kalshi).date.0, Agreement::Agree);
     }
 
     #[test]

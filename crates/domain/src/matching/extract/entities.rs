@@ -1183,6 +1183,11 @@ fn is_capitalised_non_name(word: &str) -> bool {
             | "runs"
             | "full"
             | "spread"
+            // A match's format, best of one or three games ("FaZe vs NIP (BO1)").
+            | "bo1"
+            | "bo3"
+            | "bo5"
+            | "bo7"
             // Kalshi's choices of a value: "— Between 4.3% and 4.4%", "— Above 72°".
             | "above"
             | "below"

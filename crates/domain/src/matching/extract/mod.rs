@@ -72,6 +72,7 @@ impl Features {
         let mut form = form::extract(&tokens);
         let timing = dates::extract(&mut tokens, end_date.map(dates::Reference::MarketEnd));
         let mut entities = entities::extract(&mut tokens);
+        drop_the_games_label(&question, &mut entities);
         let numbers::Numbers { mut quantities, labels } = numbers::extract(&mut tokens);
         let mut side = side::extract(&tokens);
         // A change of 0 bps is no change: "hike rates by 0bps" holds them.
@@ -283,6 +284,30 @@ impl Features {
 
 /// Whether a title names a game between two sides: two capitalised words either side of
 /// "vs", "v" or "at" ("Fulham vs Brighton Winner?", "Kansas City at Jacksonville").
+/// A game's label before a colon ("Counter-Strike: FaZe vs NIP", "StarLadder Major Budapest
+/// 2025: FaZe vs. NIP") names its game or tournament, which the other exchange labels its own
+/// way or not at all: the game's sides are its subjects.
+fn drop_the_games_label(question: &str, entities: &mut Entities) {
+    let Some((label, game)) = question.split_once(": ") else {
+        return;
+    };
+    if !names_a_game(game) {
+        return;
+    }
+    let in_the_label = entities::extract(&mut tokens::tokenize(label)).subjects;
+    let in_the_game = entities::extract(&mut tokens::tokenize(game));
+    entities
+        .subjects
+        .retain(|subject| !in_the_label.contains(subject) || in_the_game.subjects.contains(subject));
+    if entities
+        .primary
+        .as_ref()
+        .is_some_and(|primary| !entities.subjects.contains(primary))
+    {
+        entities.primary = in_the_game.primary;
+    }
+}
+
 fn names_a_game(title: &str) -> bool {
     let words: Vec<&str> = title.split_whitespace().collect();
     let capitalised = |word: &&str| word.starts_with(|first: char| first.is_uppercase());
