@@ -1190,6 +1190,21 @@ mod tests {
     }
 
     #[test]
+    fn a_party_named_by_its_members_is_the_party() {
+        let members = features(
+            "Will the Conservatives win between 140-149 seats in the next Canadian Election?",
+            (2025, 4, 28),
+        );
+        let party = features("between 140 to 149 Conservative seats won?", (2025, 4, 28));
+        assert_eq!(judge(&members, &party).refused_by, None);
+        let other_bucket = features("between 150 to 159 Conservative seats won?", (2025, 4, 28));
+        assert_eq!(judge(&members, &other_bucket).refused_by, Some(Field::Threshold));
+        // A team's nickname stays the team's.
+        let royals = features("Will the Royals win the 2026 World Series?", (2026, 11, 1));
+        assert_eq!(royals.entities.subjects[0].key(), "kansas city royals");
+    }
+
+    #[test]
     fn the_senate_is_not_the_house() {
         let senate = features("Will Democrats win the Senate in 2026?", (2026, 12, 31));
         let house = features("Will Democrats win the House in 2026?", (2026, 12, 31));

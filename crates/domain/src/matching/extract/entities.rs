@@ -474,6 +474,19 @@ fn is_country(words: &str) -> bool {
         || DEMONYMS.iter().any(|(_adjective, country)| *country == words)
 }
 
+/// Reads a group named by its members in the plural ("the Conservatives", "the Liberals",
+/// "the Socialists") as the one word the other exchange writes ("Conservative seats",
+/// "Liberal Party"). Only one word, ending as such words do; a team's nickname is left to
+/// the teams' table ("Royals", "Cardinals").
+pub fn to_singular_group(entity: &mut Entity) {
+    let [word] = entity.words.as_mut_slice() else {
+        return;
+    };
+    if entity.kind == EntityKind::Name && ["ives", "als", "ists"].iter().any(|plural| word.ends_with(plural)) {
+        word.pop();
+    }
+}
+
 /// Reads a name that is only a nationality adjective ("Bolivian") as its country
 /// ("bolivia"), and a country's other name ("Türkiye", "Korea Republic") as the common one,
 /// so that the two exchanges' ways of naming one country meet.

@@ -178,6 +178,9 @@ impl Features {
             clubs::canonicalize(entity);
             entities::to_common_country_name(entity);
             teams::canonicalize(entity, league);
+            if !teams::names_a_team(entity) {
+                entities::to_singular_group(entity);
+            }
         }
         let named_outcomes = (!side::is_yes_no(outcomes) && outcomes.len() == 2).then(|| {
             outcomes

@@ -206,6 +206,11 @@ pub fn league_shared_by(entities: &[Entity]) -> Option<League> {
     }
 }
 
+/// Whether a name is a team's, in any league.
+pub fn names_a_team(entity: &Entity) -> bool {
+    teams_of(entity).is_some()
+}
+
 pub fn needs_league(entity: &Entity) -> bool {
     teams_of(entity).is_some_and(|teams| teams.len() > 1)
 }
