@@ -123,7 +123,8 @@ const GAME_END_TOLERANCE_DAYS: i64 = 15;
 /// How far a game's day (from Kalshi's ticker) may be from the end date of a market its game
 /// decides: the exchanges' days differ by time zone.
 const GAME_DAY_TOLERANCE_DAYS: i64 = 1;
-/// End dates further apart than this, with no date in either question, are other markets.
+/// End dates further apart than this, with no date in either question, are other markets;
+/// so is a market closing this long after the period the other question states.
 const END_DATE_CONFLICT_DAYS: i64 = 365;
 
 /// Compares two markets. Symmetric: `judge(a, b)` equals `judge(b, a)` except that the
@@ -900,6 +901,9 @@ fn date_against_rest(
             (Agreement::Partial, 0.7)
         }
         Some(end_date) if end_date < last_day => (Agreement::Conflict, 0.0),
+        // Kalshi closes an election's market up to a year after it; a close years after the
+        // stated period is a later contest ("in 2026" against a market closing in 2029).
+        Some(end_date) if (end_date - last_day).num_days() > END_DATE_CONFLICT_DAYS => (Agreement::Conflict, 0.0),
         Some(_) => outside_the_date,
         None => (Agreement::Unknown, UNCONFIRMED_DATE_SCORE),
     }
@@ -1202,6 +1206,19 @@ mod tests {
         // A team's nickname stays the team's.
         let royals = features("Will the Royals win the 2026 World Series?", (2026, 11, 1));
         assert_eq!(royals.entities.subjects[0].key(), "kansas city royals");
+    }
+
+    #[test]
+    fn a_close_years_after_the_stated_year_is_a_later_contest() {
+        let this_one = features(
+            "Will the Republicans win the Louisiana Senate race in 2026?",
+            (2026, 11, 3),
+        );
+        let later = features("Will Republicans win the Senate race in Louisiana?", (2029, 11, 7));
+        assert_eq!(judge(&this_one, &later).refused_by, Some(Field::Date));
+        // Kalshi closes a race's market up to a year after it.
+        let a_year_on = features("Will Republicans win the Senate race in Louisiana?", (2027, 11, 3));
+        assert_eq!(judge(&this_one, &a_year_on).refused_by, None);
     }
 
     #[test]
