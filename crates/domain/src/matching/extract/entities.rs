@@ -1568,7 +1568,20 @@ fn claim_names(tokens: &mut [Token], entities: &mut Entities, first: &mut Option
             }
             end += 1;
         }
-        let words: Vec<String> = tokens[at..end].iter().map(|token| token.lower.clone()).collect();
+        // A number in a name is read without its leading zeros: "MI-08" is "MI-8".
+        let words: Vec<String> = tokens[at..end]
+            .iter()
+            .map(|token| match token.lower.trim_start_matches('0') {
+                digits
+                    if digits.len() < token.lower.len()
+                        && !digits.is_empty()
+                        && digits.bytes().all(|byte| byte.is_ascii_digit()) =>
+                {
+                    digits.to_owned()
+                }
+                _ => token.lower.clone(),
+            })
+            .collect();
         for token in &mut tokens[at..end] {
             token.used = true;
         }
@@ -1605,6 +1618,15 @@ mod tests {
 
     fn subject_keys(question: &str) -> Vec<String> {
         entities(question).subjects.iter().map(Entity::key).collect()
+    }
+
+    #[test]
+    fn a_number_in_a_name_drops_its_leading_zeros() {
+        assert_eq!(
+            subject_keys("Will the Republican Party win the MI-08 House seat?"),
+            subject_keys("Will Republican Party win the House race for MI-8?")
+        );
+        assert_eq!(subject_keys("Will Area 0 open?"), ["area 0"]);
     }
 
     #[test]
