@@ -1098,6 +1098,10 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("scotus", "supreme court", Alias::Subject(EntityKind::Institution)),
     // A place whose second word is no name on its own ("House").
     ("white house", "white house", Alias::Subject(EntityKind::Name)),
+    // Review sites' scores under their two names.
+    ("metascore", "metacritic", Alias::Subject(EntityKind::Name)),
+    ("metacritic", "metacritic", Alias::Subject(EntityKind::Name)),
+    ("tomatometer", "rotten tomatoes", Alias::Subject(EntityKind::Name)),
 ];
 
 /// The name whose contest the one at `at` is, when a possessive name stands before it with
@@ -1554,7 +1558,11 @@ fn claim_names(tokens: &mut [Token], entities: &mut Entities, first: &mut Option
                 || (is_name_connector(&token.lower)
                     && tokens.get(end + 1).is_some_and(|next| starts_name(next) && next.joined_to_previous()))
                 // A number right after a name belongs to it: "GPT-5", "Avatar 3", "UFC 259".
-                || (token.starts_with_digit() && token.year().is_none() && !token.gap_before.contains('$'))
+                // Not one with a sign that makes it a quantity: "Metascore 90+".
+                || (token.starts_with_digit()
+                    && token.year().is_none()
+                    && !token.gap_before.contains('$')
+                    && !token.gap_after.starts_with(['+', '%']))
                 // The second half of a hyphened given name, in lower case, short syllables
                 // both: "Lee Jae-myung" is not "Lee Jae-yong", and "Kim Jong-un" is "Kim Jong
                 // Un" ("Trump-backed", "Musk-backed" are no names).

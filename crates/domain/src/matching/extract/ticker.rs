@@ -86,7 +86,10 @@ impl TickerDate {
     /// Reads the event segment (the second) of a ticker; `None` when it states no date.
     pub fn read(ticker: &str) -> Option<TickerDate> {
         let event = ticker.split('-').nth(1)?;
-        if event.len() == 2 && event.bytes().all(|byte| byte.is_ascii_digit()) {
+        // Two digits are a year only in an event's segment, with the market's after it: the
+        // last segment's are a level (`KXMCHKSILKSONG-94`, a score of 95 or more).
+        let market_follows = ticker.split('-').nth(2).is_some();
+        if market_follows && event.len() == 2 && event.bytes().all(|byte| byte.is_ascii_digit()) {
             return Some(TickerDate::Year(2000 + event.parse::<i32>().ok()?));
         }
         day_of(event).map(TickerDate::Day)
@@ -229,6 +232,12 @@ mod tests {
         assert!(draw.chosen.is_empty() && draw.opponent.is_empty());
         let both_score = TickerGame::read("KXMLSBTTS-26MAY13DALVAN-BTTS").unwrap();
         assert_eq!((both_score.sides.as_str(), both_score.chosen.as_str()), ("dalvan", ""));
+    }
+
+    #[test]
+    fn a_markets_own_level_is_no_year() {
+        assert_eq!(TickerDate::read("KXMCHKSILKSONG-94"), None);
+        assert_eq!(TickerDate::read("KXPRESNOMR-28-GN"), Some(TickerDate::Year(2028)));
     }
 
     #[test]

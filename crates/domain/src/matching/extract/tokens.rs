@@ -71,7 +71,15 @@ pub fn without_nicknames(text: &str) -> std::borrow::Cow<'_, str> {
         let inner = &text[inner_start..inner_start + close];
         let closing = text[inner_start + close..].chars().next().map_or(1, char::len_utf8);
         let after = &text[inner_start + close + closing..];
-        let previous_capitalised = text[..space].split_whitespace().last().is_some_and(starts_capitalised);
+        // After a name, not after the question's first word ("Will \"Hollow Knight: Silksong\"
+        // Metascore 95+" quotes a title).
+        let previous_capitalised = text[..space].split_whitespace().last().is_some_and(|previous| {
+            starts_capitalised(previous)
+                && !matches!(
+                    previous,
+                    "Will" | "Who" | "Which" | "What" | "When" | "Does" | "Is" | "Can"
+                )
+        });
         let next_capitalised = after.strip_prefix(' ').is_some_and(starts_capitalised);
         if !inner.is_empty() && inner.split_whitespace().count() <= 3 && previous_capitalised && next_capitalised {
             cleaned.push_str(&text[copied..space]);
@@ -178,6 +186,10 @@ mod nickname_tests {
             "Will \"Wicked\" gross $500m?"
         );
         assert_eq!(without_nicknames("Will O'Rourke win?"), "Will O'Rourke win?");
+        assert_eq!(
+            without_nicknames("Will \"Hollow Knight: Silksong\" Metascore 95+"),
+            "Will \"Hollow Knight: Silksong\" Metascore 95+"
+        );
     }
 }
 
