@@ -98,6 +98,9 @@ pub enum Stage {
     /// The regular season, whose best record is a title of its own: a conference's regular
     /// season champion is not the winner of its tournament or playoffs.
     RegularSeason,
+    /// One part of a contest's vote (the popular vote, a jury's vote, the televote): winning
+    /// it is not winning the contest.
+    PartOfVote,
 }
 
 impl fmt::Display for Stage {
@@ -114,6 +117,7 @@ impl fmt::Display for Stage {
             Stage::Group => "group stage",
             Stage::Knockout => "knockout stage",
             Stage::RegularSeason => "regular season",
+            Stage::PartOfVote => "part of the vote",
             Stage::Primary => "primary",
         };
         formatter.write_str(name)
@@ -556,6 +560,11 @@ const STAGES: &[(&[&str], Stage)] = &[
     (&["first", "period"], Stage::PartOfGame),
     (&["1st", "period"], Stage::PartOfGame),
     (&["first", "inning"], Stage::PartOfGame),
+    (&["popular", "vote"], Stage::PartOfVote),
+    (&["jury", "vote"], Stage::PartOfVote),
+    (&["jury", "winner"], Stage::PartOfVote),
+    (&["televote"], Stage::PartOfVote),
+    (&["public", "vote"], Stage::PartOfVote),
     (&["first", "5", "innings"], Stage::PartOfGame),
     // The NCAA's "Final Four" is its semifinals, not its final.
     (&["final", "four"], Stage::Semifinal),
@@ -782,7 +791,10 @@ impl Stage {
     /// Whether the stage is one a contestant reaches by going through the ones before it (not
     /// a part of one game).
     fn is_reached(self) -> bool {
-        !matches!(self, Stage::PartOfGame | Stage::FirstRound | Stage::RegularSeason)
+        !matches!(
+            self,
+            Stage::PartOfGame | Stage::FirstRound | Stage::RegularSeason | Stage::PartOfVote
+        )
     }
 
     /// Whether the stage names a round of a tournament, which in a question about one game
@@ -1173,6 +1185,16 @@ mod tests {
         );
         assert_eq!(read("Will Bitcoin reach the $100k mark?").form(), Form::Happen);
         assert_eq!(read("Will Italy make the final?").form(), Form::Advance);
+    }
+
+    #[test]
+    fn a_part_of_the_vote_is_not_the_contest() {
+        assert_eq!(read("Will Trump win the popular vote?").stages, [Stage::PartOfVote]);
+        assert_eq!(
+            read("Will Austria win the Jury Vote in Eurovision 2025?").stages,
+            read("Will Austria be the Jury Winner in the Eurovision 2025 Grand Final?").stages
+        );
+        assert!(read("Will Austria win Eurovision 2025?").stages.is_empty());
     }
 
     #[test]
