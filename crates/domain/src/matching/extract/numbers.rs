@@ -269,8 +269,9 @@ impl Quantity {
                 // A bare count is exact where the other writes an open end: "cut rates 8
                 // times" is not "8+ cuts", "hike by 25bps" not "by 25+ bps". Only an open end
                 // the words state ("+", "or more", "at least", "≥", "above") counts; a verb
-                // of reaching leaves it open to either reading.
-                bound != Bound::Between && inclusive.is_none()
+                // of reaching leaves it open to either reading. A bare sum of money is a
+                // level to reach, not an exact figure: "be worth $1 billion" is "$1b+".
+                bound != Bound::Between && (inclusive.is_none() || (self.unit == Unit::Usd && inclusive == Some(true)))
             }
             (left, right) => left == right,
         };
@@ -1079,6 +1080,12 @@ mod tests {
         assert_eq!(roman_numeral("IIII"), None);
         assert_eq!(roman_numeral("DC"), None);
         assert_eq!(roman_numeral("I"), None);
+    }
+
+    #[test]
+    fn a_bare_sum_of_money_is_a_level_to_reach() {
+        assert!(one("Will El Salvador hold $1b+ of BTC?").agrees_with(&one("Will its holdings be worth $1 billion?")));
+        assert!(!one("Will the Fed cut rates 8+ times?").agrees_with(&one("Will the Fed cut rates 8 times?")));
     }
 
     #[test]
