@@ -154,6 +154,8 @@ pub enum Action {
     Meet,
     /// Talks with someone, a call included, which a meeting in person is not.
     Talk,
+    /// Shakes hands with someone: a meeting may go without it.
+    ShakeHands,
     /// Signs a law, an order or a deal, or agrees to one.
     Sign,
     /// Leaves an office: resigns, steps down, is removed, is "out" (Polymarket's "Netanyahu
@@ -207,6 +209,7 @@ impl fmt::Display for Action {
             Action::Endorse => "endorse",
             Action::Meet => "meet",
             Action::Talk => "talk",
+            Action::ShakeHands => "shake hands",
             Action::Sign => "sign / agree",
             Action::Leave => "leave office",
             Action::Recognize => "recognize",
@@ -400,6 +403,8 @@ const ACTIONS: &[(&[&str], Action)] = &[
     (&["endorse"], Action::Endorse),
     (&["endorses"], Action::Endorse),
     (&["endorsed"], Action::Endorse),
+    (&["shake", "hands"], Action::ShakeHands),
+    (&["shakes", "hands"], Action::ShakeHands),
     (&["meet"], Action::Meet),
     (&["meets"], Action::Meet),
     (&["meet", "with"], Action::Meet),
@@ -1185,6 +1190,14 @@ mod tests {
         );
         assert_eq!(read("Will Bitcoin reach the $100k mark?").form(), Form::Happen);
         assert_eq!(read("Will Italy make the final?").form(), Form::Advance);
+    }
+
+    #[test]
+    fn a_handshake_is_not_any_meeting() {
+        let handshake = read("Putin and Zelenskyy shake hands by June 30?");
+        let meeting = read("Volodymyr Zelenskyy and Vladimir Putin meet before Jul 1, 2026?");
+        assert_eq!(handshake.action, Some(Action::ShakeHands));
+        assert!(handshake.other_action(&meeting));
     }
 
     #[test]
