@@ -243,10 +243,11 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
         return result;
     }
     // "Will Burnley FC win on 2026-02-02?" against "Sunderland vs Burnley Winner? —
-    // Sunderland": each asks that the other's side wins. And the Senate is not the House.
+    // Sunderland": each asks that the other's side wins. And the Senate is not the House,
+    // nor a governorship.
     if backs_the_opponent(left, right)
         || backs_the_opponent(right, left)
-        || left.entities.chambers.differ(&right.entities.chambers)
+        || left.entities.offices.differ(&right.entities.offices)
     {
         return ((Agreement::Conflict, 0.0), Orientation::Same);
     }
@@ -1222,6 +1223,24 @@ mod tests {
     }
 
     #[test]
+    fn the_senate_is_not_the_house_nor_a_governorship() {
+        let senate = features(
+            "Will Jared Golden be the Democratic nominee for Senate in Maine?",
+            (2026, 6, 9),
+        );
+        let governor = features(
+            "Wil Jared Golden be the Democratic nominee for Governor in Maine?",
+            (2026, 6, 9),
+        );
+        assert_eq!(judge(&senate, &governor).refused_by, Some(Field::Subject));
+        let lieutenant = features(
+            "Will Jared Golden be the Democratic nominee for Lieutenant Governor in Maine?",
+            (2026, 6, 9),
+        );
+        assert!(!lieutenant.entities.offices.differ(&senate.entities.offices));
+    }
+
+    #[test]
     fn the_senate_is_not_the_house() {
         let senate = features("Will Democrats win the Senate in 2026?", (2026, 12, 31));
         let house = features("Will Democrats win the House in 2026?", (2026, 12, 31));
@@ -1238,7 +1257,7 @@ mod tests {
         let untitled = features("Will Marco Rubio be the 2028 Republican nominee?", (2028, 8, 31));
         assert_eq!(judge(&titled, &untitled).refused_by, None);
         let white_house = features("Will Marco Rubio leave the White House in 2026?", (2026, 12, 31));
-        assert!(!white_house.entities.chambers.differ(&titled.entities.chambers));
+        assert!(!white_house.entities.offices.differ(&titled.entities.offices));
     }
 
     #[test]

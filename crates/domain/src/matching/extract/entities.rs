@@ -597,41 +597,44 @@ pub struct Entities {
     /// or Vermont?"): any one of them resolves Yes, so a market on one of them alone is
     /// another question.
     pub alternatives: bool,
-    /// The chambers of a legislature the question names: the exchanges drop "Senator" and
-    /// "Rep." as titles, but the Senate's control, votes or members are not the House's.
-    pub chambers: Chambers,
+    /// The elected offices the question names: the exchanges drop "Senator", "Rep." and
+    /// "Governor" as titles, but the Senate's control, votes, members or nomination are not
+    /// the House's or the governorship's.
+    pub offices: Offices,
 }
 
-/// Which chambers a question names ("the Senate", "any U.S. Senator"; "the House", "Rep.",
-/// "House of Representatives").
+/// Which elected offices a question names: a chamber ("the Senate", "any U.S. Senator"; "the
+/// House", "Rep.", "House of Representatives") or a state's governorship.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Chambers {
+pub struct Offices {
     pub senate: bool,
     pub house: bool,
+    pub governor: bool,
 }
 
-impl Chambers {
-    fn of(tokens: &[Token]) -> Chambers {
-        let mut chambers = Chambers::default();
+impl Offices {
+    fn of(tokens: &[Token]) -> Offices {
+        let mut offices = Offices::default();
         for (at, token) in tokens.iter().enumerate() {
+            let after = |words: &[&str]| at > 0 && words.contains(&tokens[at - 1].lower.as_str());
             match token.lower.as_str() {
-                "senate" | "senator" | "senators" => chambers.senate = true,
-                "sen" if token.text == "Sen" && token.gap_after.starts_with('.') => chambers.senate = true,
-                "representative" | "representatives" | "congressman" | "congresswoman" => chambers.house = true,
-                "rep" if token.text == "Rep" && token.gap_after.starts_with('.') => chambers.house = true,
+                "senate" | "senator" | "senators" => offices.senate = true,
+                "sen" if token.text == "Sen" && token.gap_after.starts_with('.') => offices.senate = true,
+                "representative" | "representatives" | "congressman" | "congresswoman" => offices.house = true,
+                "rep" if token.text == "Rep" && token.gap_after.starts_with('.') => offices.house = true,
                 // Not the White House.
-                "house" if token.is_capitalized() && (at == 0 || tokens[at - 1].lower != "white") => {
-                    chambers.house = true;
-                }
+                "house" if token.is_capitalized() && !after(&["white"]) => offices.house = true,
+                // A lieutenant governor holds another office.
+                "governor" | "governorship" if !after(&["lieutenant", "lt"]) => offices.governor = true,
                 _ => {}
             }
         }
-        chambers
+        offices
     }
 
-    /// Whether both name a chamber and not the same ones.
-    pub fn differ(&self, other: &Chambers) -> bool {
-        (self.senate || self.house) && (other.senate || other.house) && self != other
+    /// Whether both name an office and not the same ones.
+    pub fn differ(&self, other: &Offices) -> bool {
+        *self != Offices::default() && *other != Offices::default() && self != other
     }
 }
 
@@ -1324,7 +1327,7 @@ pub fn extract(tokens: &mut [Token]) -> Entities {
     claim_state_codes(tokens, &mut entities, &mut first);
     claim_names(tokens, &mut entities, &mut first);
     entities.alternatives = offers_alternatives(tokens, &claimed_before);
-    entities.chambers = Chambers::of(tokens);
+    entities.offices = Offices::of(tokens);
     entities.primary = first.map(|(_at, entity)| entity);
     entities.subjects.sort();
     entities.subjects.dedup();
