@@ -193,6 +193,8 @@ pub enum Action {
     Impeached,
     /// Is pardoned.
     Pardoned,
+    /// Goes down a division ("be relegated from Ligue 1"), which no winner does.
+    Relegated,
     /// Releases or launches something (an album, a product, a coin).
     Release,
     /// Announces or unveils something, which need not be out yet.
@@ -227,6 +229,7 @@ impl fmt::Display for Action {
             Action::Arrested => "be arrested",
             Action::Fire => "fire",
             Action::Impeached => "be impeached",
+            Action::Relegated => "be relegated",
             Action::Pardoned => "be pardoned",
             Action::Release => "release",
             Action::Announce => "announce",
@@ -517,6 +520,8 @@ const ACTIONS: &[(&[&str], Action)] = &[
     (&["open", "fire"], Action::Attack),
     (&["opens", "fire"], Action::Attack),
     (&["impeached"], Action::Impeached),
+    (&["relegated"], Action::Relegated),
+    (&["relegation"], Action::Relegated),
     (&["pardon"], Action::Pardoned),
     (&["pardons"], Action::Pardoned),
     (&["pardoned"], Action::Pardoned),
@@ -777,14 +782,18 @@ fn stage_by_position(words: &[&str], at: usize) -> Option<Stage> {
         ("round", Some(&"of"), Some(remaining)) => remaining.parse().ok().map(Stage::RoundOf),
         // The regular season as a title ("win the ACC regular season", "regular season
         // champion"), not as the games a count or an award is over ("12+ regular season
-        // games", "regular season MVP").
+        // games", "regular season MVP", "lead the league in points for the 2025-26 regular
+        // season").
         ("regular", Some(&"season"), after)
-            if after.is_none_or(|after| {
-                matches!(
-                    *after,
-                    "champion" | "champions" | "championship" | "title" | "winner" | "crown"
-                )
-            }) =>
+            if !words[at.saturating_sub(4)..at]
+                .iter()
+                .any(|word| matches!(*word, "for" | "during" | "over" | "through"))
+                && after.is_none_or(|after| {
+                    matches!(
+                        *after,
+                        "champion" | "champions" | "championship" | "title" | "winner" | "crown"
+                    )
+                }) =>
         {
             Some(Stage::RegularSeason)
         }
@@ -1190,6 +1199,26 @@ mod tests {
         );
         assert_eq!(read("Will Bitcoin reach the $100k mark?").form(), Form::Happen);
         assert_eq!(read("Will Italy make the final?").form(), Form::Advance);
+    }
+
+    #[test]
+    fn relegation_is_not_winning() {
+        let relegated = read("Will Lorient be relegated from Ligue 1 after the 2025–26 season?");
+        assert_eq!(relegated.action, Some(Action::Relegated));
+        assert!(relegated.other_action(&read("Will Lorient win the Ligue 1?")));
+    }
+
+    #[test]
+    fn a_season_a_count_is_over_is_no_stage() {
+        assert!(
+            read("Will Giannis Antetokounmpo lead Pro Basketball in Points Per Game for the 2025-26 Regular Season?")
+                .stages
+                .is_empty()
+        );
+        assert_eq!(
+            read("Will Duke win the ACC regular season?").stages,
+            [Stage::RegularSeason]
+        );
     }
 
     #[test]
