@@ -1175,8 +1175,15 @@ mod tests {
                 .entities
                 .alternatives
         );
+        // Two names alone may be two spellings of one place or the two a comparison chooses
+        // between: only a list is alternatives.
         assert!(
-            features("Will Real Madrid or Barcelona win La Liga?", (2026, 6, 30))
+            !features("Will Trump visit Kyiv or Kiev in 2025?", (2025, 12, 31))
+                .entities
+                .alternatives
+        );
+        assert!(
+            features("Will Trump visit Maine, Vermont or Ohio in 2025?", (2025, 12, 31))
                 .entities
                 .alternatives
         );
@@ -1256,6 +1263,24 @@ mod tests {
         let titled = features("Will Sen. Marco Rubio be the 2028 Republican nominee?", (2028, 8, 31));
         let untitled = features("Will Marco Rubio be the 2028 Republican nominee?", (2028, 8, 31));
         assert_eq!(judge(&titled, &untitled).refused_by, None);
+        // Nor does a title before a name say which office is asked about.
+        for (asked, titled) in [
+            (
+                "Will Roy Cooper win the North Carolina Senate race in 2026?",
+                "Will former Governor Roy Cooper win the 2026 North Carolina Senate race?",
+            ),
+            (
+                "Will Marjorie Taylor Greene run for Senate in Georgia?",
+                "Will Rep. Marjorie Taylor Greene run for Senate in Georgia in 2025?",
+            ),
+            (
+                "Will the Senate confirm Stephen Miran as a Fed governor before Sep 15, 2025?",
+                "Will the Senate confirm Stephen Miran to the Fed before Sep 15, 2025?",
+            ),
+        ] {
+            let (asked, titled) = (features(asked, (2026, 11, 3)), features(titled, (2026, 11, 3)));
+            assert!(!asked.entities.offices.differ(&titled.entities.offices), "{titled:?}");
+        }
         let white_house = features("Will Marco Rubio leave the White House in 2026?", (2026, 12, 31));
         assert!(!white_house.entities.offices.differ(&titled.entities.offices));
     }

@@ -617,15 +617,23 @@ impl Offices {
         let mut offices = Offices::default();
         for (at, token) in tokens.iter().enumerate() {
             let after = |words: &[&str]| at > 0 && words.contains(&tokens[at - 1].lower.as_str());
+            // A title before a name ("Sen. Tuberville", "former Governor Roy Cooper", "Rep.
+            // Greene") says who someone is, not which office the question asks about.
+            let a_title = tokens.get(at + 1).is_some_and(Token::is_capitalized) || token.gap_after.starts_with('.');
             match token.lower.as_str() {
-                "senate" | "senator" | "senators" => offices.senate = true,
-                "sen" if token.text == "Sen" && token.gap_after.starts_with('.') => offices.senate = true,
-                "representative" | "representatives" | "congressman" | "congresswoman" => offices.house = true,
-                "rep" if token.text == "Rep" && token.gap_after.starts_with('.') => offices.house = true,
-                // Not the White House.
-                "house" if token.is_capitalized() && !after(&["white"]) => offices.house = true,
-                // A lieutenant governor holds another office.
-                "governor" | "governorship" if !after(&["lieutenant", "lt"]) => offices.governor = true,
+                "senate" if !token.gap_after.starts_with('-') => offices.senate = true,
+                "senator" | "senators" if !a_title => offices.senate = true,
+                "representative" | "representatives" | "congressman" | "congresswoman" if !a_title => {
+                    offices.house = true;
+                }
+                // Not the White House, nor a bill the House passed ("House-passed").
+                "house" if token.is_capitalized() && !after(&["white"]) && !token.gap_after.starts_with('-') => {
+                    offices.house = true;
+                }
+                // A lieutenant governor holds another office, and a Fed governor no state's.
+                "governor" | "governorship" if !a_title && !after(&["lieutenant", "lt", "fed", "reserve"]) => {
+                    offices.governor = true;
+                }
                 _ => {}
             }
         }
@@ -1355,7 +1363,19 @@ pub fn extract(tokens: &mut [Token]) -> Entities {
 /// choice of names).
 fn offers_alternatives(tokens: &[Token], claimed_before: &[bool]) -> bool {
     let a_name = |at: usize| tokens[at].used && !claimed_before[at] && tokens[at].is_capitalized();
-    (1..tokens.len().saturating_sub(1)).any(|at| tokens[at].text == "or" && a_name(at - 1) && a_name(at + 1))
+    // A list: a comma between names before the "or" ("Maine, Massachusetts or Vermont").
+    // Two names alone may be two spellings of one ("Kyiv or Kiev") or the two a comparison
+    // chooses between ("Messi or Ronaldo have more goals").
+    let comma_before = |at: usize| tokens[at].gap_before.contains(',');
+    let listed = |or: usize| {
+        comma_before(or)
+            || (1..or)
+                .rev()
+                .take_while(|&at| a_name(at))
+                .any(|at| comma_before(at) && a_name(at - 1))
+    };
+    (1..tokens.len().saturating_sub(1))
+        .any(|at| tokens[at].text == "or" && a_name(at - 1) && a_name(at + 1) && listed(at))
 }
 
 /// An alias split into words, with its canonical name and kind.

@@ -408,6 +408,9 @@ const ACTIONS: &[(&[&str], Action)] = &[
     (&["endorsed"], Action::Endorse),
     (&["shake", "hands"], Action::ShakeHands),
     (&["shakes", "hands"], Action::ShakeHands),
+    (&["shaking", "hands"], Action::ShakeHands),
+    (&["shook", "hands"], Action::ShakeHands),
+    (&["handshake"], Action::ShakeHands),
     (&["meet"], Action::Meet),
     (&["meets"], Action::Meet),
     (&["meet", "with"], Action::Meet),
@@ -570,7 +573,6 @@ const STAGES: &[(&[&str], Stage)] = &[
     (&["first", "period"], Stage::PartOfGame),
     (&["1st", "period"], Stage::PartOfGame),
     (&["first", "inning"], Stage::PartOfGame),
-    (&["popular", "vote"], Stage::PartOfVote),
     (&["jury", "vote"], Stage::PartOfVote),
     (&["jury", "winner"], Stage::PartOfVote),
     (&["televote"], Stage::PartOfVote),
@@ -780,6 +782,14 @@ fn stage_by_position(words: &[&str], at: usize) -> Option<Stage> {
             Some(Stage::Group)
         }
         ("round", Some(&"of"), Some(remaining)) => remaining.parse().ok().map(Stage::RoundOf),
+        // Winning the popular vote, not a share or margin of it ("5% of the popular vote",
+        // "the popular vote margin"), which is the vote's on either side.
+        ("popular", Some(&"vote"), after)
+            if !(at >= 2 && words[at - 2] == "of" && words[at - 1] == "the")
+                && !after.is_some_and(|after| matches!(*after, "margin" | "share")) =>
+        {
+            Some(Stage::PartOfVote)
+        }
         // The regular season as a title ("win the ACC regular season", "regular season
         // champion"), not as the games a count or an award is over ("12+ regular season
         // games", "regular season MVP", "lead the league in points for the 2025-26 regular
@@ -1227,11 +1237,21 @@ mod tests {
         let meeting = read("Volodymyr Zelenskyy and Vladimir Putin meet before Jul 1, 2026?");
         assert_eq!(handshake.action, Some(Action::ShakeHands));
         assert!(handshake.other_action(&meeting));
+        assert_eq!(
+            read("Trump and Putin handshake in 2025?").action,
+            Some(Action::ShakeHands)
+        );
     }
 
     #[test]
     fn a_part_of_the_vote_is_not_the_contest() {
         assert_eq!(read("Will Trump win the popular vote?").stages, [Stage::PartOfVote]);
+        // A share of it is the vote's, however it is named.
+        assert!(
+            read("Will RFK Jr. win at least 5% of the popular vote?")
+                .stages
+                .is_empty()
+        );
         assert_eq!(
             read("Will Austria win the Jury Vote in Eurovision 2025?").stages,
             read("Will Austria be the Jury Winner in the Eurovision 2025 Grand Final?").stages

@@ -271,7 +271,9 @@ impl Quantity {
                 // the words state ("+", "or more", "at least", "≥", "above") counts; a verb
                 // of reaching leaves it open to either reading. A bare sum of money is a
                 // level to reach, not an exact figure: "be worth $1 billion" is "$1b+".
-                bound != Bound::Between && (inclusive.is_none() || (self.unit == Unit::Usd && inclusive == Some(true)))
+                bound != Bound::Between
+                    && (inclusive.is_none()
+                        || (self.unit == Unit::Usd && bound == Bound::Above && inclusive == Some(true)))
             }
             (left, right) => left == right,
         };
@@ -805,7 +807,7 @@ fn counted_after_a_bound(tokens: &[Token], first: usize, last: usize) -> Counted
     }
     let after: Vec<&str> = tokens[last + 1..]
         .iter()
-        .take(3)
+        .take(4)
         .map(|token| token.lower.as_str())
         .collect();
     // "combine for more than 45.5 points": both sides' points together.
@@ -813,9 +815,13 @@ fn counted_after_a_bound(tokens: &[Token], first: usize, last: usize) -> Counted
         .iter()
         .any(|token| matches!(token.lower.as_str(), "combine" | "combined"));
     match after.as_slice() {
+        // Not by someone named ("goals scored by Arsenal"): that side's.
+        ["points" | "goals" | "runs", "scored", "by", ..] | ["points" | "goals" | "runs", "be", "scored", "by"] => {
+            Counted::Unsaid
+        }
         // Scored by no one named, in the passive ("Will over 1.5 goals be scored?"), too.
         ["points" | "goals" | "runs", "scored", ..]
-        | ["points" | "goals" | "runs", "be", "scored"]
+        | ["points" | "goals" | "runs", "be", "scored", ..]
         | ["total", "points" | "goals" | "runs", ..] => Counted::Total,
         ["points" | "goals" | "runs", ..] if combined => Counted::Total,
         _ => Counted::Unsaid,
@@ -1086,6 +1092,8 @@ mod tests {
     fn a_bare_sum_of_money_is_a_level_to_reach() {
         assert!(one("Will El Salvador hold $1b+ of BTC?").agrees_with(&one("Will its holdings be worth $1 billion?")));
         assert!(!one("Will the Fed cut rates 8+ times?").agrees_with(&one("Will the Fed cut rates 8 times?")));
+        // A level to reach, not one to stay under.
+        assert!(!one("Will Bitcoin be worth $80,000?").agrees_with(&one("Will Bitcoin be $80,000 or less?")));
     }
 
     #[test]
@@ -1201,6 +1209,11 @@ mod tests {
             ("Rockets vs. Mavericks: Total O/U 229.5", Counted::Total, Bound::Above),
             ("Will over 1.5 goals be scored?", Counted::Total, Bound::Above),
             ("Will Arsenal score over 1.5 goals?", Counted::Unsaid, Bound::Above),
+            (
+                "Will over 1.5 goals be scored by Arsenal against Chelsea?",
+                Counted::Unsaid,
+                Bound::Above,
+            ),
         ] {
             let quantity = one(question);
             assert_eq!((quantity.counted, quantity.bound), (counted, bound), "{question}");

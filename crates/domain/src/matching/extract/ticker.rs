@@ -43,7 +43,14 @@ impl TickerGame {
         if !letters.bytes().all(|byte| byte.is_ascii_uppercase()) || (letters.is_empty() && !line) {
             return None;
         }
-        let chosen = letters.to_ascii_lowercase();
+        // A soccer game's draw (`…-26APR08BARATM-TIE`) backs neither side, as a total does.
+        // Other codes that are neither side's (`…-BTTS`) are not read: their markets ask
+        // something else of the game, which a market naming both sides may not ask.
+        let chosen = if letters == "TIE" {
+            String::new()
+        } else {
+            letters.to_ascii_lowercase()
+        };
         series_and_event.split('-').skip(1).find_map(|segment| {
             let (day, sides) = day_and_rest(segment)?;
             let sides = sides.to_ascii_lowercase();
@@ -57,16 +64,12 @@ impl TickerGame {
             }
             let opponent = sides
                 .strip_prefix(chosen.as_str())
-                .or_else(|| sides.strip_suffix(chosen.as_str()))
-                .filter(|opponent| !opponent.is_empty());
-            // A last segment that is neither side's code names a market of the game that backs
-            // no side, as a total does: a draw (`…-26APR08BARATM-TIE`), both teams to score
-            // (`…-26MAY13DALVAN-BTTS`).
-            Some(TickerGame {
+                .or_else(|| sides.strip_suffix(chosen.as_str()))?;
+            (!opponent.is_empty()).then(|| TickerGame {
                 day,
                 sides: sides.clone(),
-                chosen: opponent.map(|_opponent| chosen.clone()).unwrap_or_default(),
-                opponent: opponent.unwrap_or_default().to_owned(),
+                chosen: chosen.clone(),
+                opponent: opponent.to_owned(),
             })
         })
     }
@@ -82,15 +85,19 @@ pub enum TickerDate {
     Year(i32),
 }
 
+/// The years a Kalshi event can be about: its markets since it opened, and a few terms ahead.
+const KALSHI_YEARS: std::ops::RangeInclusive<i32> = 2018..=2040;
+
 impl TickerDate {
     /// Reads the event segment (the second) of a ticker; `None` when it states no date.
     pub fn read(ticker: &str) -> Option<TickerDate> {
         let event = ticker.split('-').nth(1)?;
-        // Two digits are a year only in an event's segment, with the market's after it: the
-        // last segment's are a level (`KXMCHKSILKSONG-94`, a score of 95 or more).
-        let market_follows = ticker.split('-').nth(2).is_some();
-        if market_follows && event.len() == 2 && event.bytes().all(|byte| byte.is_ascii_digit()) {
-            return Some(TickerDate::Year(2000 + event.parse::<i32>().ok()?));
+        // Two digits are a year (`KXECTIE-24`, `KXPRESNOMR-28-GN`) when they can be one of the
+        // exchange's: a level in their place (`KXMCHKSILKSONG-94`, a score of 95 or more) is
+        // not.
+        if event.len() == 2 && event.bytes().all(|byte| byte.is_ascii_digit()) {
+            let year = 2000 + event.parse::<i32>().ok()?;
+            return KALSHI_YEARS.contains(&year).then_some(TickerDate::Year(year));
         }
         day_of(event).map(TickerDate::Day)
     }
@@ -230,13 +237,15 @@ mod tests {
         let draw = TickerGame::read("KXUCLGAME-26APR08BARATM-TIE").unwrap();
         assert_eq!(draw.day, NaiveDate::from_ymd_opt(2026, 4, 8).unwrap());
         assert!(draw.chosen.is_empty() && draw.opponent.is_empty());
-        let both_score = TickerGame::read("KXMLSBTTS-26MAY13DALVAN-BTTS").unwrap();
-        assert_eq!((both_score.sides.as_str(), both_score.chosen.as_str()), ("dalvan", ""));
+        // A code that is neither side's is not read as a game backing no side: both teams to
+        // score is not any question on the game.
+        assert!(TickerGame::read("KXMLSBTTS-26MAY13DALVAN-BTTS").is_none());
     }
 
     #[test]
     fn a_markets_own_level_is_no_year() {
         assert_eq!(TickerDate::read("KXMCHKSILKSONG-94"), None);
+        assert_eq!(TickerDate::read("KXECTIE-24"), Some(TickerDate::Year(2024)));
         assert_eq!(TickerDate::read("KXPRESNOMR-28-GN"), Some(TickerDate::Year(2028)));
     }
 
