@@ -785,8 +785,8 @@ fn stage_by_position(words: &[&str], at: usize) -> Option<Stage> {
         // Winning the popular vote, not a share or margin of it ("5% of the popular vote",
         // "the popular vote margin"), which is the vote's on either side.
         ("popular", Some(&"vote"), after)
-            if !(at >= 2 && words[at - 2] == "of" && words[at - 1] == "the")
-                && !after.is_some_and(|after| matches!(*after, "margin" | "share")) =>
+            if !(words[..at].ends_with(&["of", "the"])
+                || after.is_some_and(|after| matches!(*after, "margin" | "share"))) =>
         {
             Some(Stage::PartOfVote)
         }
