@@ -285,8 +285,6 @@ impl Features {
     }
 }
 
-/// Whether a title names a game between two sides: two capitalised words either side of
-/// "vs", "v" or "at" ("Fulham vs Brighton Winner?", "Kansas City at Jacksonville").
 /// A game's label before a colon ("Counter-Strike: FaZe vs NIP", "StarLadder Major Budapest
 /// 2025: FaZe vs. NIP") names its game or tournament, which the other exchange labels its own
 /// way or not at all: the game's sides are its subjects.
@@ -311,6 +309,8 @@ fn drop_the_games_label(question: &str, entities: &mut Entities) {
     }
 }
 
+/// Whether a title names a game between two sides: two capitalised words either side of
+/// "vs", "v" or "at" ("Fulham vs Brighton Winner?", "Kansas City at Jacksonville").
 fn names_a_game(title: &str) -> bool {
     let words: Vec<&str> = title.split_whitespace().collect();
     let capitalised = |word: &&str| word.starts_with(|first: char| first.is_uppercase());
