@@ -174,10 +174,7 @@ impl Features {
             .chain(entities.primary.as_mut())
             .chain(opponent.as_mut())
         {
-            entities::drop_club_words(entity);
-            clubs::canonicalize(entity);
-            entities::to_common_country_name(entity);
-            teams::canonicalize(entity, league);
+            to_common_name(entity, league);
             if !teams::names_a_team(entity) {
                 entities::to_singular_group(entity);
             }
@@ -191,10 +188,7 @@ impl Features {
                         kind: entities::EntityKind::Name,
                         words: crate::text::words(outcome).collect(),
                     });
-                    entities::drop_club_words(&mut entity);
-                    clubs::canonicalize(&mut entity);
-                    entities::to_common_country_name(&mut entity);
-                    teams::canonicalize(&mut entity, league);
+                    to_common_name(&mut entity, league);
                     entity
                 })
                 .collect()
@@ -283,6 +277,14 @@ impl Features {
         years.dedup();
         years
     }
+}
+
+/// A club, country or team under the one name both exchanges' spellings of it become.
+fn to_common_name(entity: &mut Entity, league: Option<teams::League>) {
+    entities::drop_club_words(entity);
+    clubs::canonicalize(entity);
+    entities::to_common_country_name(entity);
+    teams::canonicalize(entity, league);
 }
 
 /// A game's label before a colon ("Counter-Strike: FaZe vs NIP", "StarLadder Major Budapest
