@@ -319,3 +319,31 @@ fn credentials_in_a_feed_url_never_reach_article_links() {
     }
     assert_eq!(parsed.articles[0].url, "http://news.example/a/1");
 }
+
+/// A contact whose e-mail address sits next to a character that is not ASCII (an RSS
+/// `managingEditor` or `author`, a JSON Feed author's name) is read, not a panic: feed-rs
+/// 3.0.0 sliced such names at a byte inside that character (third_party/README.md). The first
+/// feed is the shape `scripts/fuzz` found, cut from the ESPN capture; all are written here.
+#[test]
+fn contact_names_with_non_ascii_delimiters_are_read() {
+    let at = fetched_at();
+    let rss = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<rss version=\"2.0\"><channel>\
+        <title>ESPN.com - NFL</title><link>http://espn.go.com/nfl/</link>\
+        <managingEditor>we¶master@espn.go.com</managingEditor>\
+        <webMaster>Jane Doe·jane@espn.go.com</webMaster>\
+        <item><title>Week 1 opener</title><link>http://espn.go.com/nfl/story/1</link>\
+        <author>“writer@espn.go.com”</author></item>\
+        <item><title>Week 2</title><link>http://espn.go.com/nfl/story/2</link>\
+        <author>&#8220;editor@espn.go.com&#8221; (Desk)</author></item>\
+        </channel></rss>";
+    let feed = parse_feed(rss.as_bytes(), "https://feeds.example/nfl.xml", at).unwrap();
+    let titles: Vec<&str> = feed.articles.iter().map(|article| article.title.as_str()).collect();
+    assert_eq!(titles, ["Week 1 opener", "Week 2"]);
+
+    let json = r#"{"version": "https://jsonfeed.org/version/1.1", "title": "Desk",
+        "items": [{"id": "1", "url": "https://news.example/1", "title": "Rates held",
+                   "authors": [{"name": "Zoë·zoe@news.example"}]}]}"#;
+    let feed = parse_feed(json.as_bytes(), "https://feeds.example/feed.json", at).unwrap();
+    assert_eq!(feed.articles.len(), 1);
+    assert_eq!(feed.articles[0].title, "Rates held");
+}
