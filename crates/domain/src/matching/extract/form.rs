@@ -254,6 +254,9 @@ pub struct Reading {
     pub span: Option<Span>,
     /// The event the first verb of an [`Action`] class names, if any.
     pub action: Option<Action>,
+    /// A second event joined to the first by "and" ("be impeached and removed", "arrested and
+    /// charged"): both must happen, which the first alone does not ask.
+    pub joined_action: Option<Action>,
     /// The extreme of a reading the question asks about, if it names one.
     pub extreme: Option<Extreme>,
     /// Whether the question names an election ("election", "elected", "race"): winning one is
@@ -278,6 +281,9 @@ impl Reading {
         if let Some(action) = self.action {
             description.push_str(&format!(", action: {action}"));
         }
+        if let Some(action) = self.joined_action {
+            description.push_str(&format!(" and {action}"));
+        }
         if let Some(extreme) = self.extreme {
             description.push_str(&format!(", the {extreme:?}").to_lowercase());
         }
@@ -289,9 +295,14 @@ impl Reading {
         matches!((self.extreme, other.extreme), (Some(left), Some(right)) if left != right)
     }
 
-    /// Whether both state an action and the actions differ ("win" against "drop out").
+    /// Whether both state an action and the actions differ ("win" against "drop out"), or
+    /// both state the same one and only one joins a second to it ("impeached" against
+    /// "impeached and removed").
     pub fn other_action(&self, other: &Reading) -> bool {
-        matches!((self.action, other.action), (Some(left), Some(right)) if left != right)
+        match (self.action, other.action) {
+            (Some(left), Some(right)) => left != right || self.joined_action != other.joined_action,
+            _ => false,
+        }
     }
 
     /// Whether one asks who is the next holder of an office and the other who wins the
@@ -621,10 +632,28 @@ pub fn extract(tokens: &[Token]) -> Reading {
         }),
         ..Reading::default()
     };
-    for (at, word) in words.iter().enumerate() {
-        if reading.action.is_none() {
-            reading.action = action_by_position(tokens, &words, at);
+    // After the first action, another one right after "and" ("and removed", "and be
+    // charged") is joined to it.
+    let joined_at = |at: usize| match at.checked_sub(1).map(|before| words[before]) {
+        Some("and") => true,
+        Some("be" | "get" | "then") => at >= 2 && words[at - 2] == "and",
+        _ => false,
+    };
+    let mut first_at = None;
+    let mut join = |reading: &mut Reading, action: Option<Action>, at: usize| match (reading.action, action) {
+        (None, Some(_)) => {
+            reading.action = action;
+            first_at = Some(at);
         }
+        (Some(first), Some(second))
+            if reading.joined_action.is_none() && second != first && first_at < Some(at) && joined_at(at) =>
+        {
+            reading.joined_action = Some(second);
+        }
+        _ => {}
+    };
+    for (at, word) in words.iter().enumerate() {
+        join(&mut reading, action_by_position(tokens, &words, at), at);
         if let Some(stage) = stage_by_position(&words, at)
             && !reading.stages.contains(&stage)
         {
@@ -652,9 +681,7 @@ pub fn extract(tokens: &[Token]) -> Reading {
                 Marker::Span(phrase, span) if reading.span.is_none() && phrase_at(at, phrase) => {
                     reading.span = Some(span);
                 }
-                Marker::Action(phrase, action) if reading.action.is_none() && phrase_at(at, phrase) => {
-                    reading.action = Some(action);
-                }
+                Marker::Action(phrase, action) if phrase_at(at, phrase) => join(&mut reading, Some(action), at),
                 _ => {}
             }
         }
@@ -1030,6 +1057,29 @@ mod tests {
         ] {
             assert_ne!(read(other).action, Some(Action::Fire), "{other}");
         }
+    }
+
+    #[test]
+    fn a_second_action_joined_by_and_is_asked_too() {
+        let impeached = read("Will Trump be impeached before his term ends?");
+        let removed = read("Will Trump be impeached and removed from office?");
+        assert_eq!(removed.action, Some(Action::Impeached));
+        assert_eq!(removed.joined_action, Some(Action::Leave));
+        assert!(impeached.other_action(&removed));
+        assert!(removed.other_action(&impeached));
+        assert!(!removed.other_action(&read(
+            "Will the President be impeached and removed from office by 2027?"
+        )));
+        let charged = read("Will Maduro be arrested and be charged before 2027?");
+        assert_eq!(charged.joined_action, Some(Action::Charged));
+        assert!(charged.other_action(&read("Will Maduro be arrested before 2027?")));
+        // "and" between two names joins no action, nor does a second verb far from the first.
+        assert_eq!(read("Will Trump and Putin meet in Alaska?").joined_action, None);
+        assert_eq!(
+            read("Will Trump meet Putin and visit Moscow?").joined_action,
+            Some(Action::Visit)
+        );
+        assert_eq!(read("Will Trump meet Putin in Moscow and Kyiv?").joined_action, None);
     }
 
     #[test]
