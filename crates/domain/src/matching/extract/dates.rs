@@ -108,6 +108,9 @@ impl Timing {
     }
 }
 
+/// How far from January 1st a market may close for "by <year>" to mean before that year.
+const YEAR_START_TOLERANCE_DAYS: i64 = 7;
+
 const DEADLINE_CUES: [&str; 5] = ["by", "before", "through", "until", "thru"];
 const PERIOD_CUES: [&str; 4] = ["in", "for", "during", "of"];
 
@@ -207,6 +210,17 @@ pub fn extract(tokens: &mut [Token], reference: Option<Reference>) -> Timing {
         }
         // "This year" is the whole of the market's year, with or without "in" before it.
         let cue = cue.or_else(|| (tokens[index].lower == "this").then(|| "in".to_owned()));
+        // "By 2027" may include 2027 or end where it starts; a market that closes as 2027
+        // begins says which ("Will Satoshi move any Bitcoin by 2027?", closing 2027-01-01).
+        let whole_year = !found.single_day && found.start.checked_add_months(Months::new(12)) == Some(found.end);
+        let cue = match (cue, reference) {
+            (Some(cue), Some(Reference::MarketEnd(end)))
+                if cue == "by" && whole_year && (end - found.start).num_days().abs() <= YEAR_START_TOLERANCE_DAYS =>
+            {
+                Some("before".to_owned())
+            }
+            (cue, _) => cue,
+        };
         // A month without a year in a market with no end date: its dates are in
         // `YEAR_UNKNOWN`, and only their month and day mean anything.
         if found.year_inferred && reference.is_none() {
@@ -922,6 +936,22 @@ mod tests {
         assert_eq!(september.period, Some((date(2026, 9, 1), date(2026, 10, 1))));
         assert_ne!(september.resolution_date(), october.resolution_date());
         assert_eq!(timing("Will the Thunder win the 2026 NBA Finals?", None).period, None);
+    }
+
+    #[test]
+    fn by_a_year_ends_where_it_starts_in_a_market_closing_then() {
+        let closing = |question: &str, end: NaiveDate| extract(&mut tokenize(question), Some(Reference::MarketEnd(end)));
+        let by_2027 = "Will Satoshi move any Bitcoin by 2027?";
+        assert_eq!(closing(by_2027, date(2027, 1, 1)).deadline, Some(date(2027, 1, 1)));
+        assert_eq!(closing(by_2027, date(2026, 12, 31)).deadline, Some(date(2027, 1, 1)));
+        // Closing at the end of 2027, it includes 2027; so without a close, as before.
+        assert_eq!(closing(by_2027, date(2027, 12, 31)).deadline, Some(date(2028, 1, 1)));
+        assert_eq!(timing(by_2027, None).deadline, Some(date(2028, 1, 1)));
+        // A month is not a year: "by January 2027" includes January.
+        assert_eq!(
+            closing("Will it happen by January 2027?", date(2027, 1, 1)).deadline,
+            Some(date(2027, 2, 1))
+        );
     }
 
     #[test]
