@@ -940,7 +940,8 @@ mod tests {
 
     #[test]
     fn by_a_year_ends_where_it_starts_in_a_market_closing_then() {
-        let closing = |question: &str, end: NaiveDate| extract(&mut tokenize(question), Some(Reference::MarketEnd(end)));
+        let closing =
+            |question: &str, end: NaiveDate| extract(&mut tokenize(question), Some(Reference::MarketEnd(end)));
         let by_2027 = "Will Satoshi move any Bitcoin by 2027?";
         assert_eq!(closing(by_2027, date(2027, 1, 1)).deadline, Some(date(2027, 1, 1)));
         assert_eq!(closing(by_2027, date(2026, 12, 31)).deadline, Some(date(2027, 1, 1)));

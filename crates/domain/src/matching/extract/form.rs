@@ -37,6 +37,9 @@ pub enum Form {
     Most,
     /// Finishes in a given place other than first ("finish 2nd", "second-most seats").
     Place(u8),
+    /// Finishes last ("finish in last place", "finish bottom"): relegation takes more than
+    /// the last place, and the last place is no relegation where nobody goes down.
+    Last,
     /// Gains (or keeps) seats, without having to be the largest.
     GainSeats,
     /// Becomes the next holder of an office ("be the next Supreme Leader"): a succession,
@@ -64,6 +67,7 @@ impl fmt::Display for Form {
             Form::First => write!(formatter, "be the first"),
             Form::Most => write!(formatter, "win the most"),
             Form::Place(place) => write!(formatter, "finish {place}"),
+            Form::Last => write!(formatter, "finish last"),
             Form::GainSeats => write!(formatter, "gain seats"),
             Form::Next => write!(formatter, "be the next holder"),
             Form::Draw => write!(formatter, "end in a draw"),
@@ -326,6 +330,11 @@ const FORMS: &[(&[&str], Form)] = &[
     (&["finish", "3rd"], Form::Place(3)),
     (&["finish", "third"], Form::Place(3)),
     (&["runner", "up"], Form::Place(2)),
+    (&["last", "place"], Form::Last),
+    (&["finish", "last"], Form::Last),
+    (&["finishes", "last"], Form::Last),
+    (&["finish", "bottom"], Form::Last),
+    (&["finishes", "bottom"], Form::Last),
     (&["most", "seats"], Form::Most),
     (&["most", "votes"], Form::Most),
     (&["largest", "party"], Form::Most),
@@ -1057,6 +1066,25 @@ mod tests {
         ] {
             assert_ne!(read(other).action, Some(Action::Fire), "{other}");
         }
+    }
+
+    #[test]
+    fn the_last_place_is_its_own_form() {
+        assert_eq!(
+            read("Will Wolves finish in last place in the 2025-26 English Premier League?").form,
+            Some(Form::Last)
+        );
+        assert_eq!(
+            read("Will the White Sox finish last in the AL Central?").form,
+            Some(Form::Last)
+        );
+        let relegated = read("Will Wolves be Relegated from English Premier League in 2025-26 Season?");
+        assert_eq!(relegated.form(), Form::Happen);
+        assert_eq!(relegated.action, Some(Action::Relegated));
+        assert_eq!(
+            read("Will Wolves be in last place at Christmas?").form,
+            Some(Form::Last)
+        );
     }
 
     #[test]
