@@ -23,6 +23,11 @@ pub enum Unit {
     Degrees,
 }
 
+/// The step a rate move is settled in: Polymarket's rate-decision markets round a move that
+/// is not a multiple of 25 bps up to the next one ("a cut of 12.5 bps … will be considered
+/// to be 25 bps"), so Kalshi's "more than 25bps" resolves as Polymarket's "50+ bps" does.
+const RATE_STEP_BPS: f64 = 25.0;
+
 /// Which side of the number resolves Yes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Bound {
@@ -291,13 +296,11 @@ impl Quantity {
 
     /// A threshold excluding `v` on one side and including `v` plus one step of the published
     /// precision on the other (for "above"; minus, for "below"): percentages as published,
-    /// counts (which are whole: "more than 5 goals" is "6+ goals") and temperatures (which
-    /// the weather service reports in whole degrees: "above 72°" is "73° or above").
+    /// counts (which are whole: "more than 5 goals" is "6+ goals"), temperatures (which
+    /// the weather service reports in whole degrees: "above 72°" is "73° or above") and rate
+    /// moves (settled in quarter points: "more than 25bps" is "50+ bps").
     fn one_step_from(&self, other: &Quantity) -> bool {
-        if !matches!(self.unit, Unit::Percent | Unit::Count | Unit::Degrees)
-            || self.bound != other.bound
-            || !matches!(self.bound, Bound::Above | Bound::Below)
-        {
+        if self.unit == Unit::Usd || self.bound != other.bound || !matches!(self.bound, Bound::Above | Bound::Below) {
             return false;
         }
         let (strict, inclusive) = match (self.inclusive, other.inclusive) {
@@ -308,7 +311,10 @@ impl Quantity {
         if !self.moves_in_steps(other) {
             return false;
         }
-        let step = 10f64.powi(-i32::from(self.decimals.max(other.decimals)));
+        let step = match self.unit {
+            Unit::BasisPoints => RATE_STEP_BPS,
+            _ => 10f64.powi(-i32::from(self.decimals.max(other.decimals))),
+        };
         let expected = match self.bound {
             Bound::Above => strict.low + step,
             _ => strict.low - step,
@@ -318,15 +324,16 @@ impl Quantity {
 
     /// Whether the figure of two thresholds moves in published steps: a percentage written
     /// with decimals ("4.6%": an unemployment rate, a CPI print; "above 4%" is not "5% or
-    /// more"), whole degrees, and counts where the words say on one side at least that they
+    /// more"), whole degrees, counts where the words say on one side at least that they
     /// count whole things ("goals", "seats"; an index level or an election's margin moves in
-    /// fractions).
+    /// fractions), and a rate move in basis points on quarter points.
     fn moves_in_steps(&self, other: &Quantity) -> bool {
         match self.unit {
             Unit::Percent => self.decimals.max(other.decimals) >= 1,
             Unit::Degrees => self.decimals == 0 && other.decimals == 0,
             Unit::Count => self.counts_whole_things || other.counts_whole_things,
-            Unit::Usd | Unit::BasisPoints => false,
+            Unit::BasisPoints => [self.low, other.low].iter().all(|bps| bps % RATE_STEP_BPS == 0.0),
+            Unit::Usd => false,
         }
     }
 
@@ -352,7 +359,12 @@ impl Quantity {
             } else {
                 self.low.ceil() - 1.0
             }),
-            Unit::Usd | Unit::BasisPoints => None,
+            Unit::BasisPoints => Some(if above {
+                self.low + RATE_STEP_BPS
+            } else {
+                self.low - RATE_STEP_BPS
+            }),
+            Unit::Usd => None,
         }
     }
 
@@ -1010,6 +1022,27 @@ mod tests {
         assert_eq!(
             one("Will monthly inflation increase by 0.1% in February?")
                 .boundary_with(&one("Will CPI rise more than 0.1% in February 2026?")),
+            None
+        );
+    }
+
+    #[test]
+    fn rate_moves_step_by_quarter_points() {
+        let more_than_25 = one("Will the Federal Reserve Hike rates by >25bps at their June 2026 meeting?");
+        let fifty_or_more = one("Will the Fed increase interest rates by 50+ bps after the June 2026 meeting?");
+        assert_eq!(more_than_25.boundary_with(&fifty_or_more), Some(Boundary::OneStepApart));
+        assert_eq!(more_than_25.inclusive_equivalent(), Some(50.0));
+        // Not two steps, nor off the quarter points, nor the same number on both sides.
+        assert_eq!(
+            more_than_25.boundary_with(&one("Fed increases rates by 75+ bps?")),
+            None
+        );
+        assert_eq!(
+            one("cut by more than 10bps").boundary_with(&one("cut by 35+ bps")),
+            None
+        );
+        assert_eq!(
+            more_than_25.boundary_with(&one("Fed increases rates by 25+ bps?")),
             None
         );
     }
