@@ -263,6 +263,9 @@ pub struct Reading {
     pub joined_action: Option<Action>,
     /// The extreme of a reading the question asks about, if it names one.
     pub extreme: Option<Extreme>,
+    /// The statistic a ranking or a total counts, if the question names one ("lead the NBA
+    /// in assists", "most gold medals"): the points leader is not the assists leader.
+    pub measure: Option<&'static str>,
     /// Whether the question names an election ("election", "elected", "race"): winning one is
     /// how an elected office gets its next holder, and it is decided on its own day.
     pub names_an_election: bool,
@@ -291,12 +294,21 @@ impl Reading {
         if let Some(extreme) = self.extreme {
             description.push_str(&format!(", the {extreme:?}").to_lowercase());
         }
+        if let Some(measure) = self.measure {
+            description.push_str(&format!(", in {measure}"));
+        }
         description
     }
 
     /// Whether both name an extreme and they differ (the day's high against its low).
     pub fn other_extreme(&self, other: &Reading) -> bool {
         matches!((self.extreme, other.extreme), (Some(left), Some(right)) if left != right)
+    }
+
+    /// Whether both name the statistic they count and it differs (assists against points,
+    /// gold medals against all medals).
+    pub fn other_measure(&self, other: &Reading) -> bool {
+        matches!((self.measure, other.measure), (Some(left), Some(right)) if left != right)
     }
 
     /// Whether both state an action and the actions differ ("win" against "drop out"), or
@@ -639,6 +651,7 @@ pub fn extract(tokens: &[Token]) -> Reading {
             "lowest" | "low" | "minimum" | "min" => Some(Extreme::Low),
             _ => None,
         }),
+        measure: measure(&words),
         ..Reading::default()
     };
     // After the first action, another one right after "and" ("and removed", "and be
@@ -717,6 +730,42 @@ pub fn extract(tokens: &[Token]) -> Reading {
     }
     reading.stages.sort_unstable();
     reading
+}
+
+/// Statistics a ranking or a total counts, as (words, the statistic): two-word ones first.
+const MEASURES: &[(&[&str], &str)] = &[
+    (&["gold", "medals"], "gold medals"),
+    (&["gold", "medal"], "gold medals"),
+    (&["home", "runs"], "home runs"),
+    (&["passing", "yards"], "passing yards"),
+    (&["rushing", "yards"], "rushing yards"),
+    (&["receiving", "yards"], "receiving yards"),
+    (&["points"], "points"),
+    (&["ppg"], "points"),
+    (&["assists"], "assists"),
+    (&["apg"], "assists"),
+    (&["rebounds"], "rebounds"),
+    (&["rpg"], "rebounds"),
+    (&["steals"], "steals"),
+    (&["blocks"], "blocks"),
+    (&["strikeouts"], "strikeouts"),
+    (&["touchdowns"], "touchdowns"),
+    (&["sacks"], "sacks"),
+    (&["interceptions"], "interceptions"),
+    (&["medals"], "medals"),
+];
+
+/// The first statistic the words name: not a rate's "basis points" or "percentage points".
+fn measure(words: &[&str]) -> Option<&'static str> {
+    (0..words.len()).find_map(|at| {
+        if at > 0 && matches!(words[at - 1], "basis" | "percentage") {
+            return None;
+        }
+        MEASURES
+            .iter()
+            .find(|(phrase, _)| words[at..].starts_with(phrase))
+            .map(|(_, measure)| *measure)
+    })
 }
 
 /// Whether a verb of getting in stands here before a named contest ("make the College
@@ -1066,6 +1115,23 @@ mod tests {
         ] {
             assert_ne!(read(other).action, Some(Action::Fire), "{other}");
         }
+    }
+
+    #[test]
+    fn the_statistic_counted_is_part_of_the_question() {
+        let assists = read("Will Luka Doncic lead the NBA in assists during the 2025–26 NBA season?");
+        let points = read("Will Luka Doncic lead Pro Basketball in Points Per Game for the 2025-26 Regular Season?");
+        assert_eq!(assists.measure, Some("assists"));
+        assert_eq!(points.measure, Some("points"));
+        assert!(assists.other_measure(&points));
+        let gold = read("Will Norway win the most gold medals at the 2026 Winter Olympics?");
+        assert!(gold.other_measure(&read(
+            "Will Norway have the most total medals at the 2026 Winter Olympics?"
+        )));
+        assert!(!gold.other_measure(&read("Most gold medals: Norway?")));
+        // A rate's points are no statistic, and a question naming none agrees with any.
+        assert_eq!(read("Will the Fed cut by 25 basis points?").measure, None);
+        assert!(!points.other_measure(&read("Will Luka Doncic win the 2025-26 scoring title?")));
     }
 
     #[test]
