@@ -241,6 +241,10 @@ fn thresholds_one_step_apart_meet_in_the_index() {
             "Will the unemployment rate be above 4.6% in January 2026?",
             "Will the unemployment rate be 4.7% or more in January 2026?",
         ),
+        (
+            "Will the Fed increase interest rates by 50+ bps after the December 2025 meeting?",
+            "Will the Federal Reserve Hike rates by >25bps at their December 2025 meeting?",
+        ),
     ] {
         let pairs = match_markets(&[input(0, polymarket, false), input(1, kalshi, true)]);
         assert_eq!(
@@ -249,6 +253,15 @@ fn thresholds_one_step_apart_meet_in_the_index() {
             "{polymarket} | {kalshi}: one pair, listed from each side"
         );
     }
+}
+
+#[test]
+fn a_league_under_its_abbreviation_is_that_league_only() {
+    let ipl = input(0, "Will Rajasthan Royals win the 2025 Indian Premier League?", false);
+    let pairs = match_markets(&[ipl.clone(), input(1, "Will Rajasthan Royals win the IPL?", true)]);
+    assert_eq!(pairs.len(), 2, "the IPL is the Indian Premier League");
+    let football = input(1, "Will Rajasthan Royals win the 2025 Premier League?", true);
+    assert!(match_markets(&[ipl, football]).is_empty(), "not the English one");
 }
 
 #[test]

@@ -731,7 +731,17 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("men s world cup", "world cup", Alias::Context),
     ("world cup", "world cup", Alias::Context),
     ("english premier league", "premier league", Alias::Context),
+    ("epl", "premier league", Alias::Context),
     ("premier league", "premier league", Alias::Context),
+    // Cricket's leagues, which share the football league's words, under their common
+    // abbreviations.
+    ("indian premier league", "indian premier league", Alias::Context),
+    ("ipl", "indian premier league", Alias::Context),
+    ("pakistan super league", "pakistan super league", Alias::Context),
+    ("psl", "pakistan super league", Alias::Context),
+    ("caribbean premier league", "caribbean premier league", Alias::Context),
+    ("big bash league", "big bash league", Alias::Context),
+    ("bbl", "big bash league", Alias::Context),
     ("champions league", "champions league", Alias::Context),
     ("europa league", "europa league", Alias::Context),
     ("world series", "world series", Alias::Context),
