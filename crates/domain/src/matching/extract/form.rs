@@ -681,6 +681,11 @@ pub fn extract(tokens: &[Token]) -> Reading {
         {
             reading.stages.push(stage);
         }
+        if reading.form.is_none()
+            && let Some(place) = ranked_place(&words, at)
+        {
+            reading.form = Some(Form::Place(place));
+        }
         if reading.form.is_none() && reaches_a_named_contest(tokens, &words, at) {
             reading.form = Some(Form::Qualify);
         }
@@ -857,6 +862,29 @@ fn action_by_position(tokens: &[Token], words: &[&str], at: usize) -> Option<Act
         }
         _ => None,
     }
+}
+
+/// A rank other than the first written as an ordinal before a superlative ("the
+/// sixth-hottest year", "4th largest"): another place than the superlative alone asks.
+fn ranked_place(words: &[&str], at: usize) -> Option<u8> {
+    let place = match words[at] {
+        "second" | "2nd" => 2,
+        "third" | "3rd" => 3,
+        "fourth" | "4th" => 4,
+        "fifth" | "5th" => 5,
+        "sixth" | "6th" => 6,
+        "seventh" | "7th" => 7,
+        "eighth" | "8th" => 8,
+        "ninth" | "9th" => 9,
+        "tenth" | "10th" => 10,
+        _ => return None,
+    };
+    let superlative = words.get(at + 1)?;
+    let not_superlatives = [
+        "test", "west", "contest", "protest", "request", "interest", "arrest", "forest", "harvest", "guest", "quest",
+        "conquest", "inquest", "manifest", "chest", "nest", "rest", "honest", "modest",
+    ];
+    (superlative.ends_with("est") && !not_superlatives.contains(superlative)).then_some(place)
 }
 
 /// A stage read from a word and what follows it: "Group G" (a group by its letter) and
@@ -1132,6 +1160,21 @@ mod tests {
         // A rate's points are no statistic, and a question naming none agrees with any.
         assert_eq!(read("Will the Fed cut by 25 basis points?").measure, None);
         assert!(!points.other_measure(&read("Will Luka Doncic win the 2025-26 scoring title?")));
+    }
+
+    #[test]
+    fn a_rank_before_a_superlative_is_a_place() {
+        assert_eq!(
+            read("Will 2026 rank as the sixth-hottest year on record or lower?").form,
+            Some(Form::Place(6))
+        );
+        assert_eq!(
+            read("Will March 2026 be the 4th hottest on record?").form,
+            Some(Form::Place(4))
+        );
+        assert_eq!(read("Will 2026 be the hottest year on record?").form, None);
+        assert_eq!(read("Will England win the Second Test?").form, None);
+        assert_eq!(read("Will the third protest happen in May?").form, None);
     }
 
     #[test]
