@@ -108,7 +108,7 @@ impl Timing {
     }
 }
 
-/// How far from January 1st a market may close for "by <year>" to mean before that year.
+/// How long after January 1st a market may close for "by <year>" to mean before that year.
 const YEAR_START_TOLERANCE_DAYS: i64 = 7;
 
 const DEADLINE_CUES: [&str; 5] = ["by", "before", "through", "until", "thru"];
@@ -210,12 +210,13 @@ pub fn extract(tokens: &mut [Token], reference: Option<Reference>) -> Timing {
         }
         // "This year" is the whole of the market's year, with or without "in" before it.
         let cue = cue.or_else(|| (tokens[index].lower == "this").then(|| "in".to_owned()));
-        // "By 2027" may include 2027 or end where it starts; a market that closes as 2027
-        // begins says which ("Will Satoshi move any Bitcoin by 2027?", closing 2027-01-01).
+        // "By 2027" may include 2027 or end where it starts; a market that closes before 2027
+        // is under way says which ("Will Satoshi move any Bitcoin by 2027?", closing
+        // 2027-01-01, or earlier: it cannot be asking about 2027).
         let whole_year = !found.single_day && found.start.checked_add_months(Months::new(12)) == Some(found.end);
         let cue = match (cue, reference) {
             (Some(cue), Some(Reference::MarketEnd(end)))
-                if cue == "by" && whole_year && (end - found.start).num_days().abs() <= YEAR_START_TOLERANCE_DAYS =>
+                if cue == "by" && whole_year && (end - found.start).num_days() <= YEAR_START_TOLERANCE_DAYS =>
             {
                 Some("before".to_owned())
             }
@@ -945,6 +946,7 @@ mod tests {
         let by_2027 = "Will Satoshi move any Bitcoin by 2027?";
         assert_eq!(closing(by_2027, date(2027, 1, 1)).deadline, Some(date(2027, 1, 1)));
         assert_eq!(closing(by_2027, date(2026, 12, 31)).deadline, Some(date(2027, 1, 1)));
+        assert_eq!(closing(by_2027, date(2026, 12, 15)).deadline, Some(date(2027, 1, 1)));
         // Closing at the end of 2027, it includes 2027; so without a close, as before.
         assert_eq!(closing(by_2027, date(2027, 12, 31)).deadline, Some(date(2028, 1, 1)));
         assert_eq!(timing(by_2027, None).deadline, Some(date(2028, 1, 1)));

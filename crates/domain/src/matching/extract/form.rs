@@ -37,6 +37,9 @@ pub enum Form {
     Most,
     /// Finishes in a given place other than first ("finish 2nd", "second-most seats").
     Place(u8),
+    /// Finishes in a given place or any beyond it ("the sixth-hottest year on record or
+    /// lower"): not that place alone.
+    PlaceOrBeyond(u8),
     /// Finishes last ("finish in last place", "finish bottom"): relegation takes more than
     /// the last place, and the last place is no relegation where nobody goes down.
     Last,
@@ -67,6 +70,7 @@ impl fmt::Display for Form {
             Form::First => write!(formatter, "be the first"),
             Form::Most => write!(formatter, "win the most"),
             Form::Place(place) => write!(formatter, "finish {place}"),
+            Form::PlaceOrBeyond(place) => write!(formatter, "finish {place} or beyond"),
             Form::Last => write!(formatter, "finish last"),
             Form::GainSeats => write!(formatter, "gain seats"),
             Form::Next => write!(formatter, "be the next holder"),
@@ -203,6 +207,9 @@ pub enum Action {
     Release,
     /// Announces or unveils something, which need not be out yet.
     Announce,
+    /// Some other event, named by a verb no class above covers: only ever the second of two
+    /// joined by "and" ("impeached and convicted", "arrested and extradited").
+    Other,
 }
 
 impl fmt::Display for Action {
@@ -237,6 +244,7 @@ impl fmt::Display for Action {
             Action::Pardoned => "be pardoned",
             Action::Release => "release",
             Action::Announce => "announce",
+            Action::Other => "something else",
         };
         formatter.write_str(name)
     }
@@ -346,6 +354,9 @@ const FORMS: &[(&[&str], Form)] = &[
     (&["finish", "last"], Form::Last),
     (&["finishes", "last"], Form::Last),
     (&["finish", "bottom"], Form::Last),
+    (&["at", "the", "bottom"], Form::Last),
+    (&["bottom", "of", "the"], Form::Last),
+    (&["worst", "record"], Form::Last),
     (&["finishes", "bottom"], Form::Last),
     (&["most", "seats"], Form::Most),
     (&["most", "votes"], Form::Most),
@@ -656,10 +667,11 @@ pub fn extract(tokens: &[Token]) -> Reading {
     };
     // After the first action, another one right after "and" ("and removed", "and be
     // charged") is joined to it.
+    let and_before = |at: usize| words[at - 1] == "and" || tokens[at].gap_before.contains('&');
     let joined_at = |at: usize| match at.checked_sub(1).map(|before| words[before]) {
-        Some("and") => true,
-        Some("be" | "get" | "then") => at >= 2 && words[at - 2] == "and",
-        _ => false,
+        Some("be" | "get" | "then") => at >= 2 && and_before(at - 1),
+        Some(_) => and_before(at),
+        None => false,
     };
     let mut first_at = None;
     let mut join = |reading: &mut Reading, action: Option<Action>, at: usize| match (reading.action, action) {
@@ -667,8 +679,13 @@ pub fn extract(tokens: &[Token]) -> Reading {
             reading.action = action;
             first_at = Some(at);
         }
+        // A visit joined to a meeting is where the meeting is ("meet Putin and visit Moscow").
         (Some(first), Some(second))
-            if reading.joined_action.is_none() && second != first && first_at < Some(at) && joined_at(at) =>
+            if reading.joined_action.is_none()
+                && second != first
+                && second != Action::Visit
+                && first_at < Some(at)
+                && joined_at(at) =>
         {
             reading.joined_action = Some(second);
         }
@@ -681,10 +698,8 @@ pub fn extract(tokens: &[Token]) -> Reading {
         {
             reading.stages.push(stage);
         }
-        if reading.form.is_none()
-            && let Some(place) = ranked_place(&words, at)
-        {
-            reading.form = Some(Form::Place(place));
+        if reading.form.is_none() {
+            reading.form = ranked_place(&words, at);
         }
         if reading.form.is_none() && reaches_a_named_contest(tokens, &words, at) {
             reading.form = Some(Form::Qualify);
@@ -712,6 +727,18 @@ pub fn extract(tokens: &[Token]) -> Reading {
                 _ => {}
             }
         }
+    }
+    // A participle after "and" that no class names is still a second event: "impeached and
+    // convicted" is not "impeached" ("removed" and "ousted" are leaving office).
+    if reading.joined_action.is_none()
+        && let Some(first) = first_at
+    {
+        reading.joined_action = (first + 1..words.len())
+            .find(|&at| joined_at(at) && words[at].len() > 4 && words[at].ends_with("ed"))
+            .map(|at| match words[at] {
+                "removed" | "ousted" => Action::Leave,
+                _ => Action::Other,
+            });
     }
     // "Leave the administration first?": a closing "first" asks who is first.
     if reading.form.is_none() && words.last() == Some(&"first") && !reading.stages.contains(&Stage::FirstRound) {
@@ -758,6 +785,12 @@ const MEASURES: &[(&[&str], &str)] = &[
     (&["sacks"], "sacks"),
     (&["interceptions"], "interceptions"),
     (&["medals"], "medals"),
+    (&["golds"], "gold medals"),
+    (&["goals"], "goals"),
+    (&["runs"], "runs"),
+    (&["rbis"], "runs batted in"),
+    (&["receptions"], "receptions"),
+    (&["saves"], "saves"),
 ];
 
 /// The first statistic the words name: not a rate's "basis points" or "percentage points".
@@ -866,26 +899,85 @@ fn action_by_position(tokens: &[Token], words: &[&str], at: usize) -> Option<Act
 
 /// A rank other than the first written as an ordinal before a superlative ("the
 /// sixth-hottest year", "4th largest"): another place than the superlative alone asks.
-fn ranked_place(words: &[&str], at: usize) -> Option<u8> {
+/// "Or lower" after it makes the place a range ([`Form::PlaceOrBeyond`]).
+fn ranked_place(words: &[&str], at: usize) -> Option<Form> {
     let place = match words[at] {
-        "second" | "2nd" => 2,
-        "third" | "3rd" => 3,
-        "fourth" | "4th" => 4,
-        "fifth" | "5th" => 5,
-        "sixth" | "6th" => 6,
-        "seventh" | "7th" => 7,
-        "eighth" | "8th" => 8,
-        "ninth" | "9th" => 9,
-        "tenth" | "10th" => 10,
-        _ => return None,
+        "second" => 2,
+        "third" => 3,
+        "fourth" => 4,
+        "fifth" => 5,
+        "sixth" => 6,
+        "seventh" => 7,
+        "eighth" => 8,
+        "ninth" => 9,
+        "tenth" => 10,
+        numbered => {
+            let digits = numbered.trim_end_matches(|character: char| character.is_ascii_alphabetic());
+            let suffix = &numbered[digits.len()..];
+            match (digits.parse::<u8>(), suffix) {
+                (Ok(place), "st" | "nd" | "rd" | "th") if place >= 2 => place,
+                _ => return None,
+            }
+        }
     };
-    let superlative = words.get(at + 1)?;
-    let not_superlatives = [
-        "test", "west", "contest", "protest", "request", "interest", "arrest", "forest", "harvest", "guest", "quest",
-        "conquest", "inquest", "manifest", "chest", "nest", "rest", "honest", "modest",
-    ];
-    (superlative.ends_with("est") && !not_superlatives.contains(superlative)).then_some(place)
+    if !SUPERLATIVES.contains(words.get(at + 1)?) {
+        return None;
+    }
+    let beyond = words[at + 2..]
+        .windows(2)
+        .any(|pair| pair[0] == "or" && ORDER_COMPARATIVES.contains(&pair[1]));
+    Some(if beyond {
+        Form::PlaceOrBeyond(place)
+    } else {
+        Form::Place(place)
+    })
 }
+
+/// Superlatives a rank is written before ("second-hottest", "3rd most", "second-worst").
+const SUPERLATIVES: [&str; 37] = [
+    "most",
+    "least",
+    "best",
+    "worst",
+    "hottest",
+    "warmest",
+    "coldest",
+    "coolest",
+    "wettest",
+    "driest",
+    "snowiest",
+    "rainiest",
+    "windiest",
+    "largest",
+    "biggest",
+    "smallest",
+    "highest",
+    "lowest",
+    "richest",
+    "poorest",
+    "fastest",
+    "slowest",
+    "strongest",
+    "weakest",
+    "longest",
+    "shortest",
+    "busiest",
+    "deadliest",
+    "tallest",
+    "oldest",
+    "youngest",
+    "safest",
+    "cheapest",
+    "greatest",
+    "heaviest",
+    "lightest",
+    "costliest",
+];
+
+/// Comparatives that, after "or", stretch a rank to every place beyond it.
+const ORDER_COMPARATIVES: [&str; 11] = [
+    "lower", "higher", "worse", "better", "hotter", "colder", "cooler", "warmer", "below", "above", "later",
+];
 
 /// A stage read from a word and what follows it: "Group G" (a group by its letter) and
 /// "Round of 16".
@@ -1157,6 +1249,11 @@ mod tests {
             "Will Norway have the most total medals at the 2026 Winter Olympics?"
         )));
         assert!(!gold.other_measure(&read("Most gold medals: Norway?")));
+        assert!(
+            read("Will Connor McDavid lead the NHL in goals?")
+                .other_measure(&read("Will Connor McDavid lead the NHL in points?"))
+        );
+        assert!(!gold.other_measure(&read("Will Norway win the most golds?")));
         // A rate's points are no statistic, and a question naming none agrees with any.
         assert_eq!(read("Will the Fed cut by 25 basis points?").measure, None);
         assert!(!points.other_measure(&read("Will Luka Doncic win the 2025-26 scoring title?")));
@@ -1165,16 +1262,33 @@ mod tests {
     #[test]
     fn a_rank_before_a_superlative_is_a_place() {
         assert_eq!(
-            read("Will 2026 rank as the sixth-hottest year on record or lower?").form,
-            Some(Form::Place(6))
-        );
-        assert_eq!(
             read("Will March 2026 be the 4th hottest on record?").form,
             Some(Form::Place(4))
         );
         assert_eq!(read("Will 2026 be the hottest year on record?").form, None);
         assert_eq!(read("Will England win the Second Test?").form, None);
         assert_eq!(read("Will the third protest happen in May?").form, None);
+        assert_eq!(
+            read("Will Trump and Putin hold a second Budapest summit in 2025?").form,
+            None
+        );
+        // "Or lower" is a range of places; "most" and "worst" rank too.
+        assert_eq!(
+            read("Will 2026 rank as the sixth-hottest year on record or lower?").form,
+            Some(Form::PlaceOrBeyond(6))
+        );
+        assert_eq!(
+            read("Will Nvidia be the 2nd most valuable company in the world on December 31?").form(),
+            read("Will Nvidia be the second-largest company in the world on December 31?").form()
+        );
+        assert_eq!(
+            read("Will the Wizards finish with the second-worst record in the NBA?").form,
+            Some(Form::Place(2))
+        );
+        assert_eq!(
+            read("Will Apple be the 11th-largest company?").form,
+            Some(Form::Place(11))
+        );
     }
 
     #[test]
@@ -1194,6 +1308,14 @@ mod tests {
             read("Will Wolves be in last place at Christmas?").form,
             Some(Form::Last)
         );
+        assert_eq!(
+            read("Will Wolves finish at the bottom of the 2025-26 English Premier League?").form,
+            Some(Form::Last)
+        );
+        assert_eq!(
+            read("Will the Washington Wizards have the worst record in the NBA?").form,
+            Some(Form::Last)
+        );
     }
 
     #[test]
@@ -1210,12 +1332,19 @@ mod tests {
         let charged = read("Will Maduro be arrested and be charged before 2027?");
         assert_eq!(charged.joined_action, Some(Action::Charged));
         assert!(charged.other_action(&read("Will Maduro be arrested before 2027?")));
+        // The commonest spellings: "removed" alone, "&", a verb no class names.
+        let removed_short = read("Will Trump be impeached and removed in 2025?");
+        assert!(!removed.other_action(&removed_short));
+        assert!(!removed.other_action(&read("Will Trump be impeached & removed from office?")));
+        assert!(impeached.other_action(&removed_short));
+        assert!(impeached.other_action(&read("Will Trump be impeached and convicted?")));
+        // A visit is where a meeting is.
+        assert!(
+            !read("Will Trump meet Putin in Moscow in 2025?")
+                .other_action(&read("Will Trump meet Putin and visit Moscow in 2025?"))
+        );
         // "and" between two names joins no action, nor does a second verb far from the first.
         assert_eq!(read("Will Trump and Putin meet in Alaska?").joined_action, None);
-        assert_eq!(
-            read("Will Trump meet Putin and visit Moscow?").joined_action,
-            Some(Action::Visit)
-        );
         assert_eq!(read("Will Trump meet Putin in Moscow and Kyiv?").joined_action, None);
     }
 

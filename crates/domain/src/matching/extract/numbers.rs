@@ -61,6 +61,9 @@ pub struct Quantity {
     /// total): only such a number moves in whole steps. An index level, a magnitude ("above
     /// 20.5") or an election's margin does not.
     pub counts_whole_things: bool,
+    /// Whether it is a central bank's move on its policy rate in basis points (the words name
+    /// rates, and no yield or spread, which move in any step).
+    pub moves_a_policy_rate: bool,
 }
 
 /// What a sports line counts. A game's markets are its winner, a winning margin (a spread)
@@ -332,7 +335,11 @@ impl Quantity {
             Unit::Percent => self.decimals.max(other.decimals) >= 1,
             Unit::Degrees => self.decimals == 0 && other.decimals == 0,
             Unit::Count => self.counts_whole_things || other.counts_whole_things,
-            Unit::BasisPoints => [self.low, other.low].iter().all(|bps| bps % RATE_STEP_BPS == 0.0),
+            Unit::BasisPoints => {
+                self.moves_a_policy_rate
+                    && other.moves_a_policy_rate
+                    && [self.low, other.low].iter().all(|bps| bps % RATE_STEP_BPS == 0.0)
+            }
             Unit::Usd => false,
         }
     }
@@ -424,6 +431,9 @@ const BELOW_WORDS: [&[&str]; 10] = [
 /// Reads the quantities and labels among the unused tokens, marking the tokens it used.
 pub fn extract(tokens: &mut [Token]) -> Numbers {
     let mut numbers = Numbers::default();
+    let names = |words: &[&str]| tokens.iter().any(|token| words.contains(&token.lower.as_str()));
+    let names_a_policy_rate =
+        names(&["rate", "rates"]) && !names(&["yield", "yields", "spread", "spreads", "mortgage", "treasury"]);
     let mut index = 0;
     while index < tokens.len() {
         let is_year = tokens[index].year().is_some() && !tokens[index].gap_before.ends_with('$');
@@ -480,6 +490,7 @@ pub fn extract(tokens: &mut [Token]) -> Numbers {
             decimals: first.decimals,
             counted: Counted::Unsaid,
             counts_whole_things: false,
+            moves_a_policy_rate: first.unit == Unit::BasisPoints && names_a_policy_rate,
         };
         let mut last = first.last_token;
         // "250-500k", "$2,500-2,600", "between 100 and 119", "10 to 20"
@@ -1032,6 +1043,13 @@ mod tests {
         let fifty_or_more = one("Will the Fed increase interest rates by 50+ bps after the June 2026 meeting?");
         assert_eq!(more_than_25.boundary_with(&fifty_or_more), Some(Boundary::OneStepApart));
         assert_eq!(more_than_25.inclusive_equivalent(), Some(50.0));
+        // A yield or a spread moves in any step.
+        assert_eq!(
+            one("Will the 10-year Treasury yield rise by 50+ bps in 2025?").boundary_with(&one(
+                "Will the 10-year Treasury yield rise by more than 25 bps in 2025?"
+            )),
+            None
+        );
         // Not two steps, nor off the quarter points, nor the same number on both sides.
         assert_eq!(
             more_than_25.boundary_with(&one("Fed increases rates by 75+ bps?")),
