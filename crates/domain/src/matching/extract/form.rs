@@ -343,8 +343,6 @@ impl Reading {
 /// Phrases (lower-case words, in order) and the form they mark. The first match in the
 /// question wins, longer phrases first at the same place.
 const FORMS: &[(&[&str], Form)] = &[
-    (&["second", "most"], Form::Place(2)),
-    (&["third", "most"], Form::Place(3)),
     (&["finish", "2nd"], Form::Place(2)),
     (&["finish", "second"], Form::Place(2)),
     (&["finish", "3rd"], Form::Place(3)),
