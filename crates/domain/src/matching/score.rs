@@ -733,11 +733,14 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
             // weeks later) cannot: another day is another meeting of the same sides (the
             // next game of a series is a day later). The other's end is read in American
             // time, as the ticker's day is: a game in the evening ends after midnight UTC.
-            // Where the recording keeps only the other's day, it may be a day later.
+            // Where the recording keeps only the other's day, it may be a day later. The
+            // other may also end on the eve of the ticker's day: Polymarket dates some games
+            // a day before Kalshi's ticker does (seen in two sources' recordings, never the
+            // other way round), where the day after is the next game of a series.
             let game_day_against_end = |game: &Features, other: &Features| {
                 let day = game.game.as_ref()?.day;
                 Some(match other.end_day_american {
-                    Some(end) => days(day, end).abs() == 0,
+                    Some(end) => matches!(days(day, end), -1 | 0),
                     None => days(day, other.end_date?).abs() <= GAME_DAY_TOLERANCE_DAYS,
                 })
             };
@@ -1651,12 +1654,13 @@ mod tests {
 
     #[test]
     fn a_contest_on_one_side_and_an_unmatched_name_on_the_other_confirm_nothing() {
-        let pennant = features(
-            "Will the New York Yankees win the 2025 American League Championship?",
-            (2025, 10, 20),
+        // A contest the gazetteer does not know ("the Grapefruit League") against one it does.
+        let spring = features(
+            "Will the New York Yankees win the 2025 Grapefruit League Championship?",
+            (2025, 3, 20),
         );
-        let world_series = features("Will the New York Y win the Pro Baseball Championship?", (2025, 10, 27));
-        let judgement = judge(&pennant, &world_series);
+        let world_series = features("Will the New York Y win the Pro Baseball Championship?", (2025, 3, 27));
+        let judgement = judge(&spring, &world_series);
         assert_eq!(judgement.contest, Agreement::Unknown, "{judgement:?}");
         assert_eq!(judgement.subject.0, Agreement::Partial, "{judgement:?}");
         assert_eq!(judgement.subject.1, 0.0, "{judgement:?}");
@@ -1862,6 +1866,12 @@ mod tests {
             Some(Field::Date)
         );
         assert_eq!(judge(&series(None), &yankees).date.0, Agreement::Agree);
+        // Polymarket may date the game the eve of the ticker's day.
+        assert_eq!(judge(&series(Some((2026, 4, 30))), &yankees).date.0, Agreement::Agree);
+        assert_eq!(
+            judge(&series(Some((2026, 4, 29))), &yankees).refused_by,
+            Some(Field::Date)
+        );
         // An election's margin is no game's line: its close is not a game day.
         let election =
             |day: (i32, u32, u32)| features("Will Mamdani win the NYC mayoral election by more than 10 points?", day);

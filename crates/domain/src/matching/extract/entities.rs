@@ -745,6 +745,44 @@ const GAZETTEER: &[(&str, &str, Alias)] = &[
     ("champions league", "champions league", Alias::Context),
     ("europa league", "europa league", Alias::Context),
     ("world series", "world series", Alias::Context),
+    // Baseball's two leagues, whose awards, pennants and divisions Kalshi names by their
+    // initials ("NL Hank Aaron Award", "AL East") and Polymarket often in full. The
+    // initials count only in capitals and not before a district's number ("AL-07").
+    ("american league", "american league", Alias::Context),
+    ("al", "american league", Alias::Context),
+    ("national league", "national league", Alias::Context),
+    ("nl", "national league", Alias::Context),
+    // Each league's pennant: its championship (series).
+    ("american league championship", "al pennant", Alias::Context),
+    (
+        "pro baseball american league championship",
+        "al pennant",
+        Alias::Context,
+    ),
+    ("american league pennant", "al pennant", Alias::Context),
+    ("al pennant", "al pennant", Alias::Context),
+    ("alcs", "al pennant", Alias::Context),
+    ("national league championship", "nl pennant", Alias::Context),
+    (
+        "pro baseball national league championship",
+        "nl pennant",
+        Alias::Context,
+    ),
+    ("national league pennant", "nl pennant", Alias::Context),
+    ("nl pennant", "nl pennant", Alias::Context),
+    ("nlcs", "nl pennant", Alias::Context),
+    ("al east", "al east", Alias::Context),
+    ("american league east", "al east", Alias::Context),
+    ("al central", "al central", Alias::Context),
+    ("american league central", "al central", Alias::Context),
+    ("al west", "al west", Alias::Context),
+    ("american league west", "al west", Alias::Context),
+    ("nl east", "nl east", Alias::Context),
+    ("national league east", "nl east", Alias::Context),
+    ("nl central", "nl central", Alias::Context),
+    ("national league central", "nl central", Alias::Context),
+    ("nl west", "nl west", Alias::Context),
+    ("national league west", "nl west", Alias::Context),
     ("pro baseball championship", "world series", Alias::Context),
     ("pro baseball champion", "world series", Alias::Context),
     ("f1 drivers championship", "f1 drivers championship", Alias::Context),
@@ -1423,6 +1461,13 @@ fn claim_gazetteer(tokens: &mut [Token], entities: &mut Entities, first: &mut Op
             at += 1;
             continue;
         };
+        if matches!(canonical, "american league" | "national league")
+            && length == 1
+            && (tokens[at].text != tokens[at].text.to_ascii_uppercase() || tokens[at].gap_after.starts_with('-'))
+        {
+            at += 1;
+            continue;
+        }
         // "us" is a country only when written in capitals ("US", "U.S."), never the pronoun,
         // nor the Unione Sportiva of an Italian club's name.
         if canonical == "usa" && tokens[at].lower == "us" && (tokens[at].text != "US" || opens_a_clubs_name(tokens, at))
@@ -1991,6 +2036,32 @@ mod tests {
         };
         to_common_country_name(&mut french_open);
         assert_eq!(french_open.key(), "french open");
+    }
+
+    #[test]
+    fn baseballs_leagues_are_read_by_their_initials_in_capitals_only() {
+        let contexts = |question: &str| entities(question).contexts;
+        let subjects = |question: &str| subject_keys(question);
+        assert_eq!(
+            contexts("Will Bryce Harper win NL Hank Aaron Award?"),
+            ["national league"]
+        );
+        assert_eq!(
+            subjects("Will Bryce Harper win NL Hank Aaron Award?"),
+            subjects("Will Bryce Harper win the 2026 National League Hank Aaron Award?")
+        );
+        assert_eq!(
+            contexts("Will the Athletics win the 2025 American League Championship?"),
+            contexts("Will the A's win the Pro Baseball American League Championship?")
+        );
+        assert_eq!(contexts("AL East Division Winner? — Toronto"), ["al east"]);
+        assert_eq!(
+            contexts("Will the Toronto Blue Jays win the American League East?"),
+            ["al east"]
+        );
+        // A district's state, and the words in lower case, are no league.
+        assert!(contexts("Will the Republican Party win the AL-02 House seat?").is_empty());
+        assert!(contexts("Will Al Gore run in 2028?").is_empty());
     }
 
     #[test]
