@@ -1273,6 +1273,11 @@ fn is_capitalised_non_name(word: &str) -> bool {
             | "runs"
             | "full"
             | "spread"
+            // A part of a game and its draw ("Will Sevilla win the 1st Half?", "Villarreal CF
+            // vs. Sevilla FC: Draw at halftime?").
+            | "half"
+            | "halftime"
+            | "draw"
             // A match's format, best of one or three games ("FaZe vs NIP (BO1)").
             | "bo1"
             | "bo3"

@@ -411,6 +411,8 @@ const FORMS: &[(&[&str], Form)] = &[
     (&["end", "in", "a", "tie"], Form::Draw),
     (&["ends", "in", "a", "draw"], Form::Draw),
     (&["ends", "in", "a", "tie"], Form::Draw),
+    // "Villarreal CF vs. Sevilla FC: Draw at halftime?"
+    (&["draw", "at"], Form::Draw),
 ];
 
 /// Verb phrases and the action they name. Inflections are listed: matching is by word.
@@ -614,6 +616,9 @@ const STAGES: &[(&[&str], Stage)] = &[
     (&["first", "period"], Stage::PartOfGame),
     (&["1st", "period"], Stage::PartOfGame),
     (&["first", "inning"], Stage::PartOfGame),
+    // Leading at halftime is winning the first half.
+    (&["halftime"], Stage::PartOfGame),
+    (&["half", "time"], Stage::PartOfGame),
     (&["jury", "vote"], Stage::PartOfVote),
     (&["jury", "winner"], Stage::PartOfVote),
     (&["televote"], Stage::PartOfVote),
@@ -1182,6 +1187,11 @@ mod tests {
             read("Will anyone win 2026 Texas Republican Senate primary in the first round?").stages
         );
         assert_eq!(read("Set 1 Winner: Anisimova vs Pegula").stages, [Stage::PartOfGame]);
+        // Leading at halftime is winning the first half; a draw at halftime is its tie.
+        assert_eq!(read("Sevilla FC leading at halftime?").stages, [Stage::PartOfGame]);
+        assert_eq!(read("Will Sevilla win the 1st Half?").stages, [Stage::PartOfGame]);
+        let draw = read("Villarreal CF vs. Sevilla FC: Draw at halftime?");
+        assert_eq!((draw.form(), draw.stages), (Form::Draw, vec![Stage::PartOfGame]));
     }
 
     #[test]
