@@ -267,6 +267,9 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
         (true, false) if Unmatched::of(right_subjects, &[], Some(left)).count == 0 => (Agreement::Agree, 1.0),
         (false, true) if Unmatched::of(left_subjects, &[], Some(right)).count == 0 => (Agreement::Agree, 1.0),
         (true, false) | (false, true) => (Agreement::Unknown, 0.4),
+        (false, false) if ticker_backs_the_first_side(left, right) || ticker_backs_the_first_side(right, left) => {
+            (Agreement::Agree, 1.0)
+        }
         // Kalshi's choice is who or what resolves Yes ("Which boroughs will Mamdani win? —
         // Queens"): a market that names subjects but not the choice asks about something else
         // (the whole city).
@@ -343,6 +346,28 @@ fn ticker_names_another_opponent(kalshi: &Features, other: &Features) -> bool {
         .filter(|side| !side.corresponds_to(chosen))
         .peekable();
     other_sides.peek().is_some() && !other_sides.any(|side| ticker::code_fits(&game.opponent, side))
+}
+
+/// Whether `kalshi` names one side, and its ticker that side and an opponent, which are the
+/// first and second sides `other` names with no outcomes recorded ("Houston wins",
+/// `KXNBAGAME-26OCT09HOUDAL-HOU`, against "Rockets vs. Mavericks"): the ticker names the
+/// other side Kalshi's question leaves out, and a game's first-named side is its first
+/// outcome. Backing the second side is left to the names, unconfirmed: which side a
+/// recording without outcomes pays on is not known.
+fn ticker_backs_the_first_side(kalshi: &Features, other: &Features) -> bool {
+    let Some(game) = &kalshi.game else {
+        return false;
+    };
+    let (Some(first), [one, another]) = (&other.entities.primary, other.entities.subjects.as_slice()) else {
+        return false;
+    };
+    let second = if one == first { another } else { one };
+    other.named_outcomes.is_none()
+        && !game.chosen.is_empty()
+        && second != first
+        && matches!(kalshi.entities.subjects.as_slice(), [chosen] if chosen.corresponds_to(first))
+        && ticker::code_fits(&game.chosen, first)
+        && ticker::code_fits(&game.opponent, second)
 }
 
 /// Whether `kalshi` names no side but its ticker names a game whose two codes are the two
@@ -1736,6 +1761,20 @@ mod tests {
         let mut kalshi = features(question, end);
         kalshi.game = ticker::TickerGame::read(ticker);
         kalshi
+    }
+
+    #[test]
+    fn a_tickers_opponent_confirms_the_second_side_of_a_game_named_without_outcomes() {
+        let mut game = features("Rockets vs. Mavericks", (2026, 10, 9));
+        game.named_outcomes = None;
+        let houston = kalshi_game("Houston wins", "KXNBAGAME-26OCT09HOUDAL-HOU", (2026, 10, 9));
+        assert_eq!(judge(&game, &houston).subject.0, Agreement::Agree);
+        assert!(judge(&game, &houston).similarity >= SERVING_THRESHOLD);
+        // Backing the second-named side, or another game's opponent, is not confirmed.
+        let dallas = kalshi_game("Dallas wins", "KXNBAGAME-26OCT09HOUDAL-DAL", (2026, 10, 9));
+        assert_ne!(judge(&game, &dallas).subject.0, Agreement::Agree);
+        let another = kalshi_game("Houston wins", "KXNBAGAME-26OCT09HOUOKC-HOU", (2026, 10, 9));
+        assert_ne!(judge(&game, &another).subject.0, Agreement::Agree);
     }
 
     fn on_day(question: &str, outcomes: &[&str], day: (i32, u32, u32)) -> Features {

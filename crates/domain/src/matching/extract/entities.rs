@@ -67,6 +67,9 @@ impl Entity {
             if same_letters && same_words_reordered(&self.words, &other.words) {
                 return true;
             }
+            if leads_with_initials(&self.words, &other.words) || leads_with_initials(&other.words, &self.words) {
+                return true;
+            }
         } else {
             // With no word in common, an acronym ("BOA" / Bank of America), the same letters
             // spaced otherwise ("MrBeast" / "Mr Beast") or one long word a doubled letter
@@ -99,6 +102,25 @@ impl Entity {
         };
         runs_match && suffixes_agree(&self.words, &other.words)
     }
+}
+
+/// Whether `short` opens with the initials of the words `long` opens with, and goes on with
+/// the same words ("SL Benfica" / "Sport Lisboa e Benfica"); connectors ("e", "de") have no
+/// initial.
+fn leads_with_initials(short: &[String], long: &[String]) -> bool {
+    let Some((initials, rest)) = short.split_first() else {
+        return false;
+    };
+    if rest.is_empty() || initials.len() < 2 || long.len() <= rest.len() + 1 {
+        return false;
+    }
+    let (lead, long_rest) = long.split_at(long.len() - rest.len());
+    long_rest == rest
+        && lead
+            .iter()
+            .filter(|word| !is_name_connector(word))
+            .filter_map(|word| word.chars().next())
+            .eq(initials.chars())
 }
 
 /// Whether two names are the same letters with the spaces between words put elsewhere
@@ -1390,6 +1412,8 @@ fn is_name_connector(word: &str) -> bool {
     matches!(
         word,
         "of" | "de" | "van" | "der" | "den" | "la" | "le" | "da" | "del" | "von" | "bin" | "al" | "d"
+            // Portuguese "and", in clubs' names ("Sport Lisboa e Benfica").
+            | "e"
     )
 }
 
@@ -1723,6 +1747,24 @@ mod tests {
 
     fn subject_keys(question: &str) -> Vec<String> {
         entities(question).subjects.iter().map(Entity::key).collect()
+    }
+
+    #[test]
+    fn a_clubs_initials_stand_for_the_words_they_open() {
+        let name = |text: &str| Entity {
+            kind: EntityKind::Name,
+            words: text.split(' ').map(str::to_owned).collect(),
+        };
+        assert_eq!(
+            subject_keys("Will Sport Lisboa e Benfica win on 2026-07-30?"),
+            ["sport lisboa e benfica"]
+        );
+        assert!(name("sl benfica").corresponds_to(&name("sport lisboa e benfica")));
+        assert!(name("sport lisboa e benfica").corresponds_to(&name("sl benfica")));
+        // The initials must be those of the words left out, and the rest the same words.
+        assert!(!name("sc benfica").corresponds_to(&name("sport lisboa e benfica")));
+        assert!(!name("sl porto").corresponds_to(&name("sport lisboa e benfica")));
+        assert!(!name("s benfica").corresponds_to(&name("sport lisboa e benfica")));
     }
 
     #[test]

@@ -67,7 +67,7 @@ impl Features {
     /// Reads a market. `event_title` lends its contest when the question names none
     /// (Kalshi's "When will Bitcoin hit $150k? — Before 2026" sits under its event).
     pub fn of(question: &str, outcomes: &[String], event_title: Option<&str>, end_date: Option<NaiveDate>) -> Features {
-        let question = tokens::without_nicknames(question);
+        let question = without_regulation_time(&tokens::without_nicknames(question));
         let mut tokens = tokens::tokenize(&question);
         let mut form = form::extract(&tokens);
         let timing = dates::extract(&mut tokens, end_date.map(dates::Reference::MarketEnd));
@@ -459,12 +459,42 @@ pub fn hash(text: &str) -> u64 {
     })
 }
 
+/// Kalshi's choices on a soccer game say that they are settled on the regulation time
+/// ("Egnatia Rrogozhine vs NK Celje Winner? — Reg Time: NK Celje", "— Reg Time: Over 2.5
+/// goals scored"), as Polymarket's game markets are without saying so: the words are no
+/// name, and would be read as one.
+fn without_regulation_time(question: &str) -> String {
+    const LABELS: [&str; 2] = ["Reg Time: ", "Regulation Time: "];
+    match question.rsplit_once(" \u{2014} ") {
+        Some((title, choice)) => match LABELS.iter().find_map(|label| choice.strip_prefix(label)) {
+            Some(choice) => format!("{title} \u{2014} {choice}"),
+            None => question.to_owned(),
+        },
+        None => question.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn yes_no() -> Vec<String> {
         vec!["Yes".to_owned(), "No".to_owned()]
+    }
+
+    #[test]
+    fn a_soccer_choices_regulation_time_label_is_no_name() {
+        let read = |question: &str| Features::of(question, &yes_no(), None, None);
+        let labelled = read("Egnatia Rrogozhine vs NK Celje Winner? \u{2014} Reg Time: NK Celje");
+        let plain = read("Egnatia Rrogozhine vs NK Celje Winner? \u{2014} NK Celje");
+        assert_eq!(labelled.entities.subjects, plain.entities.subjects);
+        assert_eq!(labelled.entities.primary, plain.entities.primary);
+        assert_eq!(
+            read("France vs Sweden Winner? \u{2014} Reg Time: Tie").form.form(),
+            form::Form::Draw
+        );
+        // Only a choice's label: the words elsewhere are left as written.
+        assert_eq!(without_regulation_time("Reg Time: who wins?"), "Reg Time: who wins?");
     }
 
     #[test]

@@ -156,14 +156,16 @@ fn label_noun(tokens: &[Token], index: usize) -> Option<String> {
 }
 
 /// Whether `tokens[at]` is "top" before a whole number in a place ("finish in the top 4",
-/// "finish Top 4", "a top 10 finish", "Masters Top 10 finish?"): a cutoff of ranks, read as a
+/// "finish Top 4", "a top 10 finish", "Masters Top 10 finish?", "Kane: Top 3 in"): a cutoff of ranks, read as a
 /// threshold in either case, not a name. "Will Bitcoin top $100k?" (a verb, before an
 /// amount) is not one.
 pub fn is_rank_cutoff(tokens: &[Token], at: usize) -> bool {
     let follows = |words: &[&str]| at > 0 && words.contains(&tokens[at - 1].lower.as_str());
     let finish_after = tokens.get(at + 2).is_some_and(|next| next.lower == "finish");
+    // Kalshi's "Harry Kane: Top 3 in the 2026 men's Ballon d'Or?" opens a clause with it.
+    let opens_a_clause = at == 0 || tokens[at].gap_before.contains(':');
     tokens[at].lower == "top"
-        && (follows(&["the", "a", "in", "finish", "finishes", "place"]) || finish_after)
+        && (follows(&["the", "a", "in", "finish", "finishes", "place"]) || finish_after || opens_a_clause)
         && tokens.get(at + 1).is_some_and(|number| {
             number.gap_before == " " && number.text.chars().all(|character| character.is_ascii_digit())
         })
@@ -1225,6 +1227,17 @@ mod tests {
         let mut masters = tokenize("Masters Top 10 finish? — Scottie Scheffler");
         super::super::entities::extract(&mut masters);
         assert_eq!(extract(&mut masters).quantities[0].bound, Bound::Below);
+        // Kalshi opens a clause with it after the name.
+        let mut kane = tokenize("Harry Kane: Top 3 in the 2026 men's Ballon d'Or?");
+        let kane_entities = super::super::entities::extract(&mut kane);
+        assert!(
+            kane_entities
+                .subjects
+                .iter()
+                .all(|subject| subject.words != ["top", "3"])
+        );
+        let kane = extract(&mut kane).quantities;
+        assert_eq!((kane[0].low, kane[0].bound), (3.0, Bound::Below));
     }
 
     #[test]
