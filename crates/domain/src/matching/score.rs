@@ -213,10 +213,21 @@ fn uncontested_side_names_more(left: &Features, right: &Features) -> bool {
 
 /// The same form and the same stages, or they ask different things ("qualify" against "win",
 /// "the first round" against the whole election).
+/// Whether `regulation` is settled on the regulation time (Kalshi's "— Reg Time: PSG") and
+/// `other` on a result extra time or a shoot-out may decide: a market whose outcomes are
+/// the two sides, or a final.
+fn regulation_against_extra_time(regulation: &Features, other: &Features) -> bool {
+    regulation.regulation_time
+        && (other.named_outcomes.as_ref().is_some_and(|sides| sides.len() == 2)
+            || other.form.stages.contains(&super::extract::form::Stage::Final))
+}
+
 fn compare_forms(left: &Features, right: &Features) -> Agreement {
     let other_span = matches!((left.form.span, right.form.span), (Some(left), Some(right)) if left != right);
     let other_form = left.form.form() != right.form.form() && !left.form.succession_by_election(&right.form);
     if other_form
+        || regulation_against_extra_time(left, right)
+        || regulation_against_extra_time(right, left)
         || left.form.stages != right.form.stages
         || other_span
         || left.form.other_action(&right.form)
@@ -758,14 +769,11 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
             // weeks later) cannot: another day is another meeting of the same sides (the
             // next game of a series is a day later). The other's end is read in American
             // time, as the ticker's day is: a game in the evening ends after midnight UTC.
-            // Where the recording keeps only the other's day, it may be a day later. The
-            // other may also end on the eve of the ticker's day: Polymarket dates some games
-            // a day before Kalshi's ticker does (seen in two sources' recordings, never the
-            // other way round), where the day after is the next game of a series.
+            // Where the recording keeps only the other's day, it may be a day later.
             let game_day_against_end = |game: &Features, other: &Features| {
                 let day = game.game.as_ref()?.day;
                 Some(match other.end_day_american {
-                    Some(end) => matches!(days(day, end), -1 | 0),
+                    Some(end) => days(day, end).abs() == 0,
                     None => days(day, other.end_date?).abs() <= GAME_DAY_TOLERANCE_DAYS,
                 })
             };
@@ -1764,6 +1772,23 @@ mod tests {
     }
 
     #[test]
+    fn a_regulation_time_choice_is_no_result_extra_time_may_decide() {
+        let regulation = kalshi_game(
+            "Paris Saint-Germain vs Inter Milan Winner? \u{2014} Reg Time: Paris Saint-Germain",
+            "KXUCLGAME-26MAY30PSGINT-PSG",
+            (2026, 6, 13),
+        );
+        let two_way = on_day(
+            "Paris Saint-Germain vs. Inter Milan",
+            &["Paris Saint-Germain", "Inter Milan"],
+            (2026, 5, 30),
+        );
+        assert_eq!(judge(&two_way, &regulation).refused_by, Some(Field::Form));
+        let on_the_day = features("Will Paris Saint-Germain win on 2026-05-30?", (2026, 5, 30));
+        assert!(judge(&on_the_day, &regulation).similarity >= SERVING_THRESHOLD);
+    }
+
+    #[test]
     fn a_tickers_opponent_confirms_the_second_side_of_a_game_named_without_outcomes() {
         let mut game = features("Rockets vs. Mavericks", (2026, 10, 9));
         game.named_outcomes = None;
@@ -1905,10 +1930,9 @@ mod tests {
             Some(Field::Date)
         );
         assert_eq!(judge(&series(None), &yankees).date.0, Agreement::Agree);
-        // Polymarket may date the game the eve of the ticker's day.
-        assert_eq!(judge(&series(Some((2026, 4, 30))), &yankees).date.0, Agreement::Agree);
+        // The day before is the previous game of the series.
         assert_eq!(
-            judge(&series(Some((2026, 4, 29))), &yankees).refused_by,
+            judge(&series(Some((2026, 4, 30))), &yankees).refused_by,
             Some(Field::Date)
         );
         // An election's margin is no game's line: its close is not a game day.

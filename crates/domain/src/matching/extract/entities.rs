@@ -111,7 +111,23 @@ fn leads_with_initials(short: &[String], long: &[String]) -> bool {
     let Some((initials, rest)) = short.split_first() else {
         return false;
     };
-    if rest.is_empty() || initials.len() < 2 || long.len() <= rest.len() + 1 {
+    // A word many names end in ("SD State": South Dakota State or San Diego State) leaves
+    // the initials ambiguous.
+    const COMMON_ENDINGS: [&str; 8] = [
+        "state",
+        "city",
+        "united",
+        "county",
+        "university",
+        "college",
+        "club",
+        "fc",
+    ];
+    if rest.is_empty()
+        || initials.len() < 2
+        || long.len() <= rest.len() + 1
+        || rest.iter().any(|word| COMMON_ENDINGS.contains(&word.as_str()))
+    {
         return false;
     }
     let (lead, long_rest) = long.split_at(long.len() - rest.len());
@@ -1765,6 +1781,7 @@ mod tests {
         assert!(!name("sc benfica").corresponds_to(&name("sport lisboa e benfica")));
         assert!(!name("sl porto").corresponds_to(&name("sport lisboa e benfica")));
         assert!(!name("s benfica").corresponds_to(&name("sport lisboa e benfica")));
+        assert!(!name("sd state").corresponds_to(&name("san diego state")));
     }
 
     #[test]

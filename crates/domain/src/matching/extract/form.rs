@@ -411,8 +411,10 @@ const FORMS: &[(&[&str], Form)] = &[
     (&["end", "in", "a", "tie"], Form::Draw),
     (&["ends", "in", "a", "draw"], Form::Draw),
     (&["ends", "in", "a", "tie"], Form::Draw),
-    // "Villarreal CF vs. Sevilla FC: Draw at halftime?"
-    (&["draw", "at"], Form::Draw),
+    // "Villarreal CF vs. Sevilla FC: Draw at halftime?" ("draw at least 50,000 fans" is no
+    // draw).
+    (&["draw", "at", "halftime"], Form::Draw),
+    (&["draw", "at", "half", "time"], Form::Draw),
 ];
 
 /// Verb phrases and the action they name. Inflections are listed: matching is by word.
@@ -616,9 +618,9 @@ const STAGES: &[(&[&str], Stage)] = &[
     (&["first", "period"], Stage::PartOfGame),
     (&["1st", "period"], Stage::PartOfGame),
     (&["first", "inning"], Stage::PartOfGame),
-    // Leading at halftime is winning the first half.
-    (&["halftime"], Stage::PartOfGame),
-    (&["half", "time"], Stage::PartOfGame),
+    // Leading at halftime is winning the first half (a halftime show is no part of a game).
+    (&["at", "halftime"], Stage::PartOfGame),
+    (&["at", "half", "time"], Stage::PartOfGame),
     (&["jury", "vote"], Stage::PartOfVote),
     (&["jury", "winner"], Stage::PartOfVote),
     (&["televote"], Stage::PartOfVote),
@@ -1192,6 +1194,13 @@ mod tests {
         assert_eq!(read("Will Sevilla win the 1st Half?").stages, [Stage::PartOfGame]);
         let draw = read("Villarreal CF vs. Sevilla FC: Draw at halftime?");
         assert_eq!((draw.form(), draw.stages), (Form::Draw, vec![Stage::PartOfGame]));
+        let crowd = read("Will Taylor Swift's Eras Tour opener draw at least 70,000 fans?");
+        assert_ne!(crowd.form(), Form::Draw);
+        assert!(
+            read("Will Bad Bunny perform at the Super Bowl LX halftime show?")
+                .stages
+                .is_empty()
+        );
     }
 
     #[test]

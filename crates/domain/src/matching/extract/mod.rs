@@ -38,6 +38,9 @@ pub struct Features {
     /// The entities named by each outcome, when the outcomes are names ("Chiefs", "Bucs")
     /// rather than Yes and No.
     pub named_outcomes: Option<Vec<Entity>>,
+    /// Kalshi's choice says it is settled on the regulation time ("— Reg Time: PSG"), which
+    /// extra time or a shoot-out does not change.
+    pub regulation_time: bool,
     /// The other side of the game, when the question asks whether one side of a named game
     /// wins ("Fulham vs Brighton Winner? — Fulham": Brighton).
     pub opponent: Option<Entity>,
@@ -67,7 +70,10 @@ impl Features {
     /// Reads a market. `event_title` lends its contest when the question names none
     /// (Kalshi's "When will Bitcoin hit $150k? — Before 2026" sits under its event).
     pub fn of(question: &str, outcomes: &[String], event_title: Option<&str>, end_date: Option<NaiveDate>) -> Features {
-        let question = without_regulation_time(&tokens::without_nicknames(question));
+        let (question, regulation_time) = match without_regulation_time(&tokens::without_nicknames(question)) {
+            Some(question) => (question, true),
+            None => (tokens::without_nicknames(question).into_owned(), false),
+        };
         let mut tokens = tokens::tokenize(&question);
         let mut form = form::extract(&tokens);
         let timing = dates::extract(&mut tokens, end_date.map(dates::Reference::MarketEnd));
@@ -202,6 +208,7 @@ impl Features {
             side,
             form,
             named_outcomes,
+            regulation_time,
             opponent,
             primary_is_choice,
             game: None,
@@ -461,17 +468,14 @@ pub fn hash(text: &str) -> u64 {
 
 /// Kalshi's choices on a soccer game say that they are settled on the regulation time
 /// ("Egnatia Rrogozhine vs NK Celje Winner? — Reg Time: NK Celje", "— Reg Time: Over 2.5
-/// goals scored"), as Polymarket's game markets are without saying so: the words are no
-/// name, and would be read as one.
-fn without_regulation_time(question: &str) -> String {
+/// goals scored"), as Polymarket's Yes/No game markets are without saying so: the label is
+/// no name, and would be read as one. The question without it, where it has one; the
+/// features keep that it did (`regulation_time`).
+fn without_regulation_time(question: &str) -> Option<String> {
     const LABELS: [&str; 2] = ["Reg Time: ", "Regulation Time: "];
-    match question.rsplit_once(" \u{2014} ") {
-        Some((title, choice)) => match LABELS.iter().find_map(|label| choice.strip_prefix(label)) {
-            Some(choice) => format!("{title} \u{2014} {choice}"),
-            None => question.to_owned(),
-        },
-        None => question.to_owned(),
-    }
+    let (title, choice) = question.rsplit_once(" \u{2014} ")?;
+    let choice = LABELS.iter().find_map(|label| choice.strip_prefix(label))?;
+    Some(format!("{title} \u{2014} {choice}"))
 }
 
 #[cfg(test)]
@@ -494,7 +498,8 @@ mod tests {
             form::Form::Draw
         );
         // Only a choice's label: the words elsewhere are left as written.
-        assert_eq!(without_regulation_time("Reg Time: who wins?"), "Reg Time: who wins?");
+        assert!(labelled.regulation_time && !plain.regulation_time);
+        assert_eq!(without_regulation_time("Reg Time: who wins?"), None);
     }
 
     #[test]
