@@ -1508,7 +1508,7 @@ fn claim_gazetteer(tokens: &mut [Token], entities: &mut Entities, first: &mut Op
         };
         if matches!(canonical, "american league" | "national league")
             && length == 1
-            && (tokens[at].text != tokens[at].text.to_ascii_uppercase() || tokens[at].gap_after.starts_with('-'))
+            && (tokens[at].text.bytes().any(|byte| byte.is_ascii_lowercase()) || tokens[at].gap_after.starts_with('-'))
         {
             at += 1;
             continue;

@@ -70,9 +70,10 @@ impl Features {
     /// Reads a market. `event_title` lends its contest when the question names none
     /// (Kalshi's "When will Bitcoin hit $150k? — Before 2026" sits under its event).
     pub fn of(question: &str, outcomes: &[String], event_title: Option<&str>, end_date: Option<NaiveDate>) -> Features {
-        let (question, regulation_time) = match without_regulation_time(&tokens::without_nicknames(question)) {
-            Some(question) => (question, true),
-            None => (tokens::without_nicknames(question).into_owned(), false),
+        let question = tokens::without_nicknames(question);
+        let (question, regulation_time) = match without_regulation_time(&question) {
+            Some(without_label) => (std::borrow::Cow::Owned(without_label), true),
+            None => (question, false),
         };
         let mut tokens = tokens::tokenize(&question);
         let mut form = form::extract(&tokens);
