@@ -29,8 +29,9 @@ pub enum Fault {
     /// [`LEDGER_WRITE`]: a batch of charges) sends `COMMIT`; passes that `COMMIT` on, then
     /// resets the connection before the server's answer can come back, so that the client
     /// cannot tell whether its transaction committed (it did). Once: the fault then becomes
-    /// [`Fault::Down`] if `then_down`, else [`Fault::None`].
-    CutNextLedgerCommit { then_down: bool },
+    /// [`Fault::Down`] if `then_down`, else [`Fault::None`]. The `COMMIT` is held `held` first,
+    /// the transaction open meanwhile, for a test to change the server around it.
+    CutNextLedgerCommit { then_down: bool, held: Duration },
 }
 
 /// What a connection sends that marks it as one charging calls (PostgreSQL's wire protocol
@@ -148,11 +149,12 @@ async fn relay(client: TcpStream, upstream: String, faults: Arc<watch::Sender<Fa
             let chunk = &buffer[..read];
             wrote_ledger |= contains(chunk, LEDGER_WRITE);
             let current = *requests_fault.borrow();
-            if let Fault::CutNextLedgerCommit { then_down } = current
+            if let Fault::CutNextLedgerCommit { then_down, held } = current
                 && wrote_ledger
                 && contains(chunk, b"COMMIT")
             {
                 cut.store(true, Ordering::SeqCst);
+                tokio::time::sleep(held).await;
                 server_writer.write_all(chunk).await?;
                 commits_cut.fetch_add(1, Ordering::SeqCst);
                 faults.send_replace(if then_down { Fault::Down } else { Fault::None });

@@ -140,8 +140,21 @@ fn deliver(store: &Arc<dyn Store>, batch: Uuid, charges: Vec<QueuedCharge>, outc
 
 /// Asks the store, until it answers, whether a failed batch was taken, and delivers what it
 /// says: the outcomes if it committed, a failure (nothing taken) if not.
-async fn settle(store: Arc<dyn Store>, batch: Uuid, charges: Vec<QueuedCharge>) {
-    let settled = until_answered(|| store.settle_charge_batch(batch, Utc::now())).await;
+///
+/// A store found read-only (a standby after a failover, or made read-only by hand) cannot
+/// record the batch as never taken, and will not be writable again within a call's time: the
+/// calls waiting on the batch are answered 503 at once, and the batch is settled once the store
+/// takes writes again, what it took then given back, as for any call no longer waiting.
+async fn settle(store: Arc<dyn Store>, batch: Uuid, mut charges: Vec<QueuedCharge>) {
+    let settled = until_answered(
+        || store.settle_charge_batch(batch, Utc::now()),
+        |error| {
+            if let StoreError::ReadOnly(reason) = error {
+                answer_unsettled(&mut charges, reason);
+            }
+        },
+    )
+    .await;
     match settled {
         Err(error) => {
             // Not the store being away: nothing will change by asking again.
@@ -156,10 +169,21 @@ async fn settle(store: Arc<dyn Store>, batch: Uuid, charges: Vec<QueuedCharge>) 
     }
 }
 
+/// Answers the calls waiting on an unsettled batch now, with the store's read-only `reason`.
+/// Each charge keeps its request but no longer anyone waiting on it, so that settling it later
+/// gives back what it took.
+fn answer_unsettled(charges: &mut [QueuedCharge], reason: &str) {
+    for charge in charges {
+        let (nobody_waiting, _) = oneshot::channel();
+        let reply = std::mem::replace(&mut charge.reply, nobody_waiting);
+        let _ = reply.send(Err(StoreError::ReadOnly(reason.to_owned())));
+    }
+}
+
 /// Gives back charges taken for calls that were never answered.
 async fn give_back(store: Arc<dyn Store>, batch: Uuid, charges: Vec<ChargeRequest>) {
     let credits: i64 = charges.iter().map(|charge| charge.credits).sum();
-    match until_answered(|| store.refund(batch, &charges, Utc::now())).await {
+    match until_answered(|| store.refund(batch, &charges, Utc::now()), |_| {}).await {
         Ok(true) => {
             metrics::counter!("marketlens_credits_refunded_total").increment(credits.unsigned_abs());
             tracing::info!(%batch, calls = charges.len(), credits, "charges of calls never answered were given back");
@@ -172,8 +196,9 @@ async fn give_back(store: Arc<dyn Store>, batch: Uuid, charges: Vec<ChargeReques
 }
 
 /// Runs `call` until the store answers it, waiting longer between tries while the store is
-/// away (unavailable or read-only); any other error is final.
-async fn until_answered<T, F, Call>(mut call: Call) -> Result<T, StoreError>
+/// away (unavailable or read-only), and telling `away` each time it is; any other error is
+/// final.
+async fn until_answered<T, F, Call>(mut call: Call, mut away: impl FnMut(&StoreError)) -> Result<T, StoreError>
 where
     F: Future<Output = Result<T, StoreError>>,
     Call: FnMut() -> F,
@@ -183,6 +208,7 @@ where
         match call().await {
             Err(error @ (StoreError::Unavailable(_) | StoreError::ReadOnly(_))) => {
                 tracing::debug!(%error, "the store does not answer yet; trying again");
+                away(&error);
             }
             answered => return answered,
         }

@@ -524,7 +524,10 @@ async fn a_charge_whose_commit_is_cut_is_settled_with_the_store() {
     }
 
     // The store answers again at once: the cut call is settled before its deadline.
-    proxy.set(Fault::CutNextLedgerCommit { then_down: false });
+    proxy.set(Fault::CutNextLedgerCommit {
+        then_down: false,
+        held: Duration::ZERO,
+    });
     for _ in 0..20 {
         assert_eq!(
             call().await,
@@ -556,7 +559,10 @@ async fn a_charge_whose_commit_is_cut_is_settled_with_the_store() {
     assert!(through, "the node serves again after the cut");
 
     // The store stays away past the deadline: the cut call is answered 503, then given back.
-    proxy.set(Fault::CutNextLedgerCommit { then_down: true });
+    proxy.set(Fault::CutNextLedgerCommit {
+        then_down: true,
+        held: Duration::ZERO,
+    });
     let mut answered_503 = 0;
     for _ in 0..20 {
         match call().await {
@@ -579,6 +585,71 @@ async fn a_charge_whose_commit_is_cut_is_settled_with_the_store() {
     );
     assert_eq!(books.refunds, 1, "the charge of the call answered 503 is given back");
     assert_eq!((books.used, books.calls_paid), (answered_200, answered_200 as u64));
+}
+
+/// A charge whose `COMMIT` is cut as its database turns read-only, as in a failover: the
+/// session that charged was writable, the next one is not. A read-only store cannot settle
+/// the charge within a call's time, so its call is answered 503 at once, not at its deadline;
+/// once the store takes writes again the charge is settled and, taken, given back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_charge_cut_as_its_store_turns_read_only_is_answered_at_once() {
+    let Some(database) = OwnDatabase::create().await else {
+        eprintln!("note: no PostgreSQL configured: the read-only cut test is skipped");
+        return;
+    };
+    let store = crate::open(&database.url).await;
+    store
+        .upsert(&[market("1"), market("2")], &[], Utc::now())
+        .await
+        .unwrap();
+    let (account_id, key) = account_in(store.as_ref(), "unlimited", 1_000).await;
+    let (proxy, proxied_url) = FaultProxy::in_front_of(&database.url, 5432).await;
+    let node = Node::start_on(&proxied_url, None, Syncing::Off, &NODE_ENV).await;
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap();
+    let call = async || {
+        let url = format!("{}/api/v1/markets?limit=2", node.base_url);
+        let sent = Instant::now();
+        let response = client.get(url).bearer_auth(key.as_str()).send().await.unwrap();
+        (response.status().as_u16(), sent.elapsed())
+    };
+    for _ in 0..3 {
+        assert_eq!(call().await.0, 200, "before the fault");
+    }
+
+    // The next charge's COMMIT is held, its transaction open, while the database turns
+    // read-only and every other session ends: the one that settles the charge is read-only.
+    let held = Duration::from_secs(2);
+    proxy.set(Fault::CutNextLedgerCommit { then_down: false, held });
+    let cut_call = call();
+    let failover = async {
+        database.await_open_charge().await;
+        database.set_read_only_sparing_open_transactions().await;
+    };
+    let ((status, took), ()) = tokio::join!(cut_call, failover);
+    assert_eq!(proxy.commits_cut(), 1, "the call's COMMIT was cut");
+    assert_eq!(status, 503, "a call whose charge cannot be settled is answered 503");
+    let deadline = Duration::from_secs(REQUEST_TIMEOUT_SECS.parse().unwrap());
+    assert!(
+        took < held + Duration::from_millis(500),
+        "answered once the store was found read-only, not at its deadline ({deadline:?} and a grace): {took:?}"
+    );
+
+    database.set_read_only(false).await;
+    let books = books_once(store.as_ref(), account_id, |books| books.refunds == 1).await;
+    drop(node);
+    eprintln!(
+        "commit cut as the store turned read-only: answered {status} after {took:?}; books: {} credits used, {} calls paid, {} charges given back",
+        books.used, books.calls_paid, books.refunds
+    );
+    assert_eq!(books.refunds, 1, "the cut charge, taken, is given back");
+    assert_eq!(
+        (books.used, books.calls_paid),
+        (3, 3),
+        "paid for the three calls answered 200"
+    );
 }
 
 /// PostgreSQL answering slowly (every reply held 120 ms, the slow bound 60 ms) for 6 s: calls
@@ -807,14 +878,57 @@ impl OwnDatabase {
             format!("ALTER DATABASE {} RESET default_transaction_read_only", self.name)
         };
         admin(&self.server_url, &setting).await;
+        self.end_sessions(false).await;
+    }
+
+    /// Ends every session open on the database but those inside a transaction if `sparing`.
+    async fn end_sessions(&self, sparing: bool) {
+        let spared = if sparing {
+            " AND state <> 'idle in transaction'"
+        } else {
+            ""
+        };
         admin(
             &self.server_url,
             &format!(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{}'",
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{}'{spared}",
                 self.name
             ),
         )
         .await;
+    }
+
+    /// Makes the database's sessions read-only from its next connections on and ends the
+    /// current ones, but those inside a transaction.
+    async fn set_read_only_sparing_open_transactions(&self) {
+        admin(
+            &self.server_url,
+            &format!("ALTER DATABASE {} SET default_transaction_read_only = on", self.name),
+        )
+        .await;
+        self.end_sessions(true).await;
+    }
+
+    /// Waits until a session of the database has written the ledger and waits, inside its
+    /// transaction, for its `COMMIT`.
+    async fn await_open_charge(&self) {
+        use sqlx::Connection;
+        let mut connection = sqlx::PgConnection::connect(&self.server_url).await.unwrap();
+        let statement = format!(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = '{}' AND state = 'idle in transaction'",
+            self.name
+        );
+        for _ in 0..200 {
+            let (open,): (i64,) = sqlx::query_as(sqlx::AssertSqlSafe(statement.clone()))
+                .fetch_one(&mut connection)
+                .await
+                .unwrap();
+            if open > 0 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("no charge's transaction was seen open");
     }
 }
 
