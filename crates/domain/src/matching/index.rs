@@ -14,12 +14,12 @@
 //! served lists can change are it, its neighbours, and their neighbours, and those are
 //! what [`MatchIndex::upsert`] returns.
 
-use chrono::{Datelike, Days};
+use chrono::{Datelike, Days, NaiveDate};
 use std::collections::{BTreeSet, HashMap};
 use uuid::Uuid;
 
 use super::extract::{Features, hash};
-use super::score::judge;
+use super::score::{GAME_DAY_TOLERANCE_DAYS, judge};
 use super::{MAX_MATCHES_PER_MARKET, MatchInput, MatchPair, Orientation, SERVING_THRESHOLD};
 use crate::exchange::Exchange;
 
@@ -154,7 +154,7 @@ impl MatchIndex {
     fn insert(&mut self, input: &MatchInput) -> usize {
         let features = input.features();
         let words: Vec<u64> = features.key_words().iter().map(|word| hash(word)).collect();
-        let blocking = Blocking::of(&features, &words);
+        let blocking = Blocking::of(&features, &words, input.exchange);
         let entry = Entry {
             id: input.id,
             exchange: input.exchange,
@@ -356,7 +356,7 @@ struct Blocking {
 }
 
 impl Blocking {
-    fn of(features: &Features, words: &[u64]) -> Blocking {
+    fn of(features: &Features, words: &[u64], exchange: Exchange) -> Blocking {
         let thresholds: Vec<u64> = if features.quantities.is_empty() {
             vec![0]
         } else {
@@ -408,15 +408,22 @@ impl Blocking {
         if listed != [Bucket::Undated] {
             probed.extend(words.iter().map(|word| blocking_key(*word, Bucket::Undated, 0)));
         }
+        let mut inserted = if listed == [Bucket::Undated] {
+            words
+                .iter()
+                .map(|word| blocking_key(*word, Bucket::Undated, 0))
+                .collect()
+        } else {
+            keys(&listed)
+        };
+        let game_keys: Vec<u64> = game_days(features, exchange)
+            .into_iter()
+            .flat_map(|day| thresholds.iter().map(move |threshold| game_day_key(day, *threshold)))
+            .collect();
+        inserted.extend(&game_keys);
+        probed.extend(game_keys);
         Blocking {
-            inserted: if listed == [Bucket::Undated] {
-                words
-                    .iter()
-                    .map(|word| blocking_key(*word, Bucket::Undated, 0))
-                    .collect()
-            } else {
-                keys(&listed)
-            },
+            inserted,
             probed,
             undated_words: if listed == [Bucket::Undated] {
                 words.to_vec()
@@ -425,6 +432,41 @@ impl Blocking {
             },
         }
     }
+}
+
+/// The days a market is listed and looked up under as a game. A Kalshi market that names no
+/// side and whose ticker names its game ("Will both teams score?",
+/// `KXMLSBTTS-26MAY13DALVAN-BTTS`) has no subject word to meet Polymarket's markets by: it
+/// meets, by its game's day, those naming two sides that end within a day of it.
+fn game_days(features: &Features, exchange: Exchange) -> Vec<NaiveDate> {
+    if exchange == Exchange::Kalshi {
+        return match &features.game {
+            Some(game) if features.entities.subjects.is_empty() => (-GAME_DAY_TOLERANCE_DAYS..=GAME_DAY_TOLERANCE_DAYS)
+                .filter_map(|offset| game.day.checked_add_signed(chrono::Duration::days(offset)))
+                .collect(),
+            _ => Vec::new(),
+        };
+    }
+    let sides = features
+        .named_outcomes
+        .as_deref()
+        .unwrap_or(&features.entities.subjects);
+    if sides.len() != 2 {
+        return Vec::new();
+    }
+    let mut days: Vec<NaiveDate> = features.end_date.into_iter().chain(features.end_day_american).collect();
+    days.sort_unstable();
+    days.dedup();
+    days
+}
+
+fn game_day_key(day: NaiveDate, threshold: u64) -> u64 {
+    const GAME: u64 = 0x6761_6d65_2064_6179;
+    blocking_key(
+        GAME ^ u64::from(day.num_days_from_ce() as u32),
+        Bucket::Undated,
+        threshold,
+    )
 }
 
 fn blocking_key(word: u64, bucket: Bucket, threshold: u64) -> u64 {

@@ -122,7 +122,7 @@ const LATE_END_DATE_SCORE: f64 = 0.5;
 const GAME_END_TOLERANCE_DAYS: i64 = 15;
 /// How far a game's day (from Kalshi's ticker) may be from the end date of a market its game
 /// decides: the exchanges' days differ by time zone.
-const GAME_DAY_TOLERANCE_DAYS: i64 = 1;
+pub(crate) const GAME_DAY_TOLERANCE_DAYS: i64 = 1;
 /// End dates further apart than this, with no date in either question, are other markets;
 /// so is a market closing this long after the period the other question states.
 const END_DATE_CONFLICT_DAYS: i64 = 365;
@@ -273,6 +273,11 @@ fn compare_subjects(left: &Features, right: &Features) -> ((Agreement, f64), Ori
         (true, false) | (false, true) if ticker_names_the_game(left, right) || ticker_names_the_game(right, left) => {
             (Agreement::Agree, 1.0)
         }
+        (true, false) | (false, true)
+            if ticker_names_another_game(left, right) || ticker_names_another_game(right, left) =>
+        {
+            (Agreement::Conflict, 0.0)
+        }
         // Names the other question writes in lower case ("in Electoral College?" against "an
         // electoral college tie?") are named by both.
         (true, false) if Unmatched::of(right_subjects, &[], Some(left)).count == 0 => (Agreement::Agree, 1.0),
@@ -391,6 +396,18 @@ fn ticker_names_the_game(kalshi: &Features, other: &Features) -> bool {
     let sides = other.named_outcomes.as_deref().unwrap_or(&other.entities.subjects);
     kalshi.entities.subjects.is_empty()
         && matches!(sides, [first, second] if ticker::codes_fit_both(game, [first, second]))
+}
+
+/// Whether `kalshi` names no side and its ticker a game whose codes do not fit the two sides
+/// `other` names ("Will both teams score?", `KXMLSBTTS-26MAY13DALVAN-BTTS`, against "Seattle
+/// Sounders FC vs. San Jose Earthquakes: Both Teams to Score"): another game.
+fn ticker_names_another_game(kalshi: &Features, other: &Features) -> bool {
+    let Some(game) = &kalshi.game else {
+        return false;
+    };
+    let sides = other.named_outcomes.as_deref().unwrap_or(&other.entities.subjects);
+    kalshi.entities.subjects.is_empty()
+        && matches!(sides, [first, second] if !ticker::codes_fit_both(game, [first, second]))
 }
 
 /// The subjects of `features`, less the opponent in its game when `other` asks about the same

@@ -104,6 +104,47 @@ fn a_games_winner_and_draw_markets_pair_with_their_like_only() {
     assert_eq!(ids, [(1, 4), (2, 5), (3, 6)], "{pairs:?}");
 }
 
+/// Kalshi's "Will both teams score?" names its game only in its ticker: it pairs with
+/// Polymarket's question on both teams scoring in that game, not with the game's winner or
+/// draw, nor with both teams scoring in another game.
+#[test]
+fn both_teams_scoring_pairs_with_its_like_in_the_tickers_game_only() {
+    let game = |number: usize, question: &str, ticker: &str| MatchInput {
+        end_date: Some("2026-05-13T23:00:00Z".parse().unwrap()),
+        external_id: ticker.to_owned(),
+        ..input(number, question, !ticker.is_empty())
+    };
+    let inputs = vec![
+        game(0, "FC Dallas vs. Vancouver Whitecaps FC: Both Teams to Score", ""),
+        game(1, "Will FC Dallas win on 2026-05-13?", ""),
+        game(2, "Will FC Dallas vs. Vancouver Whitecaps FC end in a draw?", ""),
+        game(
+            3,
+            "Seattle Sounders FC vs. San Jose Earthquakes: Both Teams to Score",
+            "",
+        ),
+        game(4, "Will both teams score?", "KXMLSBTTS-26MAY13DALVAN-BTTS"),
+        game(
+            5,
+            "Dallas vs Vancouver Winner? \u{2014} Dallas",
+            "KXMLSGAME-26MAY13DALVAN-DAL",
+        ),
+        game(
+            6,
+            "Dallas vs Vancouver Winner? \u{2014} Tie",
+            "KXMLSGAME-26MAY13DALVAN-TIE",
+        ),
+    ];
+    let pairs = match_markets(&inputs);
+    let mut ids: Vec<(u128, u128)> = pairs
+        .iter()
+        .map(|pair| (pair.market_id.as_u128(), pair.matched_id.as_u128()))
+        .filter(|(market, matched)| market < matched)
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, [(1, 5), (2, 6), (3, 7)], "{pairs:?}");
+}
+
 /// A game against a championship only the other side names: the game is not the title,
 /// unless it is the final, which ends when the title's market ends. (The demo's one served
 /// pair was a college basketball game in April against the NBA Finals.)

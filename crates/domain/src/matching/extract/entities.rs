@@ -1316,6 +1316,10 @@ fn is_capitalised_non_name(word: &str) -> bool {
             | "half"
             | "halftime"
             | "draw"
+            // Both sides scoring ("FC Dallas vs. Vancouver Whitecaps FC: Both Teams to Score").
+            | "both"
+            | "teams"
+            | "score"
             // A match's format, best of one or three games ("FaZe vs NIP (BO1)").
             | "bo1"
             | "bo3"

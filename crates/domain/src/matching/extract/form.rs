@@ -50,6 +50,8 @@ pub enum Form {
     Next,
     /// A game ends level ("end in a draw", Kalshi's choice "Tie"): neither side wins.
     Draw,
+    /// Both sides of a game score ("Both Teams to Score"), whoever wins.
+    BothScore,
     /// Some successor is named, whoever it is ("name a successor", "appoint a new leader"):
     /// not the question whether one named person is the next holder ([`Form::Next`]), which
     /// another's being named resolves the other way.
@@ -75,6 +77,7 @@ impl fmt::Display for Form {
             Form::GainSeats => write!(formatter, "gain seats"),
             Form::Next => write!(formatter, "be the next holder"),
             Form::Draw => write!(formatter, "end in a draw"),
+            Form::BothScore => write!(formatter, "both teams score"),
             Form::AnySuccessor => write!(formatter, "any successor named"),
             Form::AnyoneEndorsed => write!(formatter, "anyone endorsed"),
         }
@@ -415,6 +418,9 @@ const FORMS: &[(&[&str], Form)] = &[
     // draw).
     (&["draw", "at", "halftime"], Form::Draw),
     (&["draw", "at", "half", "time"], Form::Draw),
+    (&["both", "teams", "to", "score"], Form::BothScore),
+    (&["both", "teams", "score"], Form::BothScore),
+    (&["btts"], Form::BothScore),
 ];
 
 /// Verb phrases and the action they name. Inflections are listed: matching is by word.

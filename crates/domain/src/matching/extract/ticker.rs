@@ -43,10 +43,11 @@ impl TickerGame {
         if !letters.bytes().all(|byte| byte.is_ascii_uppercase()) || (letters.is_empty() && !line) {
             return None;
         }
-        // A soccer game's draw (`…-26APR08BARATM-TIE`) backs neither side, as a total does.
-        // Other codes that are neither side's (`…-BTTS`) are not read: their markets ask
-        // something else of the game, which a market naming both sides may not ask.
-        let chosen = if letters == "TIE" {
+        // A soccer game's draw (`…-26APR08BARATM-TIE`) and both teams scoring
+        // (`…-26MAY13DALVAN-BTTS`) back neither side, as a total does: the question's form
+        // says what they ask of the game. Other codes that are neither side's are not read:
+        // their markets ask something else of the game, which no form may say.
+        let chosen = if letters == "TIE" || letters == "BTTS" {
             String::new()
         } else {
             letters.to_ascii_lowercase()
@@ -233,13 +234,17 @@ mod tests {
     }
 
     #[test]
-    fn a_draw_backs_neither_side_of_its_game() {
+    fn a_draw_or_both_scoring_backs_neither_side_of_its_game() {
         let draw = TickerGame::read("KXUCLGAME-26APR08BARATM-TIE").unwrap();
         assert_eq!(draw.day, NaiveDate::from_ymd_opt(2026, 4, 8).unwrap());
         assert!(draw.chosen.is_empty() && draw.opponent.is_empty());
-        // A code that is neither side's is not read as a game backing no side: both teams to
-        // score is not any question on the game.
-        assert!(TickerGame::read("KXMLSBTTS-26MAY13DALVAN-BTTS").is_none());
+        let both_score = TickerGame::read("KXMLSBTTS-26MAY13DALVAN-BTTS").unwrap();
+        assert_eq!(both_score.day, NaiveDate::from_ymd_opt(2026, 5, 13).unwrap());
+        assert_eq!(both_score.sides, "dalvan");
+        assert!(both_score.chosen.is_empty());
+        // Another code that is neither side's is not read as a game backing no side: what it
+        // asks of the game, no form may say.
+        assert!(TickerGame::read("KXMLSGOALS-26MAY13DALVAN-XYZ").is_none());
     }
 
     #[test]
