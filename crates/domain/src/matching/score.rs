@@ -769,7 +769,16 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
         (Some(left_date), Some(right_date)) => {
             // The state on a day ("above $100k on December 31") is not an event within a
             // window ("reach $100k by December 31"), nor a reading at 10am one at noon.
-            if left.timing.reads_a_moment() != right.timing.reads_a_moment() || other_clock(left, right) {
+            // Periods ending together but starting apart are other windows: "in Q4 2026" is
+            // not "in 2026", where an addition in June counts.
+            let periods_start_apart = matches!(
+                (left.timing.period, right.timing.period),
+                (Some((left_start, _)), Some((right_start, _))) if days(left_start, right_start).abs() > SAME_DAY_TOLERANCE_DAYS
+            );
+            if left.timing.reads_a_moment() != right.timing.reads_a_moment()
+                || other_clock(left, right)
+                || periods_start_apart
+            {
                 (Agreement::Conflict, 0.0)
             } else if days(left_date, right_date).abs() <= SAME_DAY_TOLERANCE_DAYS {
                 (Agreement::Agree, 1.0)
@@ -1733,6 +1742,15 @@ mod tests {
         );
         assert!(judgement.subject.1 > 0.0, "{judgement:?}");
         assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
+    }
+
+    #[test]
+    fn a_quarter_is_not_its_year() {
+        let year = features("SpaceX IPO: Officially added to S&P 500 in 2026?", (2027, 1, 1));
+        let quarter = features("Will SpaceX be added to the S&P 500 in Q4 2026?", (2027, 1, 1));
+        assert_eq!(judge(&year, &quarter).refused_by, Some(Field::Date));
+        let same_quarter = features("Will SpaceX join the S&P 500 in Q4 2026?", (2026, 12, 31));
+        assert_eq!(judge(&same_quarter, &quarter).refused_by, None);
     }
 
     #[test]
