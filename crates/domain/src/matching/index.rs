@@ -416,9 +416,16 @@ impl Blocking {
         } else {
             keys(&listed)
         };
+        // The form is part of a game's key: a busy day's two-sided markets are many, those
+        // asking one thing of their games (both teams scoring, a total of 45.5) few.
+        let form = hash(&features.form.form().to_string());
         let game_keys: Vec<u64> = game_days(features, exchange)
             .into_iter()
-            .flat_map(|day| thresholds.iter().map(move |threshold| game_day_key(day, *threshold)))
+            .flat_map(|day| {
+                thresholds
+                    .iter()
+                    .map(move |threshold| game_day_key(day, form, *threshold))
+            })
             .collect();
         inserted.extend(&game_keys);
         probed.extend(game_keys);
@@ -460,10 +467,10 @@ fn game_days(features: &Features, exchange: Exchange) -> Vec<NaiveDate> {
     days
 }
 
-fn game_day_key(day: NaiveDate, threshold: u64) -> u64 {
+fn game_day_key(day: NaiveDate, form: u64, threshold: u64) -> u64 {
     const GAME: u64 = 0x6761_6d65_2064_6179;
     blocking_key(
-        GAME ^ u64::from(day.num_days_from_ce() as u32),
+        (GAME ^ form).rotate_left(17) ^ u64::from(day.num_days_from_ce() as u32),
         Bucket::Undated,
         threshold,
     )

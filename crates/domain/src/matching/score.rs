@@ -1751,6 +1751,19 @@ mod tests {
         assert_eq!(judge(&year, &quarter).refused_by, Some(Field::Date));
         let same_quarter = features("Will SpaceX join the S&P 500 in Q4 2026?", (2026, 12, 31));
         assert_eq!(judge(&same_quarter, &quarter).refused_by, None);
+        for (left, right) in [
+            (
+                "Will SpaceX IPO in December of 2026?",
+                "Will SpaceX IPO in December 2026?",
+            ),
+            ("Will SpaceX IPO in Q4 of 2026?", "Will SpaceX IPO in Q4 2026?"),
+        ] {
+            let (left, right) = (features(left, (2026, 12, 31)), features(right, (2026, 12, 31)));
+            assert_eq!(
+                (left.timing.period, judge(&left, &right).refused_by),
+                (right.timing.period, None)
+            );
+        }
     }
 
     #[test]

@@ -520,9 +520,13 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
         return Some(found);
     }
     if let Some(quarter) = quarter(&token.lower) {
-        let (year, length) = match tokens.get(index + 1).and_then(Token::year) {
-            Some(year) => (year, 2),
-            None => (reference_year?, 1),
+        let (year, length) = match (
+            tokens.get(index + 1).and_then(Token::year),
+            year_after_of(tokens, index + 1),
+        ) {
+            (Some(year), _) => (year, 2),
+            (None, Some(year)) => (year, 3),
+            (None, None) => (reference_year?, 1),
         };
         let start = NaiveDate::from_ymd_opt(year, quarter * 3 - 2, 1)?;
         return Some(FoundDate {
@@ -550,6 +554,14 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
             .get(index + year_offset)
             .filter(|candidate| candidate.gap_before.trim().is_empty() || candidate.gap_before.trim() == ",")
             .and_then(Token::year);
+        // "in December of 2026" is "in December 2026".
+        let year_of = if year.is_none() && day.is_none() {
+            year_after_of(tokens, index + 1)
+        } else {
+            None
+        };
+        let of_words = usize::from(year_of.is_some());
+        let year = year.or(year_of);
         // "may" is a month only beside a day or a year, or capitalised after a word of
         // time ("before May").
         if token.lower == "may"
@@ -569,7 +581,7 @@ fn date_at(tokens: &[Token], index: usize, reference: Option<Reference>, this_ye
         {
             return None;
         }
-        let length = 1 + usize::from(day.is_some()) + usize::from(year.is_some());
+        let length = 1 + usize::from(day.is_some()) + usize::from(year.is_some()) + of_words;
         let year_inferred = year.is_none();
         // A month without a year is the last one on or before the market's end ("in
         // December" of a market ending in January is the December before).
@@ -721,6 +733,15 @@ fn apply(timing: &mut Timing, cue: Option<&str>, found: &FoundDate) {
         }
         None => {}
     }
+}
+
+/// The year in "of 2026" starting at `index` ("December of 2026", "Q4 of 2026").
+fn year_after_of(tokens: &[Token], index: usize) -> Option<i32> {
+    tokens
+        .get(index)
+        .filter(|of| of.lower == "of")
+        .and_then(|_| tokens.get(index + 1))
+        .and_then(Token::year)
 }
 
 /// The month a word names ("march", "mar"), if any.

@@ -909,13 +909,14 @@ impl OwnDatabase {
         self.end_sessions(true).await;
     }
 
-    /// Waits until a session of the database has written the ledger and waits, inside its
-    /// transaction, for its `COMMIT`.
+    /// Waits until a session of the database has waited inside its transaction for longer
+    /// than any statement of a charge takes: the charge whose `COMMIT` is held.
     async fn await_open_charge(&self) {
         use sqlx::Connection;
         let mut connection = sqlx::PgConnection::connect(&self.server_url).await.unwrap();
         let statement = format!(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = '{}' AND state = 'idle in transaction'",
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = '{}' AND state = 'idle in transaction' \
+             AND state_change < clock_timestamp() - interval '300 milliseconds'",
             self.name
         );
         for _ in 0..200 {
