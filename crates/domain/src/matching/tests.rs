@@ -70,6 +70,19 @@ fn pairs_the_same_question_and_refuses_its_neighbours() {
     assert_eq!(ids, [(1, 2), (2, 1)], "{pairs:?}");
 }
 
+/// The pairs `match_markets` serves for `inputs`, each once as (lower id, higher id) in
+/// order, and the pairs themselves (for a failing assertion's message).
+fn served_ids(inputs: &[MatchInput]) -> (Vec<(u128, u128)>, Vec<MatchPair>) {
+    let pairs = match_markets(inputs);
+    let mut ids: Vec<(u128, u128)> = pairs
+        .iter()
+        .map(|pair| (pair.market_id.as_u128(), pair.matched_id.as_u128()))
+        .filter(|(market, matched)| market < matched)
+        .collect();
+    ids.sort_unstable();
+    (ids, pairs)
+}
+
 /// A game's three Kalshi choices against Polymarket's questions on one club and on the draw:
 /// each pairs with its like only, whatever the clubs' long names ("Brentford FC").
 #[test]
@@ -94,13 +107,7 @@ fn a_games_winner_and_draw_markets_pair_with_their_like_only() {
         game(4, "Brentford vs Bournemouth Winner? \u{2014} Bournemouth", true),
         game(5, "Brentford vs Bournemouth Winner? \u{2014} Tie", true),
     ];
-    let pairs = match_markets(&inputs);
-    let mut ids: Vec<(u128, u128)> = pairs
-        .iter()
-        .map(|pair| (pair.market_id.as_u128(), pair.matched_id.as_u128()))
-        .filter(|(market, matched)| market < matched)
-        .collect();
-    ids.sort_unstable();
+    let (ids, pairs) = served_ids(&inputs);
     assert_eq!(ids, [(1, 4), (2, 5), (3, 6)], "{pairs:?}");
 }
 
@@ -135,13 +142,7 @@ fn both_teams_scoring_pairs_with_its_like_in_the_tickers_game_only() {
             "KXMLSGAME-26MAY13DALVAN-TIE",
         ),
     ];
-    let pairs = match_markets(&inputs);
-    let mut ids: Vec<(u128, u128)> = pairs
-        .iter()
-        .map(|pair| (pair.market_id.as_u128(), pair.matched_id.as_u128()))
-        .filter(|(market, matched)| market < matched)
-        .collect();
-    ids.sort_unstable();
+    let (ids, pairs) = served_ids(&inputs);
     assert_eq!(ids, [(1, 5), (2, 6), (3, 7)], "{pairs:?}");
 }
 

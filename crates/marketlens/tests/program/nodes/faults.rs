@@ -427,6 +427,26 @@ const NODE_ENV: [(&str, &str); 2] = [
     ("MARKETLENS_TIER_LIMITS", "unlimited=1000000"),
 ];
 
+/// A client that waits longer than any node's request timeout.
+fn patient_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap()
+}
+
+/// One paid call (a page of markets) to the node at `base_url`: its status and how long it took.
+async fn paid_call(client: &reqwest::Client, base_url: &str, key: &ApiKey) -> (u16, Duration) {
+    let sent = Instant::now();
+    let response = client
+        .get(format!("{base_url}/api/v1/markets?limit=2"))
+        .bearer_auth(key.as_str())
+        .send()
+        .await
+        .unwrap();
+    (response.status().as_u16(), sent.elapsed())
+}
+
 /// The account's books as soon as `settled` holds of them, or after [`SETTLE_WAIT`] (then the
 /// caller's assertions say what is wrong): nodes settle charges cut mid-commit in the
 /// background.
@@ -508,15 +528,8 @@ async fn a_charge_whose_commit_is_cut_is_settled_with_the_store() {
     let (proxy, proxied_url) = FaultProxy::in_front_of(&cluster.database.url, 5432).await;
     let node = Node::start_on(&proxied_url, Some(&cluster.redis_url), Syncing::Off, &NODE_ENV).await;
     let (account_id, key) = cluster.account("unlimited", 1_000).await;
-    let client = reqwest::Client::builder()
-        .timeout(Duration::from_secs(30))
-        .build()
-        .unwrap();
-    let call = async || {
-        let url = format!("{}/api/v1/markets?limit=2", node.base_url);
-        let response = client.get(url).bearer_auth(key.as_str()).send().await.unwrap();
-        response.status().as_u16()
-    };
+    let client = patient_client();
+    let call = async || paid_call(&client, &node.base_url, &key).await.0;
     let mut answered_200 = 0;
     for _ in 0..3 {
         assert_eq!(call().await, 200, "before the fault");
@@ -605,16 +618,8 @@ async fn a_charge_cut_as_its_store_turns_read_only_is_answered_at_once() {
     let (account_id, key) = account_in(store.as_ref(), "unlimited", 1_000).await;
     let (proxy, proxied_url) = FaultProxy::in_front_of(&database.url, 5432).await;
     let node = Node::start_on(&proxied_url, None, Syncing::Off, &NODE_ENV).await;
-    let client = reqwest::Client::builder()
-        .timeout(Duration::from_secs(30))
-        .build()
-        .unwrap();
-    let call = async || {
-        let url = format!("{}/api/v1/markets?limit=2", node.base_url);
-        let sent = Instant::now();
-        let response = client.get(url).bearer_auth(key.as_str()).send().await.unwrap();
-        (response.status().as_u16(), sent.elapsed())
-    };
+    let client = patient_client();
+    let call = async || paid_call(&client, &node.base_url, &key).await;
     for _ in 0..3 {
         assert_eq!(call().await.0, 200, "before the fault");
     }
@@ -626,7 +631,7 @@ async fn a_charge_cut_as_its_store_turns_read_only_is_answered_at_once() {
     let cut_call = call();
     let failover = async {
         database.await_open_charge().await;
-        database.set_read_only_sparing_open_transactions().await;
+        database.set_read_only(true, Sparing::OpenTransactions).await;
     };
     let ((status, took), ()) = tokio::join!(cut_call, failover);
     assert_eq!(proxy.commits_cut(), 1, "the call's COMMIT was cut");
@@ -637,7 +642,7 @@ async fn a_charge_cut_as_its_store_turns_read_only_is_answered_at_once() {
         "answered once the store was found read-only, not at its deadline ({deadline:?} and a grace): {took:?}"
     );
 
-    database.set_read_only(false).await;
+    database.set_read_only(false, Sparing::None).await;
     let books = books_once(store.as_ref(), account_id, |books| books.refunds == 1).await;
     drop(node);
     eprintln!(
@@ -849,6 +854,12 @@ async fn sqlite_on_a_full_disk() {
 }
 
 /// A PostgreSQL database of the test's own, dropped when this is dropped.
+/// Which sessions [`OwnDatabase::set_read_only`] leaves open.
+enum Sparing {
+    None,
+    OpenTransactions,
+}
+
 struct OwnDatabase {
     server_url: String,
     name: String,
@@ -870,23 +881,18 @@ impl OwnDatabase {
     }
 
     /// Makes the database's sessions read-only (`on`) or not, from its next connections on,
-    /// and ends its current connections, as a failover to a standby does.
-    async fn set_read_only(&self, read_only: bool) {
+    /// and ends its current connections, as a failover to a standby does; with
+    /// [`Sparing::OpenTransactions`], not those inside a transaction.
+    async fn set_read_only(&self, read_only: bool, sparing: Sparing) {
         let setting = if read_only {
             format!("ALTER DATABASE {} SET default_transaction_read_only = on", self.name)
         } else {
             format!("ALTER DATABASE {} RESET default_transaction_read_only", self.name)
         };
         admin(&self.server_url, &setting).await;
-        self.end_sessions(false).await;
-    }
-
-    /// Ends every session open on the database but those inside a transaction if `sparing`.
-    async fn end_sessions(&self, sparing: bool) {
-        let spared = if sparing {
-            " AND state <> 'idle in transaction'"
-        } else {
-            ""
+        let spared = match sparing {
+            Sparing::None => "",
+            Sparing::OpenTransactions => " AND state <> 'idle in transaction'",
         };
         admin(
             &self.server_url,
@@ -896,17 +902,6 @@ impl OwnDatabase {
             ),
         )
         .await;
-    }
-
-    /// Makes the database's sessions read-only from its next connections on and ends the
-    /// current ones, but those inside a transaction.
-    async fn set_read_only_sparing_open_transactions(&self) {
-        admin(
-            &self.server_url,
-            &format!("ALTER DATABASE {} SET default_transaction_read_only = on", self.name),
-        )
-        .await;
-        self.end_sessions(true).await;
     }
 
     /// Waits until a session of the database has waited inside its transaction for longer
@@ -982,8 +977,8 @@ async fn postgres_made_read_only_while_serving() {
         std::slice::from_ref(&node.base_url),
         &key,
         Duration::from_secs(5),
-        async || database.set_read_only(true).await,
-        async || database.set_read_only(false).await,
+        async || database.set_read_only(true, Sparing::None).await,
+        async || database.set_read_only(false, Sparing::None).await,
     )
     .await;
     let store = crate::open(&database.url).await;
