@@ -95,6 +95,9 @@ impl MatchInput {
         }
         if self.exchange == Exchange::Kalshi {
             features.game = TickerGame::read(&self.external_id);
+            if let Some(place) = extract::series::place_of(&self.external_id) {
+                features.add_place(place);
+            }
         }
         features.end_day_american = self.end_date.map(american_day);
         features

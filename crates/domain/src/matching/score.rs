@@ -1705,6 +1705,43 @@ mod tests {
     }
 
     #[test]
+    fn a_choice_of_a_deadline_names_nobody_and_a_partys_candidate_need_not_be_named() {
+        let by_september = features("Will Xi Jinping visit US by September 30?", (2026, 10, 1));
+        let before_october = features(
+            "Will Xi Jinping visit the United States of America before Oct 1, 2026? — Before Oct 1, 2026",
+            (2026, 10, 1),
+        );
+        let judgement = judge(&by_september, &before_october);
+        assert_eq!(judgement.refused_by, None, "{judgement:?}");
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
+        let party = features("Will the Republicans win the Iowa Senate race in 2026?", (2026, 11, 3));
+        let with_candidate = features(
+            "Will Republicans win the Senate race in Iowa? — Ashley Hinson",
+            (2026, 11, 3),
+        );
+        let judgement = judge(&party, &with_candidate);
+        assert_eq!(judgement.refused_by, None, "{judgement:?}");
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
+        let other_party = features("Will the Democrats win the Iowa Senate race in 2026?", (2026, 11, 3));
+        assert_eq!(judge(&other_party, &with_candidate).refused_by, Some(Field::Subject));
+        let anyone_else = features("Will another candidate win the Iowa Senate race?", (2026, 11, 3));
+        assert_eq!(judge(&anyone_else, &with_candidate).refused_by, Some(Field::Subject));
+        // A person's choice under a title that names no party is still who resolves Yes.
+        let person = features("Who will win the Senate race in Iowa? — Ashley Hinson", (2026, 11, 3));
+        assert_eq!(judge(&party, &person).refused_by, Some(Field::Subject));
+    }
+
+    #[test]
+    fn an_awards_nominations_are_not_its_win() {
+        let win = features(
+            "Will The Invite win Best Picture at the 99th Academy Awards?",
+            (2027, 3, 14),
+        );
+        let nominated = features("2027 Best Picture Oscar nominations? — The Invite", (2027, 1, 21));
+        assert_eq!(judge(&win, &nominated).refused_by, Some(Field::Form));
+    }
+
+    #[test]
     fn a_regular_season_title_is_not_the_conference_tournament() {
         let regular = features("Will Duke win the ACC regular season?", (2026, 3, 8));
         let tournament = features("Will Duke win the ACC Tournament?", (2026, 3, 15));

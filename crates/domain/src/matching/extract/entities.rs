@@ -169,8 +169,10 @@ fn leaves_out_middle_names(short: &[String], long: &[String]) -> bool {
     };
     // Schools and places are named by the words between, which a person's middle names are
     // not ("Mississippi Valley State" is not
-    // Mississippi State, nor "New South Wales" "New Wales"): a person's name only.
+    // Mississippi State, nor "New South Wales" "New Wales"): a person's name only. So are an
+    // award's categories ("Best Supporting Actress" is not "Best Actress").
     long.len() > 2
+        && !matches!(first.as_str(), "best" | "most")
         && first.len() >= 3
         && last.len() >= 3
         && long.first() == Some(first)
@@ -2018,6 +2020,18 @@ mod tests {
         assert!(key("Will Mt. Rushmore close?").corresponds_to(&key("Will Mount Rushmore close?")));
         assert!(key("Will Ft. Lauderdale flood?").corresponds_to(&key("Will Fort Lauderdale flood?")));
         assert!(key("Will Ohio St. win?").corresponds_to(&key("Will the Ohio State Buckeyes win?")));
+        // An award's category is named by all its words.
+        let category = |question: &str| {
+            entities(question)
+                .subjects
+                .into_iter()
+                .find(|subject| subject.words[0] == "best")
+                .unwrap()
+        };
+        assert!(
+            !category("Will Sandra Hüller win Best Actress?")
+                .corresponds_to(&category("Will Sandra Hüller win Best Supporting Actress?"))
+        );
     }
 
     #[test]

@@ -380,6 +380,9 @@ const FORMS: &[(&[&str], Form)] = &[
     (&["nominee"], Form::Nominated),
     (&["nomination"], Form::Nominated),
     (&["nominated"], Form::Nominated),
+    // An award's list of nominees ("2027 Best Picture Oscar nominations? — The Invite").
+    (&["nominations"], Form::Nominated),
+    (&["nominees"], Form::Nominated),
     (&["run", "for"], Form::Run),
     (&["running", "for"], Form::Run),
     (&["announce", "a", "run"], Form::Run),

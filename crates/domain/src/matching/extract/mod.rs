@@ -10,6 +10,7 @@ pub mod dates;
 pub mod entities;
 pub mod form;
 pub mod numbers;
+pub mod series;
 pub mod side;
 pub mod teams;
 pub mod ticker;
@@ -129,16 +130,30 @@ impl Features {
                     .subjects
                     .retain(|entity| entity.words != ["tie"] && entity.words != ["draw"]);
                 entities.primary = None;
-            } else if let Some(chosen) = entities::extract(&mut tokens::tokenize(choice)).primary {
-                if entities.subjects.len() == 2 && names_a_game(title) {
-                    opponent = entities
+            } else if let Some(chosen) = chosen_name(choice, end_date) {
+                if is_a_partys_candidate(&entities, &chosen) {
+                    // "Will Republicans win the Senate race in Iowa? — Ashley Hinson": the
+                    // title asks about the party, which is the choice the other market must
+                    // name; its candidate's name, which the other exchange need not give,
+                    // only says who runs for it.
+                    entities.subjects.retain(|subject| !subject.corresponds_to(&chosen));
+                    entities.primary = entities
                         .subjects
                         .iter()
-                        .find(|subject| !subject.corresponds_to(&chosen))
+                        .find(|subject| subject.kind == entities::EntityKind::Party)
                         .cloned();
+                    primary_is_choice = true;
+                } else {
+                    if entities.subjects.len() == 2 && names_a_game(title) {
+                        opponent = entities
+                            .subjects
+                            .iter()
+                            .find(|subject| !subject.corresponds_to(&chosen))
+                            .cloned();
+                    }
+                    entities.primary = Some(chosen);
+                    primary_is_choice = true;
                 }
-                entities.primary = Some(chosen);
-                primary_is_choice = true;
             }
         }
         // Kalshi's match markets name one player ("Thiago Agustin Tirante wins") under an
@@ -222,6 +237,26 @@ impl Features {
                     .map_or(&*question, |(title, _choice)| title),
             ) || event_title.is_some_and(names_a_game),
             wording,
+        }
+    }
+
+    /// Adds the place a market is about where its question leaves it out (Kalshi's city-less
+    /// weather titles, [`series`]), read as a question naming it would read it.
+    pub fn add_place(&mut self, place: &str) {
+        let Some(place) = entities::extract(&mut tokens::tokenize(&format!("in {place}")))
+            .subjects
+            .into_iter()
+            .next()
+        else {
+            return;
+        };
+        if !self
+            .entities
+            .subjects
+            .iter()
+            .any(|subject| subject.corresponds_to(&place))
+        {
+            self.entities.subjects.push(place);
         }
     }
 
@@ -317,6 +352,24 @@ fn drop_the_games_label(question: &str, entities: &mut Entities) {
     {
         entities.primary = in_the_game.primary;
     }
+}
+/// The name a Kalshi choice gives, read as a question is: its dates first, so that a choice
+/// of a deadline ("— Before Oct 1, 2026") names nobody.
+fn chosen_name(choice: &str, end_date: Option<NaiveDate>) -> Option<Entity> {
+    let mut tokens = tokens::tokenize(choice);
+    dates::extract(&mut tokens, end_date.map(dates::Reference::MarketEnd));
+    entities::extract(&mut tokens).primary
+}
+
+/// Whether a Kalshi title asks about a party and its choice is a person, the party's
+/// candidate ("Will Democratics win the Senate race in Iowa? — Josh Turek").
+fn is_a_partys_candidate(title: &Entities, chosen: &Entity) -> bool {
+    chosen.kind == entities::EntityKind::Name
+        && chosen.words.len() >= 2
+        && title
+            .subjects
+            .iter()
+            .any(|subject| subject.kind == entities::EntityKind::Party && !subject.corresponds_to(chosen))
 }
 
 /// Whether a title names a game between two sides: two capitalised words either side of
