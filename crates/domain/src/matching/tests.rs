@@ -146,6 +146,35 @@ fn both_teams_scoring_pairs_with_its_like_in_the_tickers_game_only() {
     assert_eq!(ids, [(1, 5), (2, 6), (3, 7)], "{pairs:?}");
 }
 
+/// Kalshi titles some cities' daily highs alike ("Will the maximum temperature be 88-89° on
+/// Aug 4, 2026?"): the series in the ticker names the city, and each pairs with its own city's
+/// market only.
+#[test]
+fn a_weather_series_pairs_with_its_own_citys_market_only() {
+    let reading = |number: usize, question: &str, ticker: &str| MatchInput {
+        end_date: Some("2026-08-04T23:00:00Z".parse().unwrap()),
+        external_id: ticker.to_owned(),
+        ..input(number, question, !ticker.is_empty())
+    };
+    let citiless = "Will the maximum temperature be 88-89\u{b0} on Aug 4, 2026? \u{2014} 88\u{b0} to 89\u{b0}";
+    let inputs = vec![
+        reading(
+            0,
+            "Will the highest temperature in Atlanta be between 88-89\u{b0}F on August 4?",
+            "",
+        ),
+        reading(
+            1,
+            "Will the highest temperature in Seattle be between 88-89\u{b0}F on August 4?",
+            "",
+        ),
+        reading(2, citiless, "KXHIGHTATL-26AUG04-B88.5"),
+        reading(3, citiless, "KXHIGHTSEA-26AUG04-B88.5"),
+    ];
+    let (ids, pairs) = served_ids(&inputs);
+    assert_eq!(ids, [(1, 3), (2, 4)], "{pairs:?}");
+}
+
 /// A game against a championship only the other side names: the game is not the title,
 /// unless it is the final, which ends when the title's market ends. (The demo's one served
 /// pair was a college basketball game in April against the NBA Finals.)
