@@ -1742,6 +1742,20 @@ mod tests {
     }
 
     #[test]
+    fn a_cut_at_an_emergency_meeting_is_not_any_cut() {
+        let emergency = features("Fed emergency rate cut before 2027?", (2026, 12, 31));
+        let any = features("Will the Federal Reserve cut rates before 2027?", (2026, 12, 31));
+        assert_eq!(judge(&emergency, &any).refused_by, Some(Field::Form));
+        let at_emergency_meetings = features("Will the Fed cut rates 1 times at emergency meetings?", (2026, 12, 31));
+        assert_ne!(judge(&emergency, &at_emergency_meetings).refused_by, Some(Field::Form));
+        let declared = features(
+            "Will Trump declare a national emergency in his first 100 days?",
+            (2025, 4, 30),
+        );
+        assert!(declared.form.stages.is_empty());
+    }
+
+    #[test]
     fn a_regular_season_title_is_not_the_conference_tournament() {
         let regular = features("Will Duke win the ACC regular season?", (2026, 3, 8));
         let tournament = features("Will Duke win the ACC Tournament?", (2026, 3, 15));

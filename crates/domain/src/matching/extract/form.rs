@@ -112,6 +112,8 @@ pub enum Stage {
     /// One part of a contest's vote (the popular vote, a jury's vote, the televote): winning
     /// it is not winning the contest.
     PartOfVote,
+    /// A central bank's emergency (unscheduled) meeting: a cut at one is not any cut.
+    EmergencyMeeting,
 }
 
 impl fmt::Display for Stage {
@@ -130,6 +132,7 @@ impl fmt::Display for Stage {
             Stage::RegularSeason => "regular season",
             Stage::PartOfVote => "part of the vote",
             Stage::Primary => "primary",
+            Stage::EmergencyMeeting => "emergency meeting",
         };
         formatter.write_str(name)
     }
@@ -603,6 +606,11 @@ const STAGES: &[(&[&str], Stage)] = &[
     (&["second", "round"], Stage::SecondRound),
     (&["2nd", "round"], Stage::SecondRound),
     (&["runoff"], Stage::Runoff),
+    // Not "a national emergency": a rate move's.
+    (&["emergency", "rate"], Stage::EmergencyMeeting),
+    (&["emergency", "cut"], Stage::EmergencyMeeting),
+    (&["emergency", "meeting"], Stage::EmergencyMeeting),
+    (&["emergency", "meetings"], Stage::EmergencyMeeting),
     (&["primary"], Stage::Primary),
     (&["primaries"], Stage::Primary),
     (&["run", "off"], Stage::Runoff),
@@ -1036,7 +1044,7 @@ impl Stage {
     fn is_reached(self) -> bool {
         !matches!(
             self,
-            Stage::PartOfGame | Stage::FirstRound | Stage::RegularSeason | Stage::PartOfVote
+            Stage::PartOfGame | Stage::FirstRound | Stage::RegularSeason | Stage::PartOfVote | Stage::EmergencyMeeting
         )
     }
 
