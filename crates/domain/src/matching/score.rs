@@ -1726,6 +1726,16 @@ mod tests {
         assert_eq!(judge(&other_party, &with_candidate).refused_by, Some(Field::Subject));
         let anyone_else = features("Will another candidate win the Iowa Senate race?", (2026, 11, 3));
         assert_eq!(judge(&anyone_else, &with_candidate).refused_by, Some(Field::Subject));
+        // A nominee's race names the party too, but the person is who resolves Yes.
+        let nominee = features(
+            "Will Ken Paxton be the Republican nominee for Senate in Texas?",
+            (2026, 3, 3),
+        );
+        let other_nominee = features(
+            "Who will be the Republican nominee for Senate in Texas? — John Cornyn",
+            (2026, 3, 3),
+        );
+        assert_eq!(judge(&nominee, &other_nominee).refused_by, Some(Field::Subject));
         // A person's choice under a title that names no party is still who resolves Yes.
         let person = features("Who will win the Senate race in Iowa? — Ashley Hinson", (2026, 11, 3));
         assert_eq!(judge(&party, &person).refused_by, Some(Field::Subject));
@@ -1748,6 +1758,8 @@ mod tests {
         assert_eq!(judge(&emergency, &any).refused_by, Some(Field::Form));
         let at_emergency_meetings = features("Will the Fed cut rates 1 times at emergency meetings?", (2026, 12, 31));
         assert_ne!(judge(&emergency, &at_emergency_meetings).refused_by, Some(Field::Form));
+        let worded_otherwise = features("Emergency Fed rate cut in 2026?", (2026, 12, 31));
+        assert_ne!(judge(&emergency, &worded_otherwise).refused_by, Some(Field::Form));
         let declared = features(
             "Will Trump declare a national emergency in his first 100 days?",
             (2025, 4, 30),

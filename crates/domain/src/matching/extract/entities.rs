@@ -170,9 +170,10 @@ fn leaves_out_middle_names(short: &[String], long: &[String]) -> bool {
     // Schools and places are named by the words between, which a person's middle names are
     // not ("Mississippi Valley State" is not
     // Mississippi State, nor "New South Wales" "New Wales"): a person's name only. So are an
-    // award's categories ("Best Supporting Actress" is not "Best Actress").
+    // award's categories ("Best Supporting Actress" is not "Best Actress", nor "Outstanding
+    // Lead Actress in a Drama Series" "Outstanding Drama Series").
     long.len() > 2
-        && !matches!(first.as_str(), "best" | "most")
+        && !matches!(first.as_str(), "best" | "most" | "outstanding")
         && first.len() >= 3
         && last.len() >= 3
         && long.first() == Some(first)

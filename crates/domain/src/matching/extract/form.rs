@@ -384,8 +384,8 @@ const FORMS: &[(&[&str], Form)] = &[
     (&["nomination"], Form::Nominated),
     (&["nominated"], Form::Nominated),
     // An award's list of nominees ("2027 Best Picture Oscar nominations? — The Invite").
+    // ("Which Trump nominees will be confirmed?" asks about confirmations: not "nominees".)
     (&["nominations"], Form::Nominated),
-    (&["nominees"], Form::Nominated),
     (&["run", "for"], Form::Run),
     (&["running", "for"], Form::Run),
     (&["announce", "a", "run"], Form::Run),
@@ -611,6 +611,10 @@ const STAGES: &[(&[&str], Stage)] = &[
     (&["emergency", "cut"], Stage::EmergencyMeeting),
     (&["emergency", "meeting"], Stage::EmergencyMeeting),
     (&["emergency", "meetings"], Stage::EmergencyMeeting),
+    (&["emergency", "interest"], Stage::EmergencyMeeting),
+    (&["emergency", "fed"], Stage::EmergencyMeeting),
+    (&["emergency", "fomc"], Stage::EmergencyMeeting),
+    (&["intermeeting"], Stage::EmergencyMeeting),
     (&["primary"], Stage::Primary),
     (&["primaries"], Stage::Primary),
     (&["run", "off"], Stage::Runoff),

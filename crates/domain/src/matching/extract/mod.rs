@@ -131,18 +131,14 @@ impl Features {
                     .retain(|entity| entity.words != ["tie"] && entity.words != ["draw"]);
                 entities.primary = None;
             } else if let Some(chosen) = chosen_name(choice, end_date) {
-                if is_a_partys_candidate(&entities, &chosen) {
+                primary_is_choice = true;
+                if let Some(party) = party_whose_candidate(&entities, &form, &chosen) {
                     // "Will Republicans win the Senate race in Iowa? — Ashley Hinson": the
-                    // title asks about the party, which is the choice the other market must
-                    // name; its candidate's name, which the other exchange need not give,
-                    // only says who runs for it.
+                    // question asks about the party, which is the choice the other market
+                    // must name; its candidate's name, which the other exchange need not
+                    // give, only says who runs for it.
                     entities.subjects.retain(|subject| !subject.corresponds_to(&chosen));
-                    entities.primary = entities
-                        .subjects
-                        .iter()
-                        .find(|subject| subject.kind == entities::EntityKind::Party)
-                        .cloned();
-                    primary_is_choice = true;
+                    entities.primary = Some(party);
                 } else {
                     if entities.subjects.len() == 2 && names_a_game(title) {
                         opponent = entities
@@ -152,7 +148,6 @@ impl Features {
                             .cloned();
                     }
                     entities.primary = Some(chosen);
-                    primary_is_choice = true;
                 }
             }
         }
@@ -240,21 +235,17 @@ impl Features {
         }
     }
 
-    /// Adds the place a market is about where its question leaves it out (Kalshi's city-less
-    /// weather titles, [`series`]), read as a question naming it would read it.
+    /// Adds the place a market is about where its question names no subject (Kalshi's
+    /// city-less weather titles, [`series`]): the place as the entity reader reads "in
+    /// {place}". A question that names a subject keeps its own.
     pub fn add_place(&mut self, place: &str) {
-        let Some(place) = entities::extract(&mut tokens::tokenize(&format!("in {place}")))
+        if !self.entities.subjects.is_empty() {
+            return;
+        }
+        if let Some(place) = entities::extract(&mut tokens::tokenize(&format!("in {place}")))
             .subjects
             .into_iter()
             .next()
-        else {
-            return;
-        };
-        if !self
-            .entities
-            .subjects
-            .iter()
-            .any(|subject| subject.corresponds_to(&place))
         {
             self.entities.subjects.push(place);
         }
@@ -353,6 +344,7 @@ fn drop_the_games_label(question: &str, entities: &mut Entities) {
         entities.primary = in_the_game.primary;
     }
 }
+
 /// The name a Kalshi choice gives, read as a question is: its dates first, so that a choice
 /// of a deadline ("— Before Oct 1, 2026") names nobody.
 fn chosen_name(choice: &str, end_date: Option<NaiveDate>) -> Option<Entity> {
@@ -361,15 +353,26 @@ fn chosen_name(choice: &str, end_date: Option<NaiveDate>) -> Option<Entity> {
     entities::extract(&mut tokens).primary
 }
 
-/// Whether a Kalshi title asks about a party and its choice is a person, the party's
-/// candidate ("Will Democratics win the Senate race in Iowa? — Josh Turek").
-fn is_a_partys_candidate(title: &Entities, chosen: &Entity) -> bool {
-    chosen.kind == entities::EntityKind::Name
-        && chosen.words.len() >= 2
-        && title
-            .subjects
+/// The party a Kalshi question asks to win an election when its choice is a person, the
+/// party's candidate ("Will Democratics win the Senate race in Iowa? — Josh Turek"). Not a
+/// nomination or a primary ("Who will be the Republican nominee for Senate? — Ken Paxton"),
+/// nor anything else a party's members do ("Which Republicans will vote against the bill?"),
+/// where the person is who resolves Yes.
+fn party_whose_candidate(question: &Entities, form: &form::Reading, chosen: &Entity) -> Option<Entity> {
+    let wins_an_election = form.action == Some(form::Action::Win)
+        && form.form() == form::Form::Happen
+        && !form
+            .stages
             .iter()
-            .any(|subject| subject.kind == entities::EntityKind::Party && !subject.corresponds_to(chosen))
+            .any(|stage| matches!(stage, form::Stage::Primary | form::Stage::Runoff));
+    if !wins_an_election || chosen.kind != entities::EntityKind::Name || chosen.words.len() < 2 {
+        return None;
+    }
+    question
+        .subjects
+        .iter()
+        .find(|subject| subject.kind == entities::EntityKind::Party && !subject.corresponds_to(chosen))
+        .cloned()
 }
 
 /// Whether a title names a game between two sides: two capitalised words either side of
