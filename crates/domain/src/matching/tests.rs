@@ -111,16 +111,23 @@ fn a_games_winner_and_draw_markets_pair_with_their_like_only() {
     assert_eq!(ids, [(1, 4), (2, 5), (3, 6)], "{pairs:?}");
 }
 
+/// A market ending at `end`: Kalshi's with `ticker` as its external id, Polymarket's when
+/// `ticker` is empty.
+fn with_ticker(number: usize, question: &str, ticker: &str, end: &str) -> MatchInput {
+    MatchInput {
+        end_date: Some(end.parse().unwrap()),
+        external_id: ticker.to_owned(),
+        ..input(number, question, !ticker.is_empty())
+    }
+}
+
 /// Kalshi's "Will both teams score?" names its game only in its ticker: it pairs with
 /// Polymarket's question on both teams scoring in that game, not with the game's winner or
 /// draw, nor with both teams scoring in another game.
 #[test]
 fn both_teams_scoring_pairs_with_its_like_in_the_tickers_game_only() {
-    let game = |number: usize, question: &str, ticker: &str| MatchInput {
-        end_date: Some("2026-05-13T23:00:00Z".parse().unwrap()),
-        external_id: ticker.to_owned(),
-        ..input(number, question, !ticker.is_empty())
-    };
+    let game =
+        |number: usize, question: &str, ticker: &str| with_ticker(number, question, ticker, "2026-05-13T23:00:00Z");
     let inputs = vec![
         game(0, "FC Dallas vs. Vancouver Whitecaps FC: Both Teams to Score", ""),
         game(1, "Will FC Dallas win on 2026-05-13?", ""),
@@ -151,11 +158,8 @@ fn both_teams_scoring_pairs_with_its_like_in_the_tickers_game_only() {
 /// market only.
 #[test]
 fn a_weather_series_pairs_with_its_own_citys_market_only() {
-    let reading = |number: usize, question: &str, ticker: &str| MatchInput {
-        end_date: Some("2026-08-04T23:00:00Z".parse().unwrap()),
-        external_id: ticker.to_owned(),
-        ..input(number, question, !ticker.is_empty())
-    };
+    let reading =
+        |number: usize, question: &str, ticker: &str| with_ticker(number, question, ticker, "2026-08-04T23:00:00Z");
     let citiless = "Will the maximum temperature be 88-89\u{b0} on Aug 4, 2026? \u{2014} 88\u{b0} to 89\u{b0}";
     let inputs = vec![
         reading(

@@ -236,18 +236,10 @@ impl Features {
     }
 
     /// Adds the place a market is about where its question names no subject (Kalshi's
-    /// city-less weather titles, [`series`]): the place as the entity reader reads "in
-    /// {place}". A question that names a subject keeps its own.
-    pub fn add_place(&mut self, place: &str) {
-        if !self.entities.subjects.is_empty() {
-            return;
-        }
-        if let Some(place) = entities::extract(&mut tokens::tokenize(&format!("in {place}")))
-            .subjects
-            .into_iter()
-            .next()
-        {
-            self.entities.subjects.push(place);
+    /// city-less weather titles, [`series`]). A question that names a subject keeps its own.
+    pub fn add_place(&mut self, place: &Entity) {
+        if self.entities.subjects.is_empty() {
+            self.entities.subjects.push(place.clone());
         }
     }
 

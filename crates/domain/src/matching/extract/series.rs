@@ -10,19 +10,27 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-static PLACES: LazyLock<HashMap<&'static str, &'static str>> = LazyLock::new(|| {
+use super::entities::{self, Entity};
+use super::tokens;
+
+/// Each series' place, read once as a question naming it ("in Atlanta") would read it.
+static PLACES: LazyLock<HashMap<&'static str, Entity>> = LazyLock::new(|| {
     include_str!("series.tsv")
         .lines()
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
         .filter_map(|line| line.split_once('\t'))
+        .filter_map(|(series, place)| {
+            let read = entities::extract(&mut tokens::tokenize(&format!("in {place}")));
+            Some((series, read.subjects.into_iter().next()?))
+        })
         .collect()
 });
 
-/// The place the series of a Kalshi ticker is about, as the series' title names it ("Atlanta"
-/// for `KXHIGHTATL-26AUG04-B88.5`), if the table lists it.
-pub fn place_of(ticker: &str) -> Option<&'static str> {
+/// The place the series of a Kalshi ticker is about (Atlanta for `KXHIGHTATL-26AUG04-B88.5`),
+/// if the table lists it.
+pub fn place_of(ticker: &str) -> Option<&'static Entity> {
     let series = ticker.split('-').next()?;
-    PLACES.get(series).copied()
+    PLACES.get(series)
 }
 
 #[cfg(test)]
@@ -31,8 +39,9 @@ mod tests {
 
     #[test]
     fn reads_the_city_of_a_weather_series_and_nothing_else() {
-        assert_eq!(place_of("KXHIGHTATL-26AUG04-B88.5"), Some("Atlanta"));
-        assert_eq!(place_of("KXHIGHNY-26JUN01-T72"), Some("NYC"));
+        let words = |ticker: &str| place_of(ticker).map(|place| place.words.join(" "));
+        assert_eq!(words("KXHIGHTATL-26AUG04-B88.5").as_deref(), Some("atlanta"));
+        assert_eq!(words("KXHIGHNY-26JUN01-T72").as_deref(), Some("nyc"));
         assert_eq!(place_of("KXHIGHMOVDJT-26"), None);
         assert_eq!(place_of(""), None);
     }
