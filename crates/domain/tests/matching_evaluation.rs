@@ -5,8 +5,10 @@
 //! figure raises it there too (the test says by how much), so no later change can quietly
 //! trade one for the other.
 
+use marketlens_domain::Exchange;
 use marketlens_domain::matching::SERVING_THRESHOLD;
 use marketlens_domain::matching::evaluation::{Label, evaluate_at_serving_threshold, parse, report};
+use marketlens_domain::matching::score::{judge, refused_before_subjects};
 use serde::Deserialize;
 
 const CORPUS: &str = include_str!("../../../tests/data/matching/corpus.jsonl");
@@ -49,6 +51,42 @@ fn the_corpus_is_real_sized_and_mostly_hard_negatives() {
     let count = ids.len();
     ids.dedup();
     assert_eq!(ids.len(), count, "ids repeat");
+}
+
+/// The index skips, unjudged, the candidate pairs `refused_before_subjects` refuses: those must
+/// be pairs `judge` refuses, or the index would drop matches. Checked on the corpus's pairs and
+/// on each of its Polymarket questions against 24 other pairs' Kalshi questions.
+#[test]
+fn pairs_refused_before_their_subjects_are_refused_by_the_judge() {
+    let pairs = parse(CORPUS).expect("the corpus parses");
+    let features = |exchange: Exchange| -> Vec<_> {
+        pairs
+            .iter()
+            .map(|pair| match exchange {
+                Exchange::Polymarket => pair.polymarket.input(exchange).features(),
+                Exchange::Kalshi => pair.kalshi.input(exchange).features(),
+            })
+            .collect()
+    };
+    let (polymarket, kalshi) = (features(Exchange::Polymarket), features(Exchange::Kalshi));
+    let mut refused_early = 0;
+    for (index, left) in polymarket.iter().enumerate() {
+        for (offset, right) in kalshi.iter().cycle().skip(index).take(25).enumerate() {
+            if refused_before_subjects(left, right) {
+                refused_early += 1;
+                let judgement = judge(left, right);
+                assert!(
+                    judgement.refused_by.is_some(),
+                    "refused before its subjects but not by the judge: {} against {}",
+                    pairs[index].id,
+                    pairs[(index + offset) % pairs.len()].id
+                );
+            }
+        }
+    }
+    // Most of these pairs are unrelated questions: many must stop early, or the check says
+    // nothing.
+    assert!(refused_early * 4 >= polymarket.len() * 25, "only {refused_early} refused early");
 }
 
 #[test]

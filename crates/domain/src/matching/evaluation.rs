@@ -84,7 +84,8 @@ fn none_when_null<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<V
 }
 
 impl LabelledMarket {
-    fn input(&self, exchange: Exchange) -> MatchInput {
+    /// The market as the matcher reads it, listed on `exchange`.
+    pub fn input(&self, exchange: Exchange) -> MatchInput {
         MatchInput {
             id: Uuid::nil(),
             exchange,

@@ -19,7 +19,7 @@ use std::collections::{BTreeSet, HashMap};
 use uuid::Uuid;
 
 use super::extract::{Features, hash};
-use super::score::{GAME_DAY_TOLERANCE_DAYS, judge};
+use super::score::{GAME_DAY_TOLERANCE_DAYS, judge, refused_before_subjects};
 use super::{MAX_MATCHES_PER_MARKET, MatchInput, MatchPair, Orientation, SERVING_THRESHOLD};
 use crate::exchange::Exchange;
 
@@ -212,7 +212,11 @@ impl MatchIndex {
     fn connect(&mut self, slot: usize) -> Vec<usize> {
         let mut connected = Vec::new();
         for candidate in self.candidates(slot) {
-            let judgement = judge(&self.entry(slot).features, &self.entry(candidate).features);
+            let (own, theirs) = (&self.entry(slot).features, &self.entry(candidate).features);
+            if refused_before_subjects(own, theirs) {
+                continue;
+            }
+            let judgement = judge(own, theirs);
             if judgement.refused_by.is_none() && judgement.similarity >= SERVING_THRESHOLD {
                 let edge = |other: usize| Edge {
                     other,

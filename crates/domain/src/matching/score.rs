@@ -133,17 +133,7 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
     let (subject, orientation) = compare_subjects(left, right);
     let form = compare_forms(left, right);
     let (threshold, one_step_apart) = compare_thresholds(left, right);
-    // A market whose outcomes are the two sides of a game, or that names its opponent, is
-    // about one meeting of them.
-    let one_game = left.named_outcomes.is_some()
-        || right.named_outcomes.is_some()
-        || left.game.is_some()
-        || right.game.is_some()
-        || left.opponent.is_some()
-        || right.opponent.is_some()
-        || left.names_a_line_of_a_game()
-        || right.names_a_line_of_a_game();
-    let date = compare_dates(left, right, one_game);
+    let date = compare_dates(left, right, one_game(left, right));
     let contest = compare_contests(left, right);
     let side = if left.side.opposes(&right.side) {
         Agreement::Conflict
@@ -191,6 +181,29 @@ pub fn judge(left: &Features, right: &Features) -> Judgement {
         side,
         wording,
     }
+}
+
+/// Whether [`judge`] refuses the pair on a field that is cheaper to compare than the subjects
+/// (form, side, contest, date). The index asks this first: about half the candidate pairs of
+/// a large catalogue stop here, before any of their names are compared.
+pub fn refused_before_subjects(left: &Features, right: &Features) -> bool {
+    compare_forms(left, right) == Agreement::Conflict
+        || left.side.opposes(&right.side)
+        || compare_contests(left, right) == Agreement::Conflict
+        || compare_dates(left, right, one_game(left, right)).0 == Agreement::Conflict
+}
+
+/// Whether the pair is about one meeting of two sides: a market whose outcomes are the two
+/// sides of a game, or that names its opponent or a line of a game.
+fn one_game(left: &Features, right: &Features) -> bool {
+    left.named_outcomes.is_some()
+        || right.named_outcomes.is_some()
+        || left.game.is_some()
+        || right.game.is_some()
+        || left.opponent.is_some()
+        || right.opponent.is_some()
+        || left.names_a_line_of_a_game()
+        || right.names_a_line_of_a_game()
 }
 
 /// Whether the market that names no contest names a subject the other does not (the other,
