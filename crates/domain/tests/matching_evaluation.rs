@@ -86,7 +86,10 @@ fn pairs_refused_before_their_subjects_are_refused_by_the_judge() {
     }
     // Most of these pairs are unrelated questions: many must stop early, or the check says
     // nothing.
-    assert!(refused_early * 4 >= polymarket.len() * 25, "only {refused_early} refused early");
+    assert!(
+        refused_early * 4 >= polymarket.len() * 25,
+        "only {refused_early} refused early"
+    );
 }
 
 #[test]

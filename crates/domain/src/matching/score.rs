@@ -246,6 +246,7 @@ fn compare_forms(left: &Features, right: &Features) -> Agreement {
         || left.form.other_action(&right.form)
         || left.form.other_extreme(&right.form)
         || left.form.other_measure(&right.form)
+        || left.form.other_settlement(&right.form)
     {
         Agreement::Conflict
     } else if left.form.form == right.form.form {

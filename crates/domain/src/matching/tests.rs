@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use std::collections::HashMap;
 use uuid::Uuid;
 
+use super::score::Agreement;
 use super::*;
 
 /// Real questions of both exchanges (fixtures and the labelled set), mixed freely.
@@ -154,29 +155,35 @@ fn both_teams_scoring_pairs_with_its_like_in_the_tickers_game_only() {
 }
 
 /// Kalshi titles some cities' daily highs alike ("Will the maximum temperature be 88-89° on
-/// Aug 4, 2026?"): the series in the ticker names the city, and each pairs with its own city's
-/// market only.
+/// Aug 4, 2026?"): the series in the ticker names the city. And the same city, day and bracket
+/// on the two exchanges is settled on other readings (Wunderground's station history against
+/// the NWS daily climate report, [`super::extract::settlement`]), which land in different
+/// brackets on about a third of days: none of these pairs is served.
 #[test]
-fn a_weather_series_pairs_with_its_own_citys_market_only() {
+fn a_weather_series_names_its_city_and_the_exchanges_settle_a_days_high_apart() {
     let reading =
         |number: usize, question: &str, ticker: &str| with_ticker(number, question, ticker, "2026-08-04T23:00:00Z");
     let citiless = "Will the maximum temperature be 88-89\u{b0} on Aug 4, 2026? \u{2014} 88\u{b0} to 89\u{b0}";
-    let inputs = vec![
-        reading(
-            0,
-            "Will the highest temperature in Atlanta be between 88-89\u{b0}F on August 4?",
-            "",
-        ),
-        reading(
-            1,
-            "Will the highest temperature in Seattle be between 88-89\u{b0}F on August 4?",
-            "",
-        ),
+    let atlanta = reading(
+        0,
+        "Will the highest temperature in Atlanta be between 88-89\u{b0}F on August 4?",
+        "",
+    );
+    let (atlanta_series, seattle_series) = (
         reading(2, citiless, "KXHIGHTATL-26AUG04-B88.5"),
         reading(3, citiless, "KXHIGHTSEA-26AUG04-B88.5"),
-    ];
-    let (ids, pairs) = served_ids(&inputs);
-    assert_eq!(ids, [(1, 3), (2, 4)], "{pairs:?}");
+    );
+    let same_city = explain(&atlanta, &atlanta_series).judgement;
+    assert_eq!(same_city.subject.0, Agreement::Agree, "{same_city:?}");
+    assert_eq!(same_city.refused_by, Some(Field::Form), "{same_city:?}");
+    let other_city = explain(&atlanta, &seattle_series).judgement;
+    assert_eq!(other_city.subject.0, Agreement::Conflict, "{other_city:?}");
+    let (ids, pairs) = served_ids(&[atlanta, atlanta_series, seattle_series]);
+    assert!(ids.is_empty(), "{pairs:?}");
+    // Where the exchange does not decide the reading, nothing is refused for it: a year's
+    // record is no day's high.
+    let year = |number: usize, on_kalshi: bool| input(number, "Will 2026 be the hottest year on record?", on_kalshi);
+    assert_eq!(explain(&year(0, false), &year(1, true)).judgement.refused_by, None);
 }
 
 /// A game against a championship only the other side names: the game is not the title,

@@ -1445,6 +1445,7 @@ pub fn extract(tokens: &mut [Token]) -> Entities {
     let mut entities = Entities::default();
     let mut first: Option<(usize, Entity)> = None;
     let claimed_before: SmallVec<[bool; 32]> = tokens.iter().map(|token| token.used).collect();
+    set_aside_team_words(tokens);
     claim_gazetteer(tokens, &mut entities, &mut first);
     claim_state_codes(tokens, &mut entities, &mut first);
     claim_names(tokens, &mut entities, &mut first);
@@ -1456,6 +1457,16 @@ pub fn extract(tokens: &mut [Token]) -> Entities {
     entities.contexts.sort();
     entities.contexts.dedup();
     entities
+}
+
+/// "Team USA", "Team Europe", "Team Liquid": the word "Team" before a name is no part of it,
+/// as one side writes it and the other may not ("Canada" against "Team Canada").
+fn set_aside_team_words(tokens: &mut [Token]) {
+    for at in 1..tokens.len() {
+        if tokens[at - 1].text == "Team" && tokens[at].is_capitalized() && !tokens[at - 1].used {
+            tokens[at - 1].used = true;
+        }
+    }
 }
 
 /// Whether an "or" stands between two names this extractor claimed (`claimed_before` marks
@@ -1881,6 +1892,17 @@ mod tests {
             ["democrats"]
         );
         assert_eq!(subject_keys("Will USA win the 2026 FIFA World Cup?"), ["usa"]);
+        assert_eq!(subject_keys("Will Team USA win the Ryder Cup?"), ["ryder cup", "usa"]);
+        for (question, team) in [
+            ("Will Team Canada win the 4 Nations Face-Off?", "canada"),
+            ("Will Team Europe win the 2027 Ryder Cup?", "europe"),
+        ] {
+            let keys = subject_keys(question);
+            assert!(
+                keys.contains(&team.to_owned()) && !keys.iter().any(|key| key.contains("team")),
+                "{keys:?}"
+            );
+        }
         assert_eq!(
             subject_keys("Will Kim Jong-Un visit the US during Trump's term?"),
             ["kim jong un", "trump", "usa"]

@@ -11,6 +11,7 @@ pub mod entities;
 pub mod form;
 pub mod numbers;
 pub mod series;
+pub mod settlement;
 pub mod side;
 pub mod teams;
 pub mod ticker;
