@@ -55,7 +55,7 @@ fn the_corpus_is_real_sized_and_mostly_hard_negatives() {
 
 /// The index skips, unjudged, the candidate pairs `refused_before_subjects` refuses: those must
 /// be pairs `judge` refuses, or the index would drop matches. Checked on the corpus's pairs and
-/// on each of its Polymarket questions against 24 other pairs' Kalshi questions.
+/// on each of its Polymarket questions against 24 other pairs' Kalshi questions, both ways.
 #[test]
 fn pairs_refused_before_their_subjects_are_refused_by_the_judge() {
     let pairs = parse(CORPUS).expect("the corpus parses");
@@ -72,15 +72,17 @@ fn pairs_refused_before_their_subjects_are_refused_by_the_judge() {
     let mut refused_early = 0;
     for (index, left) in polymarket.iter().enumerate() {
         for (offset, right) in kalshi.iter().cycle().skip(index).take(25).enumerate() {
-            if refused_before_subjects(left, right) {
-                refused_early += 1;
-                let judgement = judge(left, right);
-                assert!(
-                    judgement.refused_by.is_some(),
-                    "refused before its subjects but not by the judge: {} against {}",
-                    pairs[index].id,
-                    pairs[(index + offset) % pairs.len()].id
-                );
+            // The index connects a changed market from either exchange: both orders.
+            for (first, second) in [(left, right), (right, left)] {
+                if refused_before_subjects(first, second) {
+                    refused_early += 1;
+                    assert!(
+                        judge(first, second).refused_by.is_some(),
+                        "refused before its subjects but not by the judge: {} against {}",
+                        pairs[index].id,
+                        pairs[(index + offset) % pairs.len()].id
+                    );
+                }
             }
         }
     }

@@ -100,7 +100,7 @@ impl MatchInput {
             }
         }
         features.end_day_american = self.end_date.map(american_day);
-        features.form.settled_on = extract::settlement::of(self.exchange, &features.form);
+        features.settled_on = extract::settlement::of(self.exchange, &features);
         features
     }
 }

@@ -235,6 +235,14 @@ fn regulation_against_extra_time(regulation: &Features, other: &Features) -> boo
             || other.form.stages.contains(&super::extract::form::Stage::Final))
 }
 
+/// The form as `--why` prints it, with what the exchange settles it on where it decides that.
+fn describe_form(features: &Features) -> String {
+    match features.settled_on {
+        Some(settlement) => format!("{}, settled on {settlement}", features.form.describe()),
+        None => features.form.describe(),
+    }
+}
+
 fn compare_forms(left: &Features, right: &Features) -> Agreement {
     let other_span = matches!((left.form.span, right.form.span), (Some(left), Some(right)) if left != right);
     let other_form = left.form.form() != right.form.form() && !left.form.succession_by_election(&right.form);
@@ -246,7 +254,7 @@ fn compare_forms(left: &Features, right: &Features) -> Agreement {
         || left.form.other_action(&right.form)
         || left.form.other_extreme(&right.form)
         || left.form.other_measure(&right.form)
-        || left.form.other_settlement(&right.form)
+        || super::extract::settlement::differ(left.settled_on, right.settled_on)
     {
         Agreement::Conflict
     } else if left.form.form == right.form.form {
@@ -1082,7 +1090,7 @@ impl Comparison {
         let fields = vec![
             report(Field::Subject, subjects(left), subjects(right), judgement.subject.0),
             report(Field::Contest, contests(left), contests(right), judgement.contest),
-            report(Field::Form, left.form.describe(), right.form.describe(), judgement.form),
+            report(Field::Form, describe_form(left), describe_form(right), judgement.form),
             report(
                 Field::Threshold,
                 thresholds(left),

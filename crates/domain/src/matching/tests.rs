@@ -180,10 +180,13 @@ fn a_weather_series_names_its_city_and_the_exchanges_settle_a_days_high_apart() 
     assert_eq!(other_city.subject.0, Agreement::Conflict, "{other_city:?}");
     let (ids, pairs) = served_ids(&[atlanta, atlanta_series, seattle_series]);
     assert!(ids.is_empty(), "{pairs:?}");
-    // Where the exchange does not decide the reading, nothing is refused for it: a year's
-    // record is no day's high.
-    let year = |number: usize, on_kalshi: bool| input(number, "Will 2026 be the hottest year on record?", on_kalshi);
-    assert_eq!(explain(&year(0, false), &year(1, true)).judgement.refused_by, None);
+    // A year's record high is no day's: the exchanges' settlement is not read into it.
+    let year = |number: usize, on_kalshi: bool| {
+        input(number, "Will global temperatures hit a record high in 2026?", on_kalshi)
+    };
+    let (polymarket_year, kalshi_year) = (year(0, false), year(1, true));
+    assert_eq!(polymarket_year.features().settled_on, None);
+    assert_eq!(explain(&polymarket_year, &kalshi_year).judgement.refused_by, None);
 }
 
 /// A game against a championship only the other side names: the game is not the title,

@@ -1459,11 +1459,13 @@ pub fn extract(tokens: &mut [Token]) -> Entities {
     entities
 }
 
-/// "Team USA", "Team Europe", "Team Liquid": the word "Team" before a name is no part of it,
-/// as one side writes it and the other may not ("Canada" against "Team Canada").
+/// "Team USA", "Team Europe", "Team Liquid": the word "Team" opening a name is no part of it,
+/// as one side writes it and the other may not ("Canada" against "Team Canada"). Inside a
+/// name it stays ("Red Bull Racing Team Principal", "US Olympic Team Trials").
 fn set_aside_team_words(tokens: &mut [Token]) {
     for at in 1..tokens.len() {
-        if tokens[at - 1].text == "Team" && tokens[at].is_capitalized() && !tokens[at - 1].used {
+        let opens_a_name = at == 1 || !tokens[at - 2].is_capitalized() || tokens[at - 2].lower == "will";
+        if tokens[at - 1].text == "Team" && opens_a_name && tokens[at].is_capitalized() {
             tokens[at - 1].used = true;
         }
     }
@@ -1903,6 +1905,8 @@ mod tests {
                 "{keys:?}"
             );
         }
+        let keys = subject_keys("Will Red Bull Racing Team Principal Laurent Mekies leave?");
+        assert!(keys.iter().any(|key| key.contains("team")), "{keys:?}");
         assert_eq!(
             subject_keys("Will Kim Jong-Un visit the US during Trump's term?"),
             ["kim jong un", "trump", "usa"]

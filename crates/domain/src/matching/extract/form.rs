@@ -282,9 +282,6 @@ pub struct Reading {
     pub measure: Option<&'static str>,
     /// Whether the question names a temperature ("the highest temperature", "high temp").
     pub names_a_temperature: bool,
-    /// What the market is settled on where its exchange decides it, whatever the question
-    /// says (set by [`crate::matching::MatchInput::features`]: see [`super::settlement`]).
-    pub settled_on: Option<super::settlement::Settlement>,
     /// Whether the question names an election ("election", "elected", "race"): winning one is
     /// how an elected office gets its next holder, and it is decided on its own day.
     pub names_an_election: bool,
@@ -316,9 +313,6 @@ impl Reading {
         if let Some(measure) = self.measure {
             description.push_str(&format!(", in {measure}"));
         }
-        if let Some(settlement) = self.settled_on {
-            description.push_str(&format!(", settled on {settlement}"));
-        }
         description
     }
 
@@ -331,12 +325,6 @@ impl Reading {
     /// gold medals against all medals).
     pub fn other_measure(&self, other: &Reading) -> bool {
         matches!((self.measure, other.measure), (Some(left), Some(right)) if left != right)
-    }
-
-    /// Whether both are settled on something their exchanges decide and it differs (a day's
-    /// high on Wunderground's station history against the NWS daily climate report).
-    pub fn other_settlement(&self, other: &Reading) -> bool {
-        matches!((self.settled_on, other.settled_on), (Some(left), Some(right)) if left != right)
     }
 
     /// Whether both state an action and the actions differ ("win" against "drop out"), or
@@ -705,7 +693,7 @@ pub fn extract(tokens: &[Token]) -> Reading {
         measure: measure(&words),
         names_a_temperature: words
             .iter()
-            .any(|word| matches!(*word, "temperature" | "temperatures" | "temp")),
+            .any(|word| matches!(*word, "temperature" | "temperatures" | "temp" | "temps")),
         ..Reading::default()
     };
     // After the first action, another one right after "and" ("and removed", "and be

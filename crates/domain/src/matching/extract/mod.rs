@@ -53,6 +53,9 @@ pub struct Features {
     /// The game a Kalshi market's ticker names (its day and both sides' codes), set by
     /// [`crate::matching::MatchInput::features`]: the question alone may name one side only.
     pub game: Option<ticker::TickerGame>,
+    /// What the market is settled on where its exchange decides it, whatever the question
+    /// says (set by [`crate::matching::MatchInput::features`]; see [`settlement`]).
+    pub settled_on: Option<settlement::Settlement>,
     pub end_date: Option<NaiveDate>,
     /// The day the market ends on in New York, where the exchanges date their games (set by
     /// [`crate::matching::MatchInput::features`] from the end's time): a game in the evening
@@ -224,6 +227,7 @@ impl Features {
             opponent,
             primary_is_choice,
             game: None,
+            settled_on: None,
             end_date,
             end_day_american: None,
             names_a_sides_total: names_a_sides_total(&question),

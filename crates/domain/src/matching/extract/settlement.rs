@@ -6,10 +6,10 @@
 //! not LaGuardia, for New York). A comparison of the two over several cities' station-days
 //! (RonanMM/prediction-markets-bot, in `tests/data/matching/SOURCES.md`) puts them in
 //! different 2°F brackets on about a third of days, so the same city, day and bracket on the
-//! two exchanges do not resolve alike: not a match (decisions.md section 6), however alike
-//! their texts.
+//! two exchanges do not resolve alike: not a match (`docs/contract/decisions.md#d6-matching`),
+//! however alike their texts.
 
-use super::form::Reading;
+use super::Features;
 use crate::exchange::Exchange;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,14 +29,22 @@ impl std::fmt::Display for Settlement {
     }
 }
 
-/// What a market of `exchange` whose question reads as `reading` is settled on, where the
-/// exchange decides it.
-pub fn of(exchange: Exchange, reading: &Reading) -> Option<Settlement> {
-    if !(reading.names_a_temperature && reading.extreme.is_some()) {
+/// What a market of `exchange` read as `features` is settled on, where the exchange decides
+/// it: a temperature's high or low on one day ("the highest temperature in Miami on August
+/// 4"), not a month's, a season's or a year's record.
+pub fn of(exchange: Exchange, features: &Features) -> Option<Settlement> {
+    let timing = &features.timing;
+    let on_one_day = timing.reads_a_moment() || timing.yearless.is_some_and(|date| date.reads_a_moment);
+    if !(features.form.names_a_temperature && features.form.extreme.is_some() && on_one_day) {
         return None;
     }
     Some(match exchange {
         Exchange::Polymarket => Settlement::WundergroundStation,
         Exchange::Kalshi => Settlement::NwsClimateReport,
     })
+}
+
+/// Whether both are settled on something their exchanges decide, and it differs.
+pub fn differ(left: Option<Settlement>, right: Option<Settlement>) -> bool {
+    matches!((left, right), (Some(left), Some(right)) if left != right)
 }
