@@ -13,8 +13,8 @@ use serde::Deserialize;
 
 const CORPUS: &str = include_str!("../../../tests/data/matching/corpus.jsonl");
 const RATCHET: &str = include_str!("../../../tests/data/matching/ratchet.json");
-/// Pairs from three sources the corpus does not use, collected apart and never read pair by
-/// pair by whoever works on the matcher: only this figure of them is printed.
+/// Pairs from sources the corpus does not use, collected apart and never read pair by pair by
+/// whoever works on the matcher: only this figure of them is printed.
 const SEALED: &str = include_str!("../../../tests/data/matching/sealed.jsonl");
 
 #[derive(Deserialize)]

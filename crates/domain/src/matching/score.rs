@@ -237,10 +237,14 @@ fn regulation_against_extra_time(regulation: &Features, other: &Features) -> boo
 
 /// The form as `--why` prints it, with what the exchange settles it on where it decides that.
 fn describe_form(features: &Features) -> String {
-    match features.settled_on {
-        Some(settlement) => format!("{}, settled on {settlement}", features.form.describe()),
-        None => features.form.describe(),
+    let mut form = features.form.describe();
+    if let Some(said) = &features.said {
+        form.push_str(&format!(", says \"{}\"", said.join("\" or \"")));
     }
+    if let Some(settlement) = features.settled_on {
+        form.push_str(&format!(", settled on {settlement}"));
+    }
+    form
 }
 
 fn compare_forms(left: &Features, right: &Features) -> Agreement {
@@ -255,6 +259,7 @@ fn compare_forms(left: &Features, right: &Features) -> Agreement {
         || left.form.other_extreme(&right.form)
         || left.form.other_measure(&right.form)
         || super::extract::settlement::differ(left.settled_on, right.settled_on)
+        || matches!((&left.said, &right.said), (Some(left), Some(right)) if left != right)
     {
         Agreement::Conflict
     } else if left.form.form == right.form.form {
@@ -852,13 +857,26 @@ fn compare_dates(left: &Features, right: &Features, one_game: bool) -> (Agreemen
                     (Agreement::Unknown, 0.3)
                 }
             } else if !left_years.is_empty() || !right_years.is_empty() {
-                let (years, other) = if left_years.is_empty() {
-                    (right_years, left)
+                let (dated, other) = if left_years.is_empty() {
+                    (right, left)
                 } else {
-                    (left_years, right)
+                    (left, right)
+                };
+                let years = &dated.timing.years;
+                // The market naming the year ends when its event is decided; the other ending
+                // with it (Kalshi some days later) is on the same event, though the year's
+                // end is passed: "the 2026 MLS Cup" (ends December 19) against "the MLS Cup"
+                // (closes January 8), "the Africa Cup of Nations Morocco 2025" (ends January
+                // 18, 2026) against a market closing February 1.
+                let ending_together = |end_date: chrono::NaiveDate| {
+                    dated
+                        .end_date
+                        .is_some_and(|own| days(own, end_date).abs() <= END_DATE_TOLERANCE_DAYS)
                 };
                 match other.end_date {
-                    Some(end_date) if years.contains(&end_date.year()) => (Agreement::Partial, 0.7),
+                    Some(end_date) if years.contains(&end_date.year()) || ending_together(end_date) => {
+                        (Agreement::Partial, 0.7)
+                    }
                     Some(_) => (outside_the_date.0, outside_the_date.1.min(0.4)),
                     None => (Agreement::Unknown, UNCONFIRMED_DATE_SCORE),
                 }
@@ -2225,5 +2243,89 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn a_mention_market_asks_for_the_same_words() {
+        let end = (2026, 3, 18);
+        let either = features(
+            "Will Powell say \"Sorry\" or \"Pardon\" during March press conference?",
+            end,
+        );
+        let pardon = features("Will Powell say Pardon at his Mar 2026 press conference? — Pardon", end);
+        assert_eq!(judge(&either, &pardon).refused_by, Some(Field::Form));
+        let war = features("Will Powell say \"War\" during March press conference?", end);
+        let trade_war = features(
+            "Will Powell say Trade War at his Mar 2026 press conference? — Trade War",
+            end,
+        );
+        assert_eq!(judge(&war, &trade_war).refused_by, Some(Field::Form));
+        let shutdown = features(
+            "Will Powell say \"Shutdown\" or \"Shut Down\" during March press conference?",
+            end,
+        );
+        let kalshi_shutdown = features(
+            "Will Powell say Shutdown / Shut Down at his Mar 2026 press conference? — Shutdown / Shut Down",
+            end,
+        );
+        let judgement = judge(&shutdown, &kalshi_shutdown);
+        assert_eq!(judgement.refused_by, None);
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
+    }
+
+    #[test]
+    fn a_bare_count_is_an_exact_count() {
+        let end = (2026, 12, 31);
+        let one_cut = features("Will 1 Fed rate cut happen in 2026?", end);
+        let exactly_one = features("Will the Fed cut rates 1 times? — Exactly 1 cut", (2027, 1, 1));
+        let judgement = judge(&one_cut, &exactly_one);
+        assert_eq!(judgement.refused_by, None);
+        assert!(judgement.similarity >= SERVING_THRESHOLD, "{judgement:?}");
+        // A count of rate changes counts hikes too.
+        let changes = features(
+            "Will the number of rate changes before 2027 be exactly 1?",
+            (2027, 1, 1),
+        );
+        assert!(judge(&one_cut, &changes).refused_by.is_some());
+        // "No cuts", written as zero twice, is negated once.
+        let none = features("Will no Fed rate cuts happen in 2026?", end);
+        let zero = features("Will the Fed cut rates 0 times? — Exactly 0 cuts", (2027, 1, 1));
+        assert_eq!(judge(&none, &zero).refused_by, None);
+    }
+
+    #[test]
+    fn more_than_none_is_any_at_all_but_a_published_zero_is_a_level() {
+        let end = (2026, 12, 31);
+        let stake = features(
+            "Will the US federal government take a stake in NVIDIA Corporation?",
+            end,
+        );
+        let above_zero = features(
+            "Will any part of the United States federal government take a stake of above 0% in Nvidia?",
+            (2027, 1, 8),
+        );
+        assert_eq!(judge(&stake, &above_zero).refused_by, None);
+        let cpi = features("Will CPI rise more than 0.0% in July 2026?", (2026, 8, 12));
+        assert_eq!(cpi.quantities.len(), 1, "{:?}", cpi.quantities);
+    }
+
+    #[test]
+    fn a_year_named_against_an_end_some_days_past_it_is_one_season() {
+        let polymarket = features("Will Seattle Sounders FC win the 2026 MLS Cup?", (2026, 12, 19));
+        let kalshi = features("Will Seattle win the MLS Cup?", (2027, 1, 8));
+        assert_eq!(judge(&polymarket, &kalshi).refused_by, None);
+        // A year's later season is not.
+        let next_season = features("Will Seattle win the MLS Cup?", (2027, 12, 20));
+        assert_eq!(judge(&polymarket, &next_season).refused_by, Some(Field::Date));
+    }
+
+    #[test]
+    fn a_citys_lettered_team_is_not_its_other_team() {
+        let end = (2026, 12, 19);
+        let lafc = features("Will Los Angeles FC win the 2026 MLS Cup?", end);
+        let galaxy = features("Will Los Angeles G win the MLS Cup?", (2027, 1, 8));
+        assert_eq!(judge(&lafc, &galaxy).refused_by, Some(Field::Subject));
+        let kalshi_lafc = features("Will Los Angeles F win the MLS Cup?", (2027, 1, 8));
+        assert_eq!(judge(&lafc, &kalshi_lafc).refused_by, None);
     }
 }

@@ -86,6 +86,10 @@ impl Entity {
                 return false;
             }
         }
+        if closing_initial_left_over(&self.words, &other.words) || closing_initial_left_over(&other.words, &self.words)
+        {
+            return false;
+        }
         if (leaves_out_middle_names(&self.words, &other.words) || leaves_out_middle_names(&other.words, &self.words))
             && suffixes_agree(&self.words, &other.words)
         {
@@ -102,6 +106,14 @@ impl Entity {
         };
         runs_match && suffixes_agree(&self.words, &other.words)
     }
+}
+
+/// Whether `long` is `short` and one closing letter more: Kalshi's letter telling apart two
+/// teams of one city ("Los Angeles G", the Galaxy; "Chicago C", the Cubs) is not the city's
+/// other team written without it ("Los Angeles FC", read "Los Angeles"), unless the letter
+/// is that of the club word dropped from the other ("Los Angeles F" is Los Angeles FC).
+fn closing_initial_left_over(long: &[String], short: &[String]) -> bool {
+    matches!(long.split_last(), Some((last, rest)) if last.len() == 1 && !matches!(last.as_str(), "f" | "s") && rest == short)
 }
 
 /// Whether `short` opens with the initials of the words `long` opens with, and goes on with

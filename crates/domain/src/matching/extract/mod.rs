@@ -9,6 +9,7 @@ pub mod clubs;
 pub mod dates;
 pub mod entities;
 pub mod form;
+pub mod mention;
 pub mod numbers;
 pub mod series;
 pub mod settlement;
@@ -56,6 +57,8 @@ pub struct Features {
     /// What the market is settled on where its exchange decides it, whatever the question
     /// says (set by [`crate::matching::MatchInput::features`]; see [`settlement`]).
     pub settled_on: Option<settlement::Settlement>,
+    /// The words a mention market asks to be said, sorted (see [`mention`]).
+    pub said: Option<Vec<String>>,
     pub end_date: Option<NaiveDate>,
     /// The day the market ends on in New York, where the exchanges date their games (set by
     /// [`crate::matching::MatchInput::features`] from the end's time): a game in the evening
@@ -97,15 +100,27 @@ impl Features {
         }
         // Zero times is not at all: "cut rates 0 times" asks that no cut happens, as "Will no
         // Fed rate cuts happen?" does.
-        if let Some(zero) = quantities.iter().position(|quantity| {
-            quantity.unit == numbers::Unit::Count
+        // ("Will the Fed cut rates 0 times? — Exactly 0 cuts" says it twice, and is negated once.)
+        let counts = quantities.len();
+        quantities.retain(|quantity| {
+            !(quantity.unit == numbers::Unit::Count
                 && quantity.low == 0.0
                 && quantity.high == 0.0
-                && matches!(quantity.bound, numbers::Bound::Exact | numbers::Bound::Unstated)
-        }) {
-            quantities.remove(zero);
+                && matches!(quantity.bound, numbers::Bound::Exact | numbers::Bound::Unstated))
+        });
+        if quantities.len() < counts {
             side.negated = !side.negated;
         }
+        // More than none is any at all: "take a stake of above 0% in Boeing" is "take a stake
+        // in Boeing". (A figure published to a decimal, "CPI rise more than 0.0%", and a
+        // temperature above 0° are levels, and stay.)
+        quantities.retain(|quantity| {
+            !(matches!(quantity.unit, numbers::Unit::Count | numbers::Unit::Percent)
+                && quantity.decimals == 0
+                && quantity.bound == numbers::Bound::Above
+                && quantity.low == 0.0
+                && quantity.high == 0.0)
+        });
         if entities.contexts.is_empty()
             && let Some(event_title) = event_title
         {
@@ -228,6 +243,7 @@ impl Features {
             primary_is_choice,
             game: None,
             settled_on: None,
+            said: mention::said_words(&question),
             end_date,
             end_day_american: None,
             names_a_sides_total: names_a_sides_total(&question),
@@ -385,14 +401,25 @@ fn names_a_game(title: &str) -> bool {
 }
 
 /// Whether a capitalised name stands right before "Total" ("Houston Total Points", not "Full
-/// Game: Total Points" nor "Dallas: Total Points").
+/// Game: Total Points" nor "Dallas: Total Points"), and is not the second side of the game
+/// the same clause names ("Cincinnati vs San Diego Total Runs?" is the game's total; "Houston
+/// at Dallas: Houston Total Points?" is Houston's).
 fn names_a_sides_total(question: &str) -> bool {
-    let words = question.split_whitespace();
-    words.clone().zip(words.skip(1)).any(|(name, next)| {
+    let words: Vec<&str> = question.split_whitespace().collect();
+    words.windows(2).enumerate().any(|(index, pair)| {
+        let (name, next) = (pair[0], pair[1]);
+        let clause_names_the_game = || {
+            words[..index]
+                .iter()
+                .rev()
+                .take_while(|word| !word.ends_with(':') && !word.ends_with('?'))
+                .any(|word| matches!(word.trim_end_matches('.'), "vs" | "v" | "at" | "@"))
+        };
         next == "Total"
             && name.starts_with(|first: char| first.is_uppercase())
             && !name.ends_with(':')
             && !matches!(name, "Full" | "Game" | "Match" | "The" | "Over" | "Under")
+            && !clause_names_the_game()
     })
 }
 
@@ -538,6 +565,18 @@ mod tests {
 
     fn yes_no() -> Vec<String> {
         vec!["Yes".to_owned(), "No".to_owned()]
+    }
+
+    #[test]
+    fn a_total_after_the_game_is_the_games_and_after_a_side_the_sides() {
+        assert!(!names_a_sides_total(
+            "Cincinnati vs San Diego Total Runs? — Over 8.5 runs scored"
+        ));
+        assert!(!names_a_sides_total("Houston at Dallas: Total Points"));
+        assert!(names_a_sides_total(
+            "Houston at Dallas: Houston Total Points? — Over 115.5 points scored"
+        ));
+        assert!(names_a_sides_total("Houston Total Points?"));
     }
 
     #[test]

@@ -277,12 +277,14 @@ impl Quantity {
                     self.inclusive
                 };
                 // A bare count is exact where the other writes an open end: "cut rates 8
-                // times" is not "8+ cuts", "hike by 25bps" not "by 25+ bps". Only an open end
-                // the words state ("+", "or more", "at least", "≥", "above") counts; a verb
-                // of reaching leaves it open to either reading. A bare sum of money is a
-                // level to reach, not an exact figure: "be worth $1 billion" is "$1b+".
+                // times" is not "8+ cuts", "hike by 25bps" not "by 25+ bps", but it is
+                // "exactly 8 cuts". Only an open end the words state ("+", "or more", "at
+                // least", "≥", "above") counts; a verb of reaching leaves it open to either
+                // reading. A bare sum of money is a level to reach, not an exact figure: "be
+                // worth $1 billion" is "$1b+".
                 bound != Bound::Between
                     && (inclusive.is_none()
+                        || (self.unit != Unit::Usd && bound == Bound::Exact)
                         || (self.unit == Unit::Usd && bound == Bound::Above && inclusive == Some(true)))
             }
             (left, right) => left == right,

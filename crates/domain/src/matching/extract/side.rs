@@ -25,6 +25,9 @@ const OPPOSITIONS: &[&[&[&str]]] = &[
         ],
         &["hike", "hikes", "raise", "raises", "increase", "increases"],
         &["hold", "holds", "pause", "pauses", "unchanged", "maintain", "maintains"],
+        // Counted changes ("the number of rate changes") count hikes and cuts alike: a count
+        // of cuts is another count.
+        &["changes"],
     ],
     &[&["win", "wins", "won"], &["lose", "loses", "lost"]],
     &[
