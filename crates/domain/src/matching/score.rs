@@ -2328,4 +2328,42 @@ mod tests {
         let kalshi_lafc = features("Will Los Angeles F win the MLS Cup?", (2027, 1, 8));
         assert_eq!(judge(&lafc, &kalshi_lafc).refused_by, None);
     }
+
+    #[test]
+    fn second_place_is_not_a_win_nor_conceding_scoring() {
+        let end = (2026, 5, 15);
+        let second = features(
+            "Will Rafael López Aliaga finish in second place in the first round of the 2026 Peruvian presidential election?",
+            end,
+        );
+        let first = features(
+            "Will Rafael López Aliaga win the first round of the 2026 Peruvian presidential election?",
+            end,
+        );
+        assert_eq!(judge(&second, &first).refused_by, Some(Field::Form));
+        let concede = features(
+            "Will Uzbekistan concede the most goals in the 2026 FIFA World Cup Group Stage?",
+            (2026, 6, 28),
+        );
+        let score = features(
+            "Will Uzbekistan score the most goals in the group stage of the 2026 Men's FIFA World Cup?",
+            (2026, 6, 28),
+        );
+        assert!(judge(&concede, &score).refused_by.is_some());
+    }
+
+    #[test]
+    fn a_yearless_quarter_and_a_companys_legal_form_are_no_names() {
+        let end = (2026, 5, 7);
+        let polymarket = features("Uber # of trips above 3.2B in Q1?", end);
+        let kalshi = features(
+            "Will Uber Technologies, Inc. report above 3.2 billion Trips in Q1 2026?",
+            end,
+        );
+        let keys: Vec<String> = polymarket.entities.subjects.iter().map(Entity::key).collect();
+        assert_eq!(keys, ["uber"]);
+        let keys: Vec<String> = kalshi.entities.subjects.iter().map(Entity::key).collect();
+        assert!(!keys.contains(&"inc".to_owned()), "{keys:?}");
+        assert_eq!(judge(&polymarket, &kalshi).refused_by, None);
+    }
 }

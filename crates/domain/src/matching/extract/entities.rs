@@ -1318,6 +1318,19 @@ fn is_capitalised_non_name(word: &str) -> bool {
             | "lowest"
             // Kalshi's title case: "Will ARIRANG have At Least 400000 album sales".
             | "least"
+            // A quarter the dates leave unread, having no year ("Palantir total customers
+            // above 980 in Q1?"), is no name.
+            | "q1"
+            | "q2"
+            | "q3"
+            | "q4"
+            // A company's legal form says which kind of body it is, not which one: "Uber
+            // Technologies, Inc." is Uber Technologies.
+            | "inc"
+            | "corp"
+            | "ltd"
+            | "llc"
+            | "plc"
             // The names of a game's markets ("Kansas City at Jacksonville: Total Points",
             // "Full Game: Over 45.5 points scored", "Spread: Rockets (-8.5)"): its lines.
             | "total"

@@ -42,6 +42,7 @@ const OPPOSITIONS: &[&[&[&str]]] = &[
             "reject", "rejects", "rejected", "veto", "vetoes", "vetoed", "block", "blocks", "blocked",
         ],
     ],
+    &[&["score", "scores", "scored"], &["concede", "concedes", "conceded"]],
 ];
 
 /// The "out" class of the remain/out group.

@@ -147,12 +147,16 @@ fn day_of(segment: &str) -> Option<NaiveDate> {
 /// is good evidence the ticker names someone else. (No allocation: run per candidate pair.)
 pub fn code_fits(code: &str, name: &Entity) -> bool {
     // A surname's particle may lead the code ("dej" for Jesper de Jong) where the name, read,
-    // has lost it.
+    // has lost it; a school's code may end in the University its name leaves unsaid ("sjsu"
+    // for San Jose State).
     letters_fit(code, name)
         || PARTICLES.iter().any(|particle| {
             code.strip_prefix(particle)
                 .is_some_and(|rest| !rest.is_empty() && letters_fit(rest, name))
         })
+        || code
+            .strip_suffix('u')
+            .is_some_and(|rest| rest.len() >= 2 && letters_fit(rest, name))
 }
 
 /// Whether the ticker's two codes are the two sides `names` names, in either order: a
@@ -294,6 +298,8 @@ mod tests {
         assert!(code_fits("nzl", &name("New Zealand")));
         assert!(code_fits("kc", &name("Kansas City Chiefs")));
         assert!(code_fits("iri", &name("IR Iran")));
+        assert!(code_fits("sjsu", &name("San Jose State")));
+        assert!(!code_fits("sjsu", &name("San Diego State")));
         assert!(!code_fits("cob", &name("Alexander Zverev")));
         assert!(!code_fits("fil", &name("Jakub Mensik")));
         assert!(!code_fits("", &name("Jakub Mensik")));
