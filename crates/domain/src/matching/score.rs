@@ -724,7 +724,18 @@ fn compare_thresholds(left: &Features, right: &Features) -> (Agreement, bool) {
             same_noun.peek().is_none() || same_noun.any(|other| other.number == label.number)
         })
     };
-    if !numbered_alike(left, right) || !numbered_alike(right, left) {
+    // One game of a match ("Dota 2: Aurora vs 4Pirates - Game 1 Winner") is not the whole
+    // match or series the other asks about ("Will Aurora win the … Dota 2 match?").
+    let a_game_against_the_whole = |part: &Features, whole: &Features| {
+        whole.asks_of_a_whole_match
+            && part.labels.iter().any(|label| label.noun == "game")
+            && !whole.labels.iter().any(|label| label.noun == "game")
+    };
+    if !numbered_alike(left, right)
+        || !numbered_alike(right, left)
+        || a_game_against_the_whole(left, right)
+        || a_game_against_the_whole(right, left)
+    {
         return (Agreement::Conflict, false);
     }
     // A total is the game's: one naming someone the other does not ("Arsenal vs Chelsea:
@@ -2365,5 +2376,14 @@ mod tests {
         let keys: Vec<String> = kalshi.entities.subjects.iter().map(Entity::key).collect();
         assert!(!keys.contains(&"inc".to_owned()), "{keys:?}");
         assert_eq!(judge(&polymarket, &kalshi).refused_by, None);
+    }
+
+    #[test]
+    fn one_game_of_a_match_is_not_the_match() {
+        let end = (2026, 1, 9);
+        let game = features("Dota 2: Aurora vs 4Pirates - Game 1 Winner", end);
+        let whole = features("Will Aurora win the 4Pirates vs. Aurora Dota 2 match?", (2026, 1, 23));
+        assert_eq!(judge(&game, &whole).refused_by, Some(Field::Threshold));
+        assert_eq!(judge(&whole, &game).refused_by, Some(Field::Threshold));
     }
 }

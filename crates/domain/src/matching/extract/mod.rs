@@ -59,6 +59,9 @@ pub struct Features {
     pub settled_on: Option<settlement::Settlement>,
     /// The words a mention market asks to be said, sorted (see [`mention`]).
     pub said: Option<Vec<String>>,
+    /// Whether the question asks about a whole match or series ("win the 4Pirates vs. Aurora
+    /// Dota 2 match", "win the series"), of which one game is only a part.
+    pub asks_of_a_whole_match: bool,
     pub end_date: Option<NaiveDate>,
     /// The day the market ends on in New York, where the exchanges date their games (set by
     /// [`crate::matching::MatchInput::features`] from the end's time): a game in the evening
@@ -244,6 +247,7 @@ impl Features {
             game: None,
             settled_on: None,
             said: mention::said_words(&question),
+            asks_of_a_whole_match: crate::text::words(&question).any(|word| word == "match" || word == "series"),
             end_date,
             end_day_american: None,
             names_a_sides_total: names_a_sides_total(&question),
