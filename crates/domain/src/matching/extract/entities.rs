@@ -108,12 +108,12 @@ impl Entity {
     }
 }
 
-/// Whether `long` is `short` and one closing letter more: Kalshi's letter telling apart two
-/// teams of one city ("Los Angeles G", the Galaxy; "Chicago C", the Cubs) is not the city's
+/// Whether `long` is `short` (of two words or more, as a city's name is; not "Malcolm X") and
+/// one closing letter more: Kalshi's letter telling apart two teams of one city ("Los Angeles G", the Galaxy; "Chicago C", the Cubs) is not the city's
 /// other team written without it ("Los Angeles FC", read "Los Angeles"), unless the letter
 /// is that of the club word dropped from the other ("Los Angeles F" is Los Angeles FC).
 fn closing_initial_left_over(long: &[String], short: &[String]) -> bool {
-    matches!(long.split_last(), Some((last, rest)) if last.len() == 1 && !matches!(last.as_str(), "f" | "s") && rest == short)
+    matches!(long.split_last(), Some((last, rest)) if last.len() == 1 && rest.len() >= 2 && !matches!(last.as_str(), "f" | "s") && rest == short)
 }
 
 /// Whether `short` opens with the initials of the words `long` opens with, and goes on with

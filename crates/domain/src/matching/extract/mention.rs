@@ -15,26 +15,25 @@ const SAYING: [&str; 5] = ["say", "says", "said", "mention", "mentions"];
 const AFTER_THE_WORDS: [&str; 7] = ["during", "at", "in", "on", "by", "before", "when"];
 
 /// The words a mention market asks for, lower-case, sorted; `None` when the question asks
-/// for no words to be said. Quoted words are the words where there are quotes; otherwise
-/// the words up to the rest of the question; where the title leaves them to the choice
-/// ("What will JD Vance say during …? — Marine"), the choice. Alternatives ("X" or "Y",
-/// "Shutdown / Shut Down") are each a word of the set.
+/// for no words to be said. Quoted words are the words where the verb is followed by quotes
+/// (and by more quotes only as alternatives: `"X" or "Y"`, not `"X" during "Meet the
+/// Press"`); otherwise Kalshi's choice, where there is one ("… say Made in America at …? —
+/// Made in America"); otherwise the words up to the rest of the question. Alternatives ("X" or
+/// "Y", "Shutdown / Shut Down") are each a word of the set; a count ("2+ times", "(10+
+/// times)") is the threshold's, not the words'.
 pub fn said_words(question: &str) -> Option<Vec<String>> {
     let (title, choice) = match question.rsplit_once(" \u{2014} ") {
         Some((title, choice)) => (title, Some(choice)),
         None => (question, None),
     };
     let after_the_verb = after_saying(title)?;
-    let quoted = quoted_runs(after_the_verb);
-    let words = if quoted.is_empty() {
-        let unquoted = up_to_the_rest(after_the_verb);
-        if unquoted.trim().is_empty() {
-            alternatives(choice?)
-        } else {
-            alternatives(unquoted)
-        }
-    } else {
+    let quoted = quoted_alternatives(after_the_verb);
+    let words = if !quoted.is_empty() {
         quoted.into_iter().flat_map(alternatives).collect()
+    } else if let Some(choice) = choice {
+        alternatives(choice)
+    } else {
+        alternatives(up_to_the_rest(after_the_verb))
     };
     let mut words: Vec<String> = words.into_iter().filter(|word| !word.is_empty()).collect();
     words.sort_unstable();
@@ -56,17 +55,52 @@ fn after_saying(title: &str) -> Option<&str> {
     None
 }
 
-/// The runs between double quotes, straight or curly.
-fn quoted_runs(text: &str) -> Vec<&str> {
-    text.split(['"', '\u{201c}', '\u{201d}']).skip(1).step_by(2).collect()
+const QUOTES: [char; 3] = ['"', '\u{201c}', '\u{201d}'];
+
+/// The quoted run right after the verb, and those joined to it as alternatives ("or", "/",
+/// ","); empty when the verb is not followed by a quote.
+fn quoted_alternatives(text: &str) -> Vec<&str> {
+    let mut runs = Vec::new();
+    let mut rest = text.trim_start();
+    while let Some(opened) = rest.strip_prefix(QUOTES) {
+        let Some((run, after)) = opened.split_once(QUOTES) else {
+            break;
+        };
+        runs.push(run);
+        let after = after.trim_start();
+        rest = match after
+            .strip_prefix("or ")
+            .or_else(|| after.strip_prefix('/'))
+            .or_else(|| after.strip_prefix(','))
+        {
+            Some(joined) => joined.trim_start(),
+            None => break,
+        };
+    }
+    runs
 }
 
 /// The text up to the first word that starts the rest of the question, or its question mark.
 fn up_to_the_rest(text: &str) -> &str {
     let text = text.split('?').next().unwrap_or_default();
+    up_to_a_word(text, |word| {
+        AFTER_THE_WORDS.iter().any(|after| word.eq_ignore_ascii_case(after))
+    })
+}
+
+/// The text without a count after the words ("Tariff (10+ times)", "Crypto 3+ times").
+fn without_a_count(text: &str) -> &str {
+    up_to_a_word(text, |word| {
+        word.starts_with(|first: char| first.is_ascii_digit() || first == '(')
+    })
+}
+
+/// The text up to the first word `ends` (space-separated, so every cut is on a character
+/// boundary).
+fn up_to_a_word(text: &str, ends: impl Fn(&str) -> bool) -> &str {
     let mut offset = 0;
     for word in text.split(' ') {
-        if AFTER_THE_WORDS.contains(&word.to_lowercase().as_str()) {
+        if ends(word) {
             return &text[..offset];
         }
         offset += word.len() + 1;
@@ -74,12 +108,14 @@ fn up_to_the_rest(text: &str) -> &str {
     text
 }
 
-/// Each alternative of "X or Y", "X / Y" or "X, Y", lower-case, trimmed of punctuation.
+/// Each alternative of "X or Y", "X / Y" or "X, Y", lower-case, trimmed of punctuation and of
+/// a count ("Tariff (10+ times)" is "tariff").
 fn alternatives(text: &str) -> Vec<String> {
     text.split(" or ")
         .flat_map(|part| part.split(['/', ',']))
         .map(|part| {
-            part.trim_matches(|character: char| !character.is_alphanumeric())
+            without_a_count(part.trim())
+                .trim_matches(|character: char| !character.is_alphanumeric())
                 .to_lowercase()
         })
         .collect()
@@ -122,6 +158,26 @@ mod tests {
         assert_eq!(
             said_words("What will JD Vance say during Commencement Address at the U.S. Air Force Academy? — Marine"),
             words(&["marine"])
+        );
+    }
+
+    #[test]
+    fn reads_the_words_alone_not_another_quote_nor_a_count() {
+        assert_eq!(
+            said_words("Will Trump say \"Sorry\" during \"Meet the Press\" interview?"),
+            words(&["sorry"])
+        );
+        assert_eq!(
+            said_words("Will Trump say Made in America at the rally? — Made in America"),
+            words(&["made in america"])
+        );
+        assert_eq!(
+            said_words("Will Trump say Tariff 10+ times at the rally? — Tariff (10+ times)"),
+            words(&["tariff"])
+        );
+        assert_eq!(
+            said_words("Will Trump say Crypto 3+ times at the rally?"),
+            words(&["crypto"])
         );
     }
 

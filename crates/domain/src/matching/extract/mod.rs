@@ -114,16 +114,6 @@ impl Features {
         if quantities.len() < counts {
             side.negated = !side.negated;
         }
-        // More than none is any at all: "take a stake of above 0% in Boeing" is "take a stake
-        // in Boeing". (A figure published to a decimal, "CPI rise more than 0.0%", and a
-        // temperature above 0° are levels, and stay.)
-        quantities.retain(|quantity| {
-            !(matches!(quantity.unit, numbers::Unit::Count | numbers::Unit::Percent)
-                && quantity.decimals == 0
-                && quantity.bound == numbers::Bound::Above
-                && quantity.low == 0.0
-                && quantity.high == 0.0)
-        });
         if entities.contexts.is_empty()
             && let Some(event_title) = event_title
         {
@@ -247,7 +237,12 @@ impl Features {
             game: None,
             settled_on: None,
             said: mention::said_words(&question),
-            asks_of_a_whole_match: crate::text::words(&question).any(|word| word == "match" || word == "series"),
+            asks_of_a_whole_match: crate::text::word_slices(
+                question
+                    .rsplit_once(" \u{2014} ")
+                    .map_or(&*question, |(title, _choice)| title),
+            )
+            .any(|word| word == "match" || word == "series"),
             end_date,
             end_day_american: None,
             names_a_sides_total: names_a_sides_total(&question),
@@ -416,7 +411,11 @@ fn names_a_sides_total(question: &str) -> bool {
             words[..index]
                 .iter()
                 .rev()
-                .take_while(|word| !word.ends_with(':') && !word.ends_with('?'))
+                .take_while(|word| {
+                    !word.ends_with(':')
+                        && !word.ends_with('?')
+                        && !matches!(**word, "-" | "\u{2013}" | "\u{2014}" | "|")
+                })
                 .any(|word| matches!(word.trim_end_matches('.'), "vs" | "v" | "at" | "@"))
         };
         next == "Total"
@@ -581,6 +580,9 @@ mod tests {
             "Houston at Dallas: Houston Total Points? — Over 115.5 points scored"
         ));
         assert!(names_a_sides_total("Houston Total Points?"));
+        assert!(names_a_sides_total(
+            "Houston vs Dallas - Houston Total Points? — Over 110.5 points scored"
+        ));
     }
 
     #[test]

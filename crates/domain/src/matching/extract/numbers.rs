@@ -284,7 +284,7 @@ impl Quantity {
                 // worth $1 billion" is "$1b+".
                 bound != Bound::Between
                     && (inclusive.is_none()
-                        || (self.unit != Unit::Usd && bound == Bound::Exact)
+                        || (self.unit == Unit::Count && bound == Bound::Exact)
                         || (self.unit == Unit::Usd && bound == Bound::Above && inclusive == Some(true)))
             }
             (left, right) => left == right,

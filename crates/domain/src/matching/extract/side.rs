@@ -42,6 +42,8 @@ const OPPOSITIONS: &[&[&[&str]]] = &[
             "reject", "rejects", "rejected", "veto", "vetoes", "vetoed", "block", "blocks", "blocked",
         ],
     ],
+    // ("Arsenal score against Chelsea" is "Chelsea concede against Arsenal", but which side
+    // takes which verb is not read, and the exchanges ask of one team.)
     &[&["score", "scores", "scored"], &["concede", "concedes", "conceded"]],
 ];
 
@@ -124,9 +126,16 @@ pub fn extract(tokens: &[Token]) -> Side {
         if negation {
             side.negated = !side.negated;
         }
+        // "Changes" are counted rate changes only after "rate" ("the number of rate
+        // changes"), not "announce changes to its balance sheet".
+        let other_changes = word == "changes"
+            && index
+                .checked_sub(1)
+                .and_then(|at| tokens.get(at))
+                .is_none_or(|previous| previous.lower != "rate");
         for (group, classes) in OPPOSITIONS.iter().enumerate() {
             for (class, words) in classes.iter().enumerate() {
-                if words.contains(&word) {
+                if words.contains(&word) && !other_changes {
                     side.note((group, class));
                 }
             }
