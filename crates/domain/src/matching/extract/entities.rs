@@ -109,9 +109,10 @@ impl Entity {
 }
 
 /// Whether `long` is `short` (of two words or more, as a city's name is; not "Malcolm X") and
-/// one closing letter more: Kalshi's letter telling apart two teams of one city ("Los Angeles G", the Galaxy; "Chicago C", the Cubs) is not the city's
-/// other team written without it ("Los Angeles FC", read "Los Angeles"), unless the letter
-/// is that of the club word dropped from the other ("Los Angeles F" is Los Angeles FC).
+/// one closing letter more: Kalshi's letter telling apart two teams of one city ("Los Angeles
+/// G", the Galaxy) is not the city's other team written without it ("Los Angeles FC", read
+/// "Los Angeles"), unless the letter is that of the club word dropped from the other ("Los
+/// Angeles F" is Los Angeles FC).
 fn closing_initial_left_over(long: &[String], short: &[String]) -> bool {
     matches!(long.split_last(), Some((last, rest)) if last.len() == 1 && rest.len() >= 2 && !matches!(last.as_str(), "f" | "s") && rest == short)
 }

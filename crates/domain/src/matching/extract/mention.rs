@@ -22,10 +22,7 @@ const AFTER_THE_WORDS: [&str; 7] = ["during", "at", "in", "on", "by", "before", 
 /// "Y", "Shutdown / Shut Down") are each a word of the set; a count ("2+ times", "(10+
 /// times)") is the threshold's, not the words'.
 pub fn said_words(question: &str) -> Option<Vec<String>> {
-    let (title, choice) = match question.rsplit_once(" \u{2014} ") {
-        Some((title, choice)) => (title, Some(choice)),
-        None => (question, None),
-    };
+    let (title, choice) = super::title_and_choice(question);
     let after_the_verb = after_saying(title)?;
     let quoted = quoted_alternatives(after_the_verb);
     let words = if !quoted.is_empty() {

@@ -223,6 +223,7 @@ impl Features {
                 .collect()
         });
         let wording = wording(&tokens, &entities);
+        let (title, _choice) = title_and_choice(&question);
         Features {
             entities,
             quantities,
@@ -237,20 +238,11 @@ impl Features {
             game: None,
             settled_on: None,
             said: mention::said_words(&question),
-            asks_of_a_whole_match: crate::text::word_slices(
-                question
-                    .rsplit_once(" \u{2014} ")
-                    .map_or(&*question, |(title, _choice)| title),
-            )
-            .any(|word| word == "match" || word == "series"),
+            asks_of_a_whole_match: crate::text::word_slices(title).any(|word| word == "match" || word == "series"),
             end_date,
             end_day_american: None,
             names_a_sides_total: names_a_sides_total(&question),
-            names_a_game: names_a_game(
-                question
-                    .rsplit_once(" \u{2014} ")
-                    .map_or(&*question, |(title, _choice)| title),
-            ) || event_title.is_some_and(names_a_game),
+            names_a_game: names_a_game(title) || event_title.is_some_and(names_a_game),
             wording,
         }
     }
@@ -387,16 +379,28 @@ fn party_whose_candidate(question: &Entities, form: &form::Reading, chosen: &Ent
         .cloned()
 }
 
+/// Kalshi's question as the normalizer builds it, "title — choice": the title, and the choice
+/// where there is one.
+pub(crate) fn title_and_choice(question: &str) -> (&str, Option<&str>) {
+    match question.rsplit_once(" \u{2014} ") {
+        Some((title, choice)) => (title, Some(choice)),
+        None => (question, None),
+    }
+}
+
+/// Whether a word stands between the two sides of a game: "vs", "v", "at" or "@".
+fn parts_two_sides(word: &str) -> bool {
+    matches!(word.trim_end_matches('.'), "vs" | "v" | "at" | "@")
+}
+
 /// Whether a title names a game between two sides: two capitalised words either side of
 /// "vs", "v" or "at" ("Fulham vs Brighton Winner?", "Kansas City at Jacksonville").
 fn names_a_game(title: &str) -> bool {
     let words: Vec<&str> = title.split_whitespace().collect();
     let capitalised = |word: &&str| word.starts_with(|first: char| first.is_uppercase());
-    words.windows(3).any(|window| {
-        matches!(window[1].trim_end_matches('.'), "vs" | "v" | "at" | "@")
-            && capitalised(&window[0])
-            && capitalised(&window[2])
-    })
+    words
+        .windows(3)
+        .any(|window| parts_two_sides(window[1]) && capitalised(&window[0]) && capitalised(&window[2]))
 }
 
 /// Whether a capitalised name stands right before "Total" ("Houston Total Points", not "Full
@@ -416,7 +420,7 @@ fn names_a_sides_total(question: &str) -> bool {
                         && !word.ends_with('?')
                         && !matches!(**word, "-" | "\u{2013}" | "\u{2014}" | "|")
                 })
-                .any(|word| matches!(word.trim_end_matches('.'), "vs" | "v" | "at" | "@"))
+                .any(|word| parts_two_sides(word))
         };
         next == "Total"
             && name.starts_with(|first: char| first.is_uppercase())
